@@ -1,0 +1,19 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY scorpion_site ./scorpion_site
+COPY games ./games
+COPY accounts ./accounts
+COPY stats ./stats
+COPY templates ./templates
+COPY manage.py ./
+RUN pip install --no-cache-dir . \
+    && useradd --create-home scorpion
+# Static files are collected at build time and served by whitenoise.
+RUN DEBUG=true python manage.py collectstatic --noinput
+USER scorpion
+EXPOSE 8000
+CMD ["gunicorn", "scorpion_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "4"]

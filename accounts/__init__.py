@@ -1,0 +1,1 @@
+"""Accounts: players, sign-up and authentication (django-allauth)."""

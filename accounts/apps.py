@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"
+
+    def ready(self) -> None:
+        # Registers the OpenAPI description of our authentication class.
+        from accounts import schema  # noqa: F401

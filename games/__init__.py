@@ -1,0 +1,1 @@
+"""Games: the engine, the event store and the game API."""

@@ -1,0 +1,237 @@
+"""Request parsing and response shapes of the game API.
+
+Input serializers are strict: unknown fields and wrong JSON types are refused (``"5"`` is not
+a number, ``true`` is not a column), because a silently ignored typo in a third-party client
+("crad") is worse than a clear 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine.cards import card_code, parse_card
+from games.engine.hints import Hint
+from games.engine.position import Move, player_view
+from games.history import Command, GameState
+from games.models import Game, GameEvent, GameMode, GameStatus
+from games.services import DealChoice
+
+MAX_SEED = 2**63 - 1
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must be a JSON number without a fraction: no strings, no booleans."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(serializers.Serializer[Any]):
+    """Refuses fields it does not know, naming them."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["the body must be a JSON object"]}
+            )
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class GameCreateSerializer(StrictSerializer):
+    mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
+    seed = StrictIntegerField(required=False, min_value=0, max_value=MAX_SEED)
+    code = StrictCharField(required=False, min_length=1, max_length=200)
+    pysol_number = StrictIntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        sources = [name for name in ("seed", "code", "pysol_number") if name in attrs]
+        if len(sources) > 1:
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        f"give at most one of seed, code, pysol_number, not {sources}"
+                    ]
+                }
+            )
+        mode = attrs.get("mode")
+        if sources and mode not in (None, GameMode.SEEDED):
+            raise serializers.ValidationError(
+                {"mode": [f"a game from a {sources[0]} is a 'seeded' game, not {mode!r}"]}
+            )
+        if mode == GameMode.SEEDED and not sources:
+            raise serializers.ValidationError(
+                {"mode": ["a seeded game needs a seed, a code or a pysol_number"]}
+            )
+        return attrs
+
+    def to_choice(self) -> DealChoice:
+        data = self.validated_data
+        has_source = any(name in data for name in ("seed", "code", "pysol_number"))
+        mode = data.get("mode") or (GameMode.SEEDED if has_source else GameMode.RANDOM)
+        return DealChoice(
+            mode=mode,
+            seed=data.get("seed"),
+            code=data.get("code"),
+            pysol_number=data.get("pysol_number"),
+        )
+
+
+class CommandSerializer(StrictSerializer):
+    type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
+    card = StrictCharField(required=False, max_length=8)
+    to = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=6)
+    expected_version = StrictIntegerField(required=False, allow_null=True, min_value=0)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "move" and "card" not in attrs:
+            raise serializers.ValidationError({"card": ['a move names a card, e.g. "8H"']})
+        if attrs["type"] != "move":
+            extra = [name for name in ("card", "to") if attrs.get(name) is not None]
+            if extra:
+                raise serializers.ValidationError(
+                    {name: [f"only a move takes {name}"] for name in extra}
+                )
+        return attrs
+
+    def to_command(self) -> Command:
+        data = self.validated_data
+        card = parse_card(data["card"]) if data["type"] == "move" else None
+        return Command(type=data["type"], card=card, to=data.get("to"))
+
+
+# --- Responses ---
+
+
+class ColumnSerializer(serializers.Serializer[Any]):
+    hidden = serializers.IntegerField(help_text="Face-down cards at the bottom.")
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="Face-up cards, bottom to top."
+    )
+
+
+class GameSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=GameMode.choices)
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    version = serializers.IntegerField(help_text="Number of events in the game's history.")
+    columns = ColumnSerializer(many=True)
+    stock = serializers.IntegerField(help_text="Cards left in the stock (3 or 0).")
+    collected = serializers.ListField(child=serializers.CharField())
+    moves = serializers.IntegerField()
+    can_undo = serializers.BooleanField()
+    can_redo = serializers.BooleanField()
+    seed = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField(allow_null=True)
+    pysol_number = serializers.IntegerField(allow_null=True)
+    daily_date = serializers.DateField(allow_null=True)
+    restarted_from = serializers.UUIDField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    elapsed_seconds = serializers.FloatField(
+        allow_null=True, help_text="From the first move to the end (or to now)."
+    )
+
+
+class EventSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    card = serializers.CharField(required=False, allow_null=True)
+    to = serializers.IntegerField(required=False, allow_null=True)
+    undone = serializers.DictField(required=False)
+    redone = serializers.DictField(required=False)
+
+
+class CommandResultSerializer(GameSerializer):
+    event = serializers.DictField()
+
+
+class HintMoveSerializer(serializers.Serializer[Any]):
+    card = serializers.CharField()
+    to = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class HintsSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    moves = HintMoveSerializer(many=True)
+    deal = serializers.BooleanField()
+
+
+# Fields of an engine record that describe what the player saw happen; nothing else leaves.
+_PUBLIC_RECORD_FIELDS = ("card", "from", "to", "count", "dealt", "flipped", "collected")
+
+
+def public_record(record: dict[str, Any]) -> dict[str, Any]:
+    return {name: record[name] for name in _PUBLIC_RECORD_FIELDS if name in record}
+
+
+def event_representation(event: GameEvent) -> dict[str, Any]:
+    body: dict[str, Any] = {"seq": event.seq, "type": event.type}
+    payload = event.payload
+    if event.type in ("move", "deal"):
+        body.update(public_record(payload))
+    elif event.type == "undo":
+        body["undone"] = public_record(payload["undone"])
+    elif event.type == "redo":
+        body["redone"] = public_record(payload["redone"])
+    body["created_at"] = event.created_at.isoformat()
+    return body
+
+
+def game_representation(
+    game: Game, state: GameState | None = None, *, version: int | None = None
+) -> dict[str, Any]:
+    """The game as its player may see it: never a face-down card or the stock's order."""
+    if state is None:
+        state = GameState.from_dict(game.state)
+    view = player_view(state.position)
+    reveal = game.reveals_deal
+    elapsed: float | None = None
+    if game.started_at is not None:
+        end = game.finished_at or game.updated_at
+        elapsed = max(0.0, (end - game.started_at).total_seconds())
+    return {
+        "id": str(game.id),
+        "mode": game.mode,
+        "status": state.status,
+        "version": game.version if version is None else version,
+        "columns": view["columns"],
+        "stock": view["stock"],
+        "collected": view["collected"],
+        "moves": state.moves,
+        "can_undo": bool(state.line) and state.status not in ("won", "resigned"),
+        "can_redo": bool(state.redo) and state.status not in ("won", "resigned"),
+        "seed": game.seed if reveal else None,
+        "code": game.deal_code if reveal else None,
+        "pysol_number": game.pysol_number,
+        "daily_date": game.daily_date.isoformat() if game.daily_date else None,
+        "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "elapsed_seconds": elapsed,
+    }
+
+
+def hint_representation(hint: Hint) -> dict[str, Any]:
+    action = hint.action
+    assert isinstance(action, Move)
+    return {"card": card_code(action.card), "to": action.to, "reason": hint.reason}

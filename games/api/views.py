@@ -1,0 +1,201 @@
+"""Game endpoints: parse the request, call one service or selector, serialise the answer."""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api.serializers import (
+    CommandResultSerializer,
+    CommandSerializer,
+    EventSerializer,
+    GameCreateSerializer,
+    GameSerializer,
+    HintsSerializer,
+    event_representation,
+    game_representation,
+    hint_representation,
+)
+from games.engine.position import Deal, Move
+from games.models import GameMode, GameStatus
+
+
+def player(request: Request) -> User:
+    """The authenticated caller (every view here requires authentication)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+_ETAG = re.compile(r'^(?:W/)?"(\d+)"$')
+MAX_IDEMPOTENCY_KEY = 128
+
+
+def etag_for(version: int) -> str:
+    return f'"{version}"'
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class GameListView(APIView):
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=GameStatus.values),
+            OpenApiParameter("mode", str, enum=GameMode.values),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: GameSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        status = request.query_params.get("status")
+        mode = request.query_params.get("mode")
+        errors: dict[str, list[str]] = {}
+        if status and status not in GameStatus.values:
+            errors["status"] = [f"one of {', '.join(GameStatus.values)}"]
+        if mode and mode not in GameMode.values:
+            errors["mode"] = [f"one of {', '.join(GameMode.values)}"]
+        if errors:
+            raise serializers.ValidationError(errors)
+        games = selectors.game_list(owner=player(request), status=status, mode=mode)
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self) or []
+        return paginator.get_paginated_response([game_representation(game) for game in page])
+
+    @extend_schema(
+        operation_id="games_create",
+        request=GameCreateSerializer,
+        responses={201: GameSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = GameCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_create(owner=player(request), choice=serializer.to_choice())
+        return Response(
+            game_representation(game),
+            status=201,
+            headers={"Location": f"/api/v1/games/{game.id}/", "ETag": etag_for(game.version)},
+        )
+
+
+class GameDetailView(APIView):
+    @extend_schema(operation_id="games_retrieve", responses={200: GameSerializer, 304: None})
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        etag = etag_for(game.version)
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=304, headers={"ETag": etag})
+        return Response(game_representation(game), headers={"ETag": etag})
+
+
+def _expected_version(request: Request, body_version: int | None) -> int | None:
+    """The version the client expects, from the body or from If-Match (they must agree)."""
+    if_match = request.headers.get("If-Match")
+    header_version: int | None = None
+    if if_match is not None and if_match.strip() != "*":
+        match = _ETAG.match(if_match.strip())
+        if match is None:
+            raise serializers.ValidationError({"If-Match": ['an ETag of this API, e.g. "7"']})
+        header_version = int(match.group(1))
+    if header_version is not None and body_version is not None and header_version != body_version:
+        raise serializers.ValidationError(
+            {"expected_version": ["disagrees with the If-Match header"]}
+        )
+    return body_version if body_version is not None else header_version
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise serializers.ValidationError(
+            {"Idempotency-Key": [f"1 to {MAX_IDEMPOTENCY_KEY} printable characters"]}
+        )
+    return key
+
+
+class GameCommandView(APIView):
+    @extend_schema(
+        operation_id="games_command",
+        request=CommandSerializer,
+        parameters=[
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
+            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
+        ],
+        responses={
+            200: CommandResultSerializer,
+            409: OpenApiResponse(description="version_conflict or game_finished"),
+            422: OpenApiResponse(description="illegal_move, stock_empty, nothing_to_undo, ..."),
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        serializer = CommandSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.game_execute_command(
+            owner=player(request),
+            game_id=game_id,
+            command=serializer.to_command(),
+            expected_version=_expected_version(
+                request, serializer.validated_data.get("expected_version")
+            ),
+            idempotency_key=_idempotency_key(request),
+        )
+        body = game_representation(result.game, result.state, version=result.event.seq)
+        body["event"] = event_representation(result.event)
+        headers = {"ETag": etag_for(result.event.seq)}
+        if result.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(body, headers=headers)
+
+
+class GameHintsView(APIView):
+    @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        hints = selectors.game_hints(game=game)
+        moves = [hint_representation(h) for h in hints if isinstance(h.action, Move)]
+        can_deal = any(isinstance(h.action, Deal) for h in hints)
+        return Response({"version": game.version, "moves": moves, "deal": can_deal})
+
+
+class GameEventsView(APIView):
+    @extend_schema(operation_id="games_events", responses={200: EventSerializer(many=True)})
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        events = selectors.game_events(game=game)
+        return Response([event_representation(event) for event in events])
+
+
+class GameStateView(APIView):
+    @extend_schema(operation_id="games_state", responses={200: GameSerializer})
+    def get(self, request: Request, game_id: UUID, version: int) -> Response:
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        state = selectors.game_state_at(game=game, version=version)
+        return Response(game_representation(game, state, version=version))
+
+
+class GameRestartView(APIView):
+    @extend_schema(operation_id="games_restart", request=None, responses={201: GameSerializer})
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = services.game_restart(owner=player(request), game_id=game_id)
+        return Response(
+            game_representation(game),
+            status=201,
+            headers={"Location": f"/api/v1/games/{game.id}/"},
+        )

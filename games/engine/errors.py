@@ -1,0 +1,44 @@
+"""The engine's errors.
+
+Every error carries a stable machine-readable ``code`` (the words of the public API's
+problem details) and a human ``str()`` that says in plain words what was wrong, so the web
+layer can turn any of them into a response without knowing the engine's internals.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base class: a request the rules of Scorpion do not allow."""
+
+    code = "illegal_move"
+
+
+class UnknownCardError(EngineError):
+    """A card code that names no card (``"1Z"``, ``"10H"``, ``""``)."""
+
+    code = "unknown_card"
+
+
+class DealCodeError(EngineError):
+    """A deal code that is not 52 distinct cards in 104 characters."""
+
+    code = "validation_error"
+
+
+class SeedError(EngineError):
+    """A seed or deal number outside the range the algorithm accepts."""
+
+    code = "validation_error"
+
+
+class IllegalMoveError(EngineError):
+    """A move the rules forbid, or naming a card the player cannot see."""
+
+    code = "illegal_move"
+
+
+class StockEmptyError(EngineError):
+    """A deal asked for when the stock has already been dealt."""
+
+    code = "stock_empty"

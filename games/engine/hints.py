@@ -1,0 +1,173 @@
+"""Hints: every legal action, best first, by a heuristic that sees only what the player sees.
+
+The heuristic reads the face-up cards, the number of face-down cards in each column and whether
+the stock is full, never a face-down card or the stock's contents (RULES.md, "Hidden
+information"), so a hint cannot give away what the player cannot see. It promises no win.
+
+Scores, highest first:
+- completing a King-to-Ace run (the suit is collected);
+- turning a face-down card face up, the more face-down cards in that column the better (the
+  column that hides the most is the one that most needs digging into);
+- emptying a column, worth more when a King elsewhere could use it;
+- a King into an empty column, worth more for each card it carries in order and when it
+  uncovers a face-down card or frees a card that can then move;
+- any other move, a little more when it frees a card that can then move or builds a longer
+  same-suit run;
+- the deal, last: it is never undone by choice and only adds cards on top of the columns.
+Ties keep the order of ``legal_actions``, so the ranking is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import ACE, KING, card_code
+from games.engine.position import (
+    Action,
+    Deal,
+    Move,
+    Position,
+    completed_suit,
+    legal_actions,
+)
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")  # in the order of cards.SUITS
+
+COMPLETES_RUN = 10_000
+UNCOVERS_FACE_DOWN_CARD = 1_000
+PER_FACE_DOWN_CARD_LEFT = 10
+EMPTIES_COLUMN = 500
+EMPTY_COLUMN_FOR_A_KING = 200
+KING_TO_EMPTY_COLUMN = 300
+PER_CARD_CARRIED_IN_ORDER = 20
+FREES_A_CARD_THAT_CAN_MOVE = 50
+PER_CARD_IN_BUILT_RUN = 5
+DEAL_SCORE = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    action: Action
+    score: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        if isinstance(self.action, Deal):
+            return {"type": "deal", "reason": self.reason}
+        return {
+            "type": "move",
+            "card": card_code(self.action.card),
+            "to": self.action.to,
+            "reason": self.reason,
+        }
+
+
+def ranked_hints(position: Position) -> list[Hint]:
+    """Every legal action of ``position``, best first."""
+    table = _VisibleTable(position)
+    hints = [Hint(action, *table.score(action)) for action in legal_actions(position)]
+    # sorted() is stable: equal scores keep the order of legal_actions.
+    return sorted(hints, key=lambda hint: -hint.score)
+
+
+class _VisibleTable:
+    """The table as the player sees it: face-up cards by column, and face-down counts."""
+
+    def __init__(self, position: Position) -> None:
+        self.face_down = position.hidden
+        self.face_up = tuple(
+            column[hidden:]
+            for column, hidden in zip(position.columns, position.hidden, strict=True)
+        )
+        self.column_of = {
+            card: number for number, cards in enumerate(self.face_up) for card in cards
+        }
+        self.tops = {cards[-1]: number for number, cards in enumerate(self.face_up) if cards}
+        self.kings_that_need_a_column = sum(
+            1
+            for number, cards in enumerate(self.face_up)
+            for index, card in enumerate(cards)
+            if card % 13 == KING and (index > 0 or self.face_down[number] > 0)
+        )
+
+    def score(self, action: Action) -> tuple[int, str]:
+        if isinstance(action, Deal):
+            return DEAL_SCORE, "deal the three stock cards onto columns 0, 1 and 2"
+        return self._score_move(action)
+
+    def _score_move(self, move: Move) -> tuple[int, str]:
+        source = self.column_of[move.card]
+        cards = self.face_up[source]
+        index = cards.index(move.card)
+        carried = cards[index:]
+        left_below = cards[:index]
+        code = card_code(move.card)
+        score = 0
+        reasons: list[str] = []
+
+        completed = completed_suit(self.face_up[move.to] + carried)
+        if completed is None:
+            completed = completed_suit(left_below)
+        if completed is not None:
+            score += COMPLETES_RUN
+            reasons.append(f"completes the run of {SUIT_NAMES[completed]}")
+
+        if not left_below and self.face_down[source]:
+            score += UNCOVERS_FACE_DOWN_CARD + PER_FACE_DOWN_CARD_LEFT * self.face_down[source]
+            reasons.append(f"turns a face-down card in column {source} face up")
+        elif not left_below and move.card % 13 != KING:
+            # A King's column empties only by moving the King to another empty column.
+            score += EMPTIES_COLUMN
+            if self.kings_that_need_a_column:
+                score += EMPTY_COLUMN_FOR_A_KING
+            reasons.append(f"empties column {source}")
+        elif left_below and self._can_receive(left_below[-1], source):
+            score += FREES_A_CARD_THAT_CAN_MOVE
+            reasons.append(f"frees {card_code(left_below[-1])}, which can then move")
+
+        if move.card % 13 == KING:
+            in_order = _ordered_length(carried)
+            score += KING_TO_EMPTY_COLUMN + PER_CARD_CARRIED_IN_ORDER * in_order
+            reasons.insert(0, f"moves {code} into empty column {move.to} with {len(carried)} cards")
+        else:
+            built = _ordered_length_down_to(self.face_up[move.to], move.card + 1) + _ordered_length(
+                carried
+            )
+            score += PER_CARD_IN_BUILT_RUN * built
+            if not reasons:
+                reasons.append(f"puts {code} on {card_code(move.card + 1)}")
+        return score, "; ".join(reasons)
+
+    def _can_receive(self, exposed: int, column: int) -> bool:
+        """Whether a face-up card from another column could go onto ``exposed`` (in ``column``)."""
+        if exposed % 13 == ACE:
+            return False
+        source = self.column_of.get(exposed - 1)
+        return source is not None and source != column
+
+
+def _ordered_length(cards: tuple[int, ...]) -> int:
+    """How many cards from the bottom of ``cards`` run down in one suit, one rank at a time."""
+    length = 1 if cards else 0
+    while (
+        length < len(cards)
+        and cards[length - 1] % 13 != ACE
+        and cards[length] == cards[length - 1] - 1
+    ):
+        length += 1
+    return length
+
+
+def _ordered_length_down_to(cards: tuple[int, ...], top: int) -> int:
+    """How many cards at the top of ``cards``, ending with ``top``, already run in order."""
+    if not cards or cards[-1] != top:
+        return 0
+    length = 1
+    while (
+        length < len(cards)
+        and cards[-length] % 13 != KING
+        and cards[-length - 1] == cards[-length] + 1
+    ):
+        length += 1
+    return length

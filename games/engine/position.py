@@ -1,0 +1,536 @@
+"""Positions, actions and the rules that move from one position to the next (RULES.md).
+
+A ``Position`` is immutable and made of tuples of card ints, so it is cheap to copy, hash and
+compare: the solver and the benchmark create millions of them. ``apply`` assumes a legal
+action (the fast path); ``play`` checks it first and raises the engine's errors in plain words.
+
+Every action returns a ``Record`` of what happened, including the automatic steps (cards
+turned face up, runs collected), so that ``undo`` restores the earlier position exactly and the
+event log can replay a game step by step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from games.engine.cards import (
+    ACE,
+    DECK_SIZE,
+    KING,
+    SUITS,
+    card_code,
+    format_cards,
+    parse_card,
+    parse_deal_code,
+    suit_code,
+)
+from games.engine.errors import DealCodeError, IllegalMoveError, StockEmptyError
+
+COLUMN_COUNT = 7
+STOCK_SIZE = 3
+RUN_LENGTH = 13
+# RULES.md layout: seven columns of seven, the first three cards of columns 1-4 face down.
+DEAL_COLUMN_SIZE = 7
+DEAL_HIDDEN = (3, 3, 3, 3, 0, 0, 0)
+
+Status = Literal["playing", "stuck", "won"]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    columns: tuple[tuple[int, ...], ...]  # 7 columns, each bottom -> top
+    hidden: tuple[int, ...]  # face-down cards at the bottom of each column
+    stock: tuple[int, ...]  # cards still in the stock, in deal order (3 or none)
+    collected: tuple[int, ...]  # suit indexes, in the order they were collected
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full position, face-down cards and stock included: for server-side storage only."""
+        return {
+            "columns": [
+                {"hidden": hidden, "cards": format_cards(column)}
+                for column, hidden in zip(self.columns, self.hidden, strict=True)
+            ],
+            "stock": format_cards(self.stock),
+            "collected": [suit_code(suit) for suit in self.collected],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Position:
+        """The inverse of ``to_dict``; raises ValueError for anything that is not a position."""
+        columns = tuple(
+            tuple(parse_card(code) for code in column["cards"]) for column in data["columns"]
+        )
+        position = cls(
+            columns=columns,
+            hidden=tuple(int(column["hidden"]) for column in data["columns"]),
+            stock=tuple(parse_card(code) for code in data["stock"]),
+            collected=tuple(_parse_suit(code) for code in data["collected"]),
+        )
+        _check_consistent(position)
+        return position
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    card: int
+    to: int  # destination column, 0-6
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    pass
+
+
+Action: TypeAlias = Move | Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A face-down card left on top of ``column`` turned face up."""
+
+    column: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """A King-to-Ace run of ``suit`` left the top of ``column``."""
+
+    column: int
+    suit: int
+
+
+AutoStep: TypeAlias = Flip | Collection
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What an action did: enough to undo it exactly and to replay it."""
+
+    kind: Literal["move", "deal"]
+    card: int | None  # the picked card (move)
+    from_col: int | None
+    to_col: int | None
+    count: int  # cards moved (move) or dealt (deal)
+    dealt: tuple[int, ...]  # deal: the cards dealt, onto columns 0.. in order
+    auto: tuple[AutoStep, ...]  # automatic steps, in the order they happened
+
+    @property
+    def action(self) -> Action:
+        if self.kind == "deal":
+            return DEAL
+        assert self.card is not None
+        assert self.to_col is not None
+        return Move(self.card, self.to_col)
+
+    @property
+    def flipped(self) -> tuple[Flip, ...]:
+        return tuple(step for step in self.auto if isinstance(step, Flip))
+
+    @property
+    def collected(self) -> tuple[Collection, ...]:
+        return tuple(step for step in self.auto if isinstance(step, Collection))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "card": None if self.card is None else card_code(self.card),
+            "from": self.from_col,
+            "to": self.to_col,
+            "count": self.count,
+            "dealt": format_cards(self.dealt),
+            "flipped": [{"column": s.column, "card": card_code(s.card)} for s in self.flipped],
+            "collected": [{"column": s.column, "suit": suit_code(s.suit)} for s in self.collected],
+            # "flipped" and "collected" lose the order in which the steps interleaved; undo
+            # needs it, so the ordered steps are kept as well.
+            "auto": [_auto_step_to_dict(step) for step in self.auto],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Record:
+        kind = data["type"]
+        if kind not in ("move", "deal"):
+            raise ValueError(f"a record is a move or a deal, not {kind!r}")
+        card = data["card"]
+        return cls(
+            kind=kind,
+            card=None if card is None else parse_card(card),
+            from_col=data["from"],
+            to_col=data["to"],
+            count=int(data["count"]),
+            dealt=tuple(parse_card(code) for code in data["dealt"]),
+            auto=tuple(_auto_step_from_dict(step) for step in data["auto"]),
+        )
+
+
+DEAL = Deal()
+
+# Actions are immutable, so every possible move exists once and is shared: legal-move
+# generation then creates no objects.
+_MOVES = tuple(tuple(Move(card, to) for to in range(COLUMN_COUNT)) for card in range(DECK_SIZE))
+_KINGS = tuple(suit * 13 + KING for suit in range(len(SUITS)))
+# The run that a suit's collection removes, bottom to top: King down to Ace.
+_RUNS = tuple(tuple(range(suit * 13 + KING, suit * 13 - 1, -1)) for suit in range(len(SUITS)))
+
+
+# --- Building positions ----------------------------------------------------------------------
+
+
+def initial_position(cards: Sequence[int]) -> Position:
+    """The position a deal starts from; ``cards`` are 52 cards in deal-code order."""
+    if sorted(cards) != list(range(DECK_SIZE)):
+        raise DealCodeError("a deal is 52 distinct cards")
+    tableau_size = COLUMN_COUNT * DEAL_COLUMN_SIZE
+    return Position(
+        columns=tuple(
+            tuple(cards[start : start + DEAL_COLUMN_SIZE])
+            for start in range(0, tableau_size, DEAL_COLUMN_SIZE)
+        ),
+        hidden=DEAL_HIDDEN,
+        stock=tuple(cards[tableau_size:]),
+        collected=(),
+    )
+
+
+def deal_position(code: str) -> Position:
+    """The position a deal code starts from."""
+    return initial_position(parse_deal_code(code))
+
+
+# --- Legal actions ---------------------------------------------------------------------------
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move: onto each exposed card in column order, then Kings to empty columns."""
+    moves: list[Move] = []
+    _add_legal_moves(position, moves)
+    return moves
+
+
+def legal_actions(position: Position) -> list[Action]:
+    """Every legal move, then the deal while the stock is full."""
+    actions: list[Action] = []
+    _add_legal_moves(position, actions)
+    if position.stock:
+        actions.append(DEAL)
+    return actions
+
+
+def _add_legal_moves(position: Position, moves: list[Move] | list[Action]) -> None:
+    # The hot path of the solver and the benchmark: a location table of all 52 cards would cost
+    # more to build than the few column scans below.
+    hidden = position.hidden
+    indexed_columns = tuple(enumerate(position.columns))
+    empty_columns: list[int] = []
+    for target, column in indexed_columns:
+        if not column:
+            empty_columns.append(target)
+            continue
+        top = column[-1]
+        if top % 13 == ACE:
+            continue
+        # The only card that may go onto ``top`` is its same-suit predecessor.
+        wanted = top - 1
+        for source, other in indexed_columns:
+            if wanted in other:
+                face_down = hidden[source]
+                if source != target and (not face_down or other.index(wanted) >= face_down):
+                    moves.append(_MOVES[wanted][target])
+                break
+    if empty_columns:
+        for king in _KINGS:
+            for source, column in indexed_columns:
+                if king in column:
+                    index = column.index(king)
+                    # A King at index 0 already lies at the bottom: moving it changes nothing.
+                    if index > 0 and index >= hidden[source]:
+                        moves.extend(_MOVES[king][target] for target in empty_columns)
+                    break
+
+
+def status(position: Position) -> Status:
+    if len(position.collected) == len(SUITS):
+        return "won"
+    if position.stock or legal_moves(position):
+        return "playing"
+    return "stuck"
+
+
+# --- Checking a requested move ---------------------------------------------------------------
+
+
+def resolve_move(position: Position, card: int, to: int | None = None) -> Move:
+    """The legal move of ``card`` (to ``to`` if given), or IllegalMoveError saying why not.
+
+    The messages never depend on where a card the player cannot see lies: a face-down card and
+    a stock card are "not face up on the table" alike.
+    """
+    code = card_code(card)
+    if to is not None and not 0 <= to < COLUMN_COUNT:
+        raise IllegalMoveError(f"column must be 0-{COLUMN_COUNT - 1}, not {to}")
+    if card // 13 in position.collected:
+        raise IllegalMoveError(f"{code} has already been collected")
+    found = _find_face_up(position, card)
+    if found is None:
+        raise IllegalMoveError(f"{code} is not face up on the table")
+    source, index = found
+    if to == source:
+        raise IllegalMoveError(f"{code} is already in column {to}")
+    if card % 13 == KING:
+        return _resolve_king_move(position, card, index, to)
+    if to is not None and not position.columns[to]:
+        raise IllegalMoveError(f"only a King can go to an empty column, not {code}")
+    successor = card + 1
+    successor_code = card_code(successor)
+    target = _column_exposing(position, successor)
+    if target is None:
+        raise IllegalMoveError(f"{code} can only go on {successor_code}, which is not exposed")
+    if target == source:
+        raise IllegalMoveError(
+            f"{code} can only go on {successor_code}, which lies above it in its own column"
+        )
+    if to is not None and to != target:
+        raise IllegalMoveError(
+            f"{code} can only go on the exposed {successor_code}, in column {target}"
+        )
+    return _MOVES[card][target]
+
+
+def _resolve_king_move(position: Position, king: int, index: int, to: int | None) -> Move:
+    code = card_code(king)
+    if to is not None and position.columns[to]:
+        raise IllegalMoveError(
+            f"a King can only go to an empty column, and column {to} is not empty"
+        )
+    if index == 0:
+        raise IllegalMoveError(f"{code} already lies at the bottom of its column")
+    if to is None:
+        to = next((target for target, column in enumerate(position.columns) if not column), None)
+        if to is None:
+            raise IllegalMoveError(f"there is no empty column for {code}")
+    return _MOVES[king][to]
+
+
+def _find_face_up(position: Position, card: int) -> tuple[int, int] | None:
+    """(column, index) of ``card`` if it lies face up on the table."""
+    for source, column in enumerate(position.columns):
+        if card in column:
+            index = column.index(card)
+            return (source, index) if index >= position.hidden[source] else None
+    return None
+
+
+def _column_exposing(position: Position, card: int) -> int | None:
+    """The column whose top card is ``card``, if any (a top card is always face up)."""
+    for target, column in enumerate(position.columns):
+        if column and column[-1] == card:
+            return target
+    return None
+
+
+# --- Applying, undoing, replaying ------------------------------------------------------------
+
+
+def play(position: Position, action: Action) -> tuple[Position, Record]:
+    """Check ``action`` against the rules, then apply it."""
+    if isinstance(action, Deal):
+        if not position.stock:
+            raise StockEmptyError("the stock has already been dealt")
+        return apply(position, action)
+    return apply(position, resolve_move(position, action.card, action.to))
+
+
+def apply(position: Position, action: Action) -> tuple[Position, Record]:
+    """The position after a legal ``action``, and its record. Does not check legality."""
+    if isinstance(action, Deal):
+        return _apply_deal(position)
+    return _apply_move(position, action.card, action.to)
+
+
+def _apply_move(position: Position, card: int, to: int) -> tuple[Position, Record]:
+    columns = list(position.columns)
+    source = 0
+    while card not in columns[source]:
+        source += 1
+    column = columns[source]
+    index = column.index(card)
+    moved = column[index:]
+    remaining = column[:index]
+    columns[source] = remaining
+    destination = columns[to] = columns[to] + moved
+    # Settling is the slow part and most moves need none: skip it unless a face-down card is
+    # left on top or a column of 13 cards or more now ends with an Ace.
+    if (
+        (index and index == position.hidden[source])
+        or (len(destination) >= RUN_LENGTH and moved[-1] % 13 == ACE)
+        or (index >= RUN_LENGTH and remaining[-1] % 13 == ACE)
+    ):
+        hidden, collected, auto = _settle(
+            columns, position.hidden, position.collected, (source, to)
+        )
+    else:
+        hidden, collected, auto = position.hidden, position.collected, ()
+    return (
+        Position(tuple(columns), hidden, position.stock, collected),
+        Record("move", card, source, to, len(moved), (), auto),
+    )
+
+
+def _apply_deal(position: Position) -> tuple[Position, Record]:
+    columns = list(position.columns)
+    dealt = position.stock
+    for target, card in enumerate(dealt):
+        columns[target] += (card,)
+    touched = tuple(range(len(dealt)))
+    hidden, collected, auto = _settle(columns, position.hidden, position.collected, touched)
+    return (
+        Position(tuple(columns), hidden, (), collected),
+        Record("deal", None, None, None, len(dealt), dealt, auto),
+    )
+
+
+def _settle(
+    columns: list[tuple[int, ...]],
+    hidden: tuple[int, ...],
+    collected: tuple[int, ...],
+    touched: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[AutoStep, ...]]:
+    """Turn face up and collect in the touched columns until nothing changes (RULES.md).
+
+    Updates ``columns`` in place; returns the new hidden counts, collected suits and the steps
+    taken. Only the touched columns can change: the others were settled already.
+    """
+    steps: list[AutoStep] = []
+    changed = True
+    while changed:
+        changed = False
+        for target in touched:
+            column = columns[target]
+            if hidden[target] and hidden[target] == len(column):
+                hidden = (*hidden[:target], hidden[target] - 1, *hidden[target + 1 :])
+                steps.append(Flip(target, column[-1]))
+                changed = True
+        for target in touched:
+            column = columns[target]
+            suit = completed_suit(column[hidden[target] :])
+            if suit is not None:
+                columns[target] = column[:-RUN_LENGTH]
+                collected += (suit,)
+                steps.append(Collection(target, suit))
+                changed = True
+    return hidden, collected, tuple(steps)
+
+
+def completed_suit(face_up: tuple[int, ...]) -> int | None:
+    """The suit whose King-to-Ace run lies on top of these face-up cards, if any."""
+    if len(face_up) >= RUN_LENGTH and face_up[-1] % 13 == ACE:
+        suit = face_up[-1] // 13
+        if face_up[-RUN_LENGTH:] == _RUNS[suit]:
+            return suit
+    return None
+
+
+def undo(position: Position, record: Record) -> Position:
+    """The position before ``record`` was applied (its exact inverse)."""
+    columns = list(position.columns)
+    hidden = list(position.hidden)
+    collected = position.collected
+    for step in reversed(record.auto):
+        if isinstance(step, Collection):
+            if not collected or collected[-1] != step.suit:
+                raise ValueError("the record does not fit this position")
+            columns[step.column] += _RUNS[step.suit]
+            collected = collected[:-1]
+        else:
+            hidden[step.column] += 1
+    stock = position.stock
+    if record.kind == "deal":
+        if stock:
+            raise ValueError("the record does not fit this position: the stock is full")
+        for target in range(len(record.dealt)):
+            columns[target] = columns[target][:-1]
+        stock = record.dealt
+    else:
+        assert record.from_col is not None
+        assert record.to_col is not None
+        destination = columns[record.to_col]
+        moved = destination[len(destination) - record.count :]
+        if not moved or moved[0] != record.card:
+            raise ValueError("the record does not fit this position")
+        columns[record.to_col] = destination[: len(destination) - record.count]
+        columns[record.from_col] += moved
+    return Position(tuple(columns), tuple(hidden), stock, collected)
+
+
+def replay(position: Position, record: Record) -> Position:
+    """Re-apply a recorded action (redo, replay); it must do exactly what the record says."""
+    after, replayed = play(position, record.action)
+    if replayed != record:
+        raise ValueError("the record does not fit this position")
+    return after
+
+
+# --- What the player sees --------------------------------------------------------------------
+
+
+def player_view(position: Position) -> dict[str, Any]:
+    """The position as the player sees it: no face-down card, nothing of the stock but its size."""
+    return {
+        "columns": [
+            {"hidden": hidden, "cards": format_cards(column[hidden:])}
+            for column, hidden in zip(position.columns, position.hidden, strict=True)
+        ],
+        "stock": len(position.stock),
+        "collected": [suit_code(suit) for suit in position.collected],
+    }
+
+
+# --- Serialisation helpers -------------------------------------------------------------------
+
+
+def _parse_suit(code: object) -> int:
+    if not isinstance(code, str) or len(code) != 1 or code.upper() not in SUITS:
+        raise ValueError(f"a suit is one of {SUITS}, not {code!r}")
+    return SUITS.index(code.upper())
+
+
+def _auto_step_to_dict(step: AutoStep) -> dict[str, Any]:
+    if isinstance(step, Flip):
+        return {"step": "flip", "column": step.column, "card": card_code(step.card)}
+    return {"step": "collect", "column": step.column, "suit": suit_code(step.suit)}
+
+
+def _auto_step_from_dict(data: Mapping[str, Any]) -> AutoStep:
+    if data["step"] == "flip":
+        return Flip(int(data["column"]), parse_card(data["card"]))
+    if data["step"] == "collect":
+        return Collection(int(data["column"]), _parse_suit(data["suit"]))
+    raise ValueError(f"an automatic step is a flip or a collection, not {data['step']!r}")
+
+
+def _check_consistent(position: Position) -> None:
+    """Raise ValueError unless ``position`` could arise in a game (used on stored data)."""
+    columns, hidden = position.columns, position.hidden
+    if len(columns) != COLUMN_COUNT or len(hidden) != COLUMN_COUNT:
+        raise ValueError(f"a position has {COLUMN_COUNT} columns")
+    for number, (column, face_down) in enumerate(zip(columns, hidden, strict=True)):
+        # A face-down card left on top turns face up, so a column never ends face down.
+        if not 0 <= face_down <= max(len(column) - 1, 0):
+            raise ValueError(f"column {number} cannot have {face_down} face-down cards")
+    if len(position.stock) not in (0, STOCK_SIZE):
+        raise ValueError(f"the stock holds {STOCK_SIZE} cards or none")
+    if len(set(position.collected)) != len(position.collected):
+        raise ValueError("a suit is collected once")
+    cards = _all_cards(position)
+    if sorted(cards) != list(range(DECK_SIZE)):
+        raise ValueError("a position holds each of the 52 cards exactly once")
+
+
+def _all_cards(position: Position) -> Iterable[int]:
+    for column in position.columns:
+        yield from column
+    yield from position.stock
+    for suit in position.collected:
+        yield from _RUNS[suit]

@@ -1,0 +1,147 @@
+"""The event store: a game and its append-only log of events.
+
+``GameEvent`` rows are the truth: every position, undo and replay is derived from the deal plus
+the log. ``Game.state`` is a projection of that log kept for speed (the position now, the current
+line of play and the redo line); it can always be rebuilt by folding the events
+(``games.selectors.fold_events``), and a test checks that it equals that fold.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameMode(models.TextChoices):
+    RANDOM = "random", "Random deal"
+    SEEDED = "seeded", "Chosen deal (seed, deal code or PySolFC number)"
+    DAILY = "daily", "Daily challenge"
+    WINNABLE = "winnable", "Certified winnable deal"
+
+
+class GameStatus(models.TextChoices):
+    PLAYING = "playing", "Playing"
+    STUCK = "stuck", "No moves available"
+    WON = "won", "Won"
+    RESIGNED = "resigned", "Resigned"
+
+
+FINISHED_STATUSES = (GameStatus.WON, GameStatus.RESIGNED)
+
+
+class EventType(models.TextChoices):
+    MOVE = "move", "Move"
+    DEAL = "deal", "Deal"
+    UNDO = "undo", "Undo"
+    REDO = "redo", "Redo"
+    RESIGN = "resign", "Resign"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    mode = models.CharField(max_length=16, choices=GameMode.choices, default=GameMode.RANDOM)
+    # The deal itself. Secret while the game is on unless the player supplied it.
+    deal_code = models.CharField(max_length=104)
+    seed = models.BigIntegerField(null=True, blank=True)
+    pysol_number = models.BigIntegerField(null=True, blank=True)
+    deal_supplied = models.BooleanField(
+        default=False, help_text="The player chose the deal, so it is not secret from them."
+    )
+    daily_date = models.DateField(null=True, blank=True, db_index=True)
+    restarted_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="restarts"
+    )
+
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.PLAYING, db_index=True
+    )
+    # Number of events in the log; the compare-and-set column of every write.
+    version = models.PositiveIntegerField(default=0)
+    # Projection of the log: {"position": ..., "line": [records], "redo": [records]}.
+    state = models.JSONField()
+    moves = models.PositiveIntegerField(default=0, help_text="Moves and deals in the current line.")
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="First move or deal.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="game_owner_recent")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(mode="daily", daily_date__isnull=False)
+                    | (~Q(mode="daily") & Q(daily_date__isnull=True))
+                ),
+                name="game_daily_has_date",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status__in=["won", "resigned"], finished_at__isnull=False)
+                    | (~Q(status__in=["won", "resigned"]) & Q(finished_at__isnull=True))
+                ),
+                name="game_finished_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.mode} game {self.id} ({self.status}, v{self.version})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def reveals_deal(self) -> bool:
+        """Whether the deal may be shown to the player (RULES.md, hidden information)."""
+        return self.deal_supplied or self.is_finished
+
+
+class GameEvent(models.Model):
+    """One thing the player did. Append-only: never updated, deleted only with its game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(
+        help_text="1 for the first event; equals the game version after it."
+    )
+    type = models.CharField(max_length=16, choices=EventType.choices)
+    # What happened (the engine's record): enough to undo and to replay it exactly.
+    payload = models.JSONField(default=dict)
+    # NULL, not "", for "no key": the unique constraint must not treat keyless events as equal.
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+    # Fingerprint of the request that carried the key, so a key reused for another command is
+    # refused instead of silently answered with the first command's result.
+    request_fingerprint = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            # The log never has a gap hidden by a duplicate: one event per (game, seq).
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="event_unique_idempotency_key",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise RuntimeError("game events are append-only and cannot be changed")
+        super().save(*args, **kwargs)

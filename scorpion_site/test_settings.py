@@ -1,0 +1,19 @@
+"""Settings for the test suite: the real settings, plus a key and a fast password hasher.
+
+Everything else (the database, Redis) still comes from the environment, so CI runs the same
+tests against PostgreSQL and Redis that a laptop runs against SQLite.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-key-" + "x" * 50)
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+
+from scorpion_site.settings import *  # noqa: F403
+
+# Hashing passwords properly is slow by design; tests create many accounts.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Tests sign up many players from one address; the limits themselves are tested with their
+# own, lower values (tests/api/test_limits.py).
+ACCOUNT_RATE_LIMITS = {"login": "1000/m/ip", "login_failed": "1000/m/ip", "signup": "1000/m/ip"}

@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts.api import MeView
+from scorpion_site import health, views
+
+handler404 = "games.api.problems.api_not_found"
+handler500 = "games.api.problems.api_server_error"
+
+api_v1: list[URLPattern | URLResolver] = [
+    path("", include("games.api.urls")),
+    path("me/", MeView.as_view(), name="me"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz/", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("_allauth/", include("allauth.headless.urls")),
+    path("api/v1/", include(api_v1)),
+    path("api/problems/<slug:code>/", views.problem_type, name="problem-type"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]

@@ -1,0 +1,1 @@
+"""Statistics and leaderboards derived from the game log."""

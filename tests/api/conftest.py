@@ -1,0 +1,69 @@
+"""API test helpers: players signed up through allauth's headless app client."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+DEALS = json.loads((SHARED / "deals.json").read_text())
+WON_DEAL = DEALS["won"][0]
+
+_emails = itertools.count()
+
+
+class Player:
+    """A signed-up player with an API client that sends their session token."""
+
+    def __init__(self, client: APIClient, email: str, token: str) -> None:
+        self.client = client
+        self.email = email
+        self.token = token
+
+    def get(self, path: str, **headers: str) -> Any:
+        return self.client.get(path, headers=headers)
+
+    def post(self, path: str, body: Any = None, **headers: str) -> Any:
+        return self.client.post(
+            path, body if body is not None else {}, format="json", headers=headers
+        )
+
+    def new_game(self, **body: Any) -> dict[str, Any]:
+        response = self.post("/api/v1/games/", body)
+        assert response.status_code == 201, response.content
+        return response.json()  # type: ignore[no-any-return]
+
+    def command(self, game_id: str, body: dict[str, Any], **headers: str) -> Any:
+        return self.post(f"/api/v1/games/{game_id}/commands/", body, **headers)
+
+
+def sign_up(email: str, password: str = "correct horse battery staple") -> Player:
+    client = APIClient()
+    response = client.post(
+        "/_allauth/app/v1/auth/signup",
+        {"email": email, "password": password},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    token = response.json()["meta"]["session_token"]
+    client.credentials(HTTP_X_SESSION_TOKEN=token)
+    return Player(client, email, token)
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[[], Player]:
+    def make() -> Player:
+        return sign_up(f"player{next(_emails)}@example.com")
+
+    return make
+
+
+@pytest.fixture
+def player(make_player: Callable[[], Player]) -> Player:
+    return make_player()
