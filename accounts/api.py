@@ -6,10 +6,11 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+
+from scorpion_site.api import ApiView
 
 
-class MeView(APIView):
+class MeView(ApiView):
     @extend_schema(
         operation_id="me_retrieve",
         responses={

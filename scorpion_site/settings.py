@@ -9,6 +9,7 @@ file in the project and no Redis (tasks run in-process, cache in memory).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_RATE = re.compile(r"^[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A DRF throttle rate such as ``60/min``."""
+    value = os.environ.get(name, default).strip()
+    if not _RATE.match(value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 60/min or 5/s")
+    return value
 
 
 env = environ.Env()
@@ -231,10 +243,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
+        "scorpion_site.throttles.IPRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": os.environ.get("THROTTLE_ANON", "60/min"),
-        "user": os.environ.get("THROTTLE_USER", "1200/min"),
+        "anon": env_rate("THROTTLE_ANON", "60/min"),
+        "user": env_rate("THROTTLE_USER", "1200/min"),
+        "ip": env_rate("THROTTLE_IP", "6000/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

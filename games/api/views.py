@@ -11,7 +11,6 @@ from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors, services
 from games.api.serializers import (
@@ -27,6 +26,7 @@ from games.api.serializers import (
 )
 from games.engine.position import Deal, Move
 from games.models import GameMode, GameStatus
+from scorpion_site.api import ApiView
 
 
 def player(request: Request) -> User:
@@ -50,7 +50,7 @@ class GamePagination(PageNumberPagination):
     max_page_size = 100
 
 
-class GameListView(APIView):
+class GameListView(ApiView):
     @extend_schema(
         operation_id="games_list",
         parameters=[
@@ -92,7 +92,7 @@ class GameListView(APIView):
         )
 
 
-class GameDetailView(APIView):
+class GameDetailView(ApiView):
     @extend_schema(operation_id="games_retrieve", responses={200: GameSerializer, 304: None})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -130,7 +130,7 @@ def _idempotency_key(request: Request) -> str | None:
     return key
 
 
-class GameCommandView(APIView):
+class GameCommandView(ApiView):
     @extend_schema(
         operation_id="games_command",
         request=CommandSerializer,
@@ -164,7 +164,7 @@ class GameCommandView(APIView):
         return Response(body, headers=headers)
 
 
-class GameHintsView(APIView):
+class GameHintsView(ApiView):
     @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -174,7 +174,7 @@ class GameHintsView(APIView):
         return Response({"version": game.version, "moves": moves, "deal": can_deal})
 
 
-class GameEventsView(APIView):
+class GameEventsView(ApiView):
     @extend_schema(operation_id="games_events", responses={200: EventSerializer(many=True)})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -182,7 +182,7 @@ class GameEventsView(APIView):
         return Response([event_representation(event) for event in events])
 
 
-class GameStateView(APIView):
+class GameStateView(ApiView):
     @extend_schema(operation_id="games_state", responses={200: GameSerializer})
     def get(self, request: Request, game_id: UUID, version: int) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -190,7 +190,7 @@ class GameStateView(APIView):
         return Response(game_representation(game, state, version=version))
 
 
-class GameRestartView(APIView):
+class GameRestartView(ApiView):
     @extend_schema(operation_id="games_restart", request=None, responses={201: GameSerializer})
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.game_restart(owner=player(request), game_id=game_id)
