@@ -24,7 +24,7 @@ from games.engine.cards import DECK_SIZE
 from games.engine.position import apply, initial_position, legal_actions
 
 DEFAULT_GAMES = 2_000
-DEFAULT_ROUNDS = 3
+DEFAULT_ROUNDS = 5
 TARGET_MOVES_PER_SECOND = 100_000
 
 PreparedDeal = tuple[list[int], random.Random]

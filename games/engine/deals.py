@@ -21,6 +21,8 @@ Card ints and deal codes are those of ``games.engine.cards``.
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import secrets
 from collections.abc import Sequence
 
@@ -34,6 +36,7 @@ __all__ = [
     "SEED_LIMIT",
     "MersenneTwister",
     "SplitMix64",
+    "daily_seed",
     "deal_code_for_pysol",
     "deal_code_for_seed",
     "pysol_talon",
@@ -132,6 +135,19 @@ def deal_code_for_seed(seed: int) -> str:
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return format_deal_code(deck)
+
+
+def daily_seed(day: datetime.date, candidate: int) -> int:
+    """The seed of a day's ``candidate``-th daily deal candidate (docs/deals.md, "Daily").
+
+    The first 8 bytes of SHA-256 of ``"scorpion-daily:<YYYY-MM-DD>:<candidate>"`` (UTF-8) as
+    a big-endian integer, top bit cleared. The daily deal is the first candidate, counting
+    from 0, that the solver proves winnable, so every process derives the same deal.
+    """
+    if candidate < 0:
+        raise SeedError("a daily candidate number is 0 or more")
+    digest = hashlib.sha256(f"scorpion-daily:{day.isoformat()}:{candidate}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") & (SEED_LIMIT - 1)
 
 
 def random_seed() -> int:

@@ -13,7 +13,8 @@ Scores, highest first:
   uncovers a face-down card or frees a card that can then move;
 - any other move, a little more when it frees a card that can then move or builds a longer
   same-suit run;
-- the deal, last: it is never undone by choice and only adds cards on top of the columns.
+- the deal, last: it buries the tops of columns 0-2 under cards nobody chose, so the moves
+  come first.
 Ties keep the order of ``legal_actions``, so the ranking is deterministic.
 """
 
@@ -36,7 +37,7 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")  # in the order of cards.
 
 COMPLETES_RUN = 10_000
 UNCOVERS_FACE_DOWN_CARD = 1_000
-PER_FACE_DOWN_CARD_LEFT = 10
+PER_FACE_DOWN_CARD_IN_COLUMN = 10
 EMPTIES_COLUMN = 500
 EMPTY_COLUMN_FOR_A_KING = 200
 KING_TO_EMPTY_COLUMN = 300
@@ -83,7 +84,6 @@ class _VisibleTable:
         self.column_of = {
             card: number for number, cards in enumerate(self.face_up) for card in cards
         }
-        self.tops = {cards[-1]: number for number, cards in enumerate(self.face_up) if cards}
         self.kings_that_need_a_column = sum(
             1
             for number, cards in enumerate(self.face_up)
@@ -114,7 +114,7 @@ class _VisibleTable:
             reasons.append(f"completes the run of {SUIT_NAMES[completed]}")
 
         if not left_below and self.face_down[source]:
-            score += UNCOVERS_FACE_DOWN_CARD + PER_FACE_DOWN_CARD_LEFT * self.face_down[source]
+            score += UNCOVERS_FACE_DOWN_CARD + PER_FACE_DOWN_CARD_IN_COLUMN * self.face_down[source]
             reasons.append(f"turns a face-down card in column {source} face up")
         elif not left_below and move.card % 13 != KING:
             # A King's column empties only by moving the King to another empty column.
@@ -131,9 +131,7 @@ class _VisibleTable:
             score += KING_TO_EMPTY_COLUMN + PER_CARD_CARRIED_IN_ORDER * in_order
             reasons.insert(0, f"moves {code} into empty column {move.to} with {len(carried)} cards")
         else:
-            built = _ordered_length_down_to(self.face_up[move.to], move.card + 1) + _ordered_length(
-                carried
-            )
+            built = _ordered_length_at_top(self.face_up[move.to]) + _ordered_length(carried)
             score += PER_CARD_IN_BUILT_RUN * built
             if not reasons:
                 reasons.append(f"puts {code} on {card_code(move.card + 1)}")
@@ -159,11 +157,9 @@ def _ordered_length(cards: tuple[int, ...]) -> int:
     return length
 
 
-def _ordered_length_down_to(cards: tuple[int, ...], top: int) -> int:
-    """How many cards at the top of ``cards``, ending with ``top``, already run in order."""
-    if not cards or cards[-1] != top:
-        return 0
-    length = 1
+def _ordered_length_at_top(cards: tuple[int, ...]) -> int:
+    """How many cards at the top of ``cards`` run down in one suit, one rank at a time."""
+    length = 1 if cards else 0
     while (
         length < len(cards)
         and cards[-length] % 13 != KING

@@ -26,7 +26,12 @@ from games.engine.cards import (
     parse_deal_code,
     suit_code,
 )
-from games.engine.errors import DealCodeError, IllegalMoveError, StockEmptyError
+from games.engine.errors import (
+    DealCodeError,
+    IllegalMoveError,
+    StockEmptyError,
+    UnknownCardError,
+)
 
 COLUMN_COUNT = 7
 STOCK_SIZE = 3
@@ -267,6 +272,8 @@ def resolve_move(position: Position, card: int, to: int | None = None) -> Move:
     The messages never depend on where a card the player cannot see lies: a face-down card and
     a stock card are "not face up on the table" alike.
     """
+    if not 0 <= card < DECK_SIZE:
+        raise UnknownCardError(f"{card!r} is not a card")
     code = card_code(card)
     if to is not None and not 0 <= to < COLUMN_COUNT:
         raise IllegalMoveError(f"column must be 0-{COLUMN_COUNT - 1}, not {to}")
@@ -448,8 +455,10 @@ def undo(position: Position, record: Record) -> Position:
     stock = position.stock
     if record.kind == "deal":
         if stock:
-            raise ValueError("the record does not fit this position: the stock is full")
-        for target in range(len(record.dealt)):
+            raise ValueError("the record does not fit this position")
+        for target, card in enumerate(record.dealt):
+            if not columns[target] or columns[target][-1] != card:
+                raise ValueError("the record does not fit this position")
             columns[target] = columns[target][:-1]
         stock = record.dealt
     else:
@@ -521,10 +530,7 @@ def _check_consistent(position: Position) -> None:
             raise ValueError(f"column {number} cannot have {face_down} face-down cards")
     if len(position.stock) not in (0, STOCK_SIZE):
         raise ValueError(f"the stock holds {STOCK_SIZE} cards or none")
-    if len(set(position.collected)) != len(position.collected):
-        raise ValueError("a suit is collected once")
-    cards = _all_cards(position)
-    if sorted(cards) != list(range(DECK_SIZE)):
+    if sorted(_all_cards(position)) != list(range(DECK_SIZE)):
         raise ValueError("a position holds each of the 52 cards exactly once")
 
 

@@ -1,0 +1,239 @@
+"""Properties that hold for every deal and every line of legal play.
+
+Games are drawn two ways: a random deal played at random, and a proven-won deal of
+shared/deals.json followed along its winning line for a while, then played at random; the
+second kind reaches collections and won games, which random play almost never does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.cards import DECK_SIZE, card_code, parse_card, parse_deal_code
+from games.engine.errors import IllegalMoveError
+from games.engine.hints import ranked_hints
+from games.engine.position import (
+    COLUMN_COUNT,
+    DEAL,
+    Action,
+    Deal,
+    Move,
+    Position,
+    Record,
+    apply,
+    completed_suit,
+    initial_position,
+    legal_actions,
+    play,
+    player_view,
+    replay,
+    resolve_move,
+    status,
+    undo,
+)
+from tests.engine.tables import DEALS
+
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
+# A game ends within about 55 actions (each move lays a card for good on its successor or a
+# King at the bottom of a column), so this bound only guards against a bug.
+MAX_ACTIONS = 200
+
+
+@dataclass(frozen=True)
+class Step:
+    before: Position
+    action: Action
+    after: Position
+    record: Record
+
+
+@dataclass(frozen=True)
+class Game:
+    start: Position
+    steps: tuple[Step, ...]
+
+    @property
+    def positions(self) -> list[Position]:
+        return [self.start] + [step.after for step in self.steps]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    if draw(st.booleans()):
+        start = initial_position(draw(st.permutations(range(DECK_SIZE))))
+        line: list[Action] = []
+    else:
+        won = draw(st.sampled_from(DEALS["won"]))
+        start = initial_position(parse_deal_code(won["code"]))
+        commands = won["line"][: draw(st.integers(0, len(won["line"])))]
+        line = [
+            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
+            for command in commands
+        ]
+    steps: list[Step] = []
+    position = start
+    for followed in range(MAX_ACTIONS):
+        if followed < len(line):
+            action = line[followed]
+        else:
+            actions = legal_actions(position)
+            if not actions or draw(st.integers(0, 20)) == 0:  # sometimes stop before the end
+                break
+            action = actions[draw(st.integers(0, len(actions) - 1))]
+        after, record = apply(position, action)
+        steps.append(Step(position, action, after, record))
+        position = after
+    return Game(start, tuple(steps))
+
+
+def unseen_cards(position: Position) -> list[int]:
+    face_down = [
+        card
+        for column, h in zip(position.columns, position.hidden, strict=True)
+        for card in column[:h]
+    ]
+    return face_down + list(position.stock)
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_every_position_holds_52_cards_with_face_down_cards_as_a_prefix(game: Game) -> None:
+    for position in game.positions:
+        on_table = [card for column in position.columns for card in column]
+        collected = [suit * 13 + rank for suit in position.collected for rank in range(13)]
+        assert sorted(on_table + list(position.stock) + collected) == list(range(DECK_SIZE))
+        assert len(position.columns) == len(position.hidden) == COLUMN_COUNT
+        for column, hidden in zip(position.columns, position.hidden, strict=True):
+            assert 0 <= hidden <= len(column)
+            assert hidden < len(column) or not column, "a face-down card is never left on top"
+            assert completed_suit(column[hidden:]) is None, "a complete run never stays"
+        assert len(position.stock) in (0, 3)
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_undo_restores_the_position_exactly(game: Game) -> None:
+    for step in game.steps:
+        assert undo(step.after, step.record) == step.before
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_replaying_all_records_from_the_deal_reproduces_the_position(game: Game) -> None:
+    position = game.start
+    for step in game.steps:
+        position = replay(position, step.record)
+        assert position == step.after
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_records_round_trip_through_json(game: Game) -> None:
+    for step in game.steps:
+        stored = json.loads(json.dumps(step.record.to_dict()))
+        assert Record.from_dict(stored) == step.record
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_positions_round_trip_through_json(game: Game) -> None:
+    for position in game.positions:
+        assert Position.from_dict(json.loads(json.dumps(position.to_dict()))) == position
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_player_view_never_shows_a_face_down_or_stock_card(game: Game) -> None:
+    for position in game.positions:
+        view = player_view(position)
+        shown = [code for column in view["columns"] for code in column["cards"]]
+        assert not set(shown) & {card_code(card) for card in unseen_cards(position)}
+        face_up = [
+            c
+            for column, h in zip(position.columns, position.hidden, strict=True)
+            for c in column[h:]
+        ]
+        assert shown == [card_code(card) for card in face_up]
+        assert [column["hidden"] for column in view["columns"]] == list(position.hidden)
+        assert view["stock"] == len(position.stock)
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_won_exactly_when_four_suits_are_collected(game: Game) -> None:
+    for position in game.positions:
+        assert (status(position) == "won") == (len(position.collected) == 4)
+
+
+@PROPERTY_SETTINGS
+@given(games())
+def test_stuck_only_when_the_stock_is_dealt_and_no_move_is_left(game: Game) -> None:
+    for position in game.positions:
+        if status(position) == "stuck":
+            assert position.stock == ()
+            assert legal_actions(position) == []
+        if status(position) == "playing":
+            assert legal_actions(position)
+
+
+@PROPERTY_SETTINGS
+@given(games(), st.data())
+def test_legal_actions_are_exactly_what_the_rules_accept(game: Game, data: st.DataObject) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    actions = legal_actions(position)
+    assert len(set(actions)) == len(actions)
+    assert (DEAL in actions) == bool(position.stock)
+    for action in actions:
+        after, record = play(position, action)
+        assert after != position, "a listed action always changes something"
+        assert (after, record) == apply(position, action)
+    accepted = set()
+    for card in range(DECK_SIZE):
+        for to in [None, *range(COLUMN_COUNT)]:
+            try:
+                move = resolve_move(position, card, to)
+            except IllegalMoveError:
+                continue
+            assert to is None or move.to == to
+            accepted.add(move)
+    assert accepted == {action for action in actions if isinstance(action, Move)}
+
+
+@PROPERTY_SETTINGS
+@given(games(), st.data())
+def test_errors_about_unseen_cards_never_say_where_they_are(
+    game: Game, data: st.DataObject
+) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    for card in unseen_cards(position):
+        for to in (None, data.draw(st.integers(0, COLUMN_COUNT - 1))):
+            with pytest.raises(IllegalMoveError) as refused:
+                resolve_move(position, card, to)
+            assert str(refused.value) == f"{card_code(card)} is not face up on the table"
+
+
+@PROPERTY_SETTINGS
+@given(games(), st.data())
+def test_hints_rank_every_legal_action_from_what_is_visible(
+    game: Game, data: st.DataObject
+) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    hints = ranked_hints(position)
+    assert Counter(hint.action for hint in hints) == Counter(legal_actions(position))
+    assert all(not isinstance(hint.action, Deal) for hint in hints[:-1])
+
+    # The same visible table with the unseen cards in another order gets the same hints.
+    unseen = unseen_cards(position)
+    reshuffled = iter(data.draw(st.permutations(unseen)))
+    columns = tuple(
+        tuple(next(reshuffled) for _ in column[:hidden]) + column[hidden:]
+        for column, hidden in zip(position.columns, position.hidden, strict=True)
+    )
+    other = Position(columns, position.hidden, tuple(reshuffled), position.collected)
+    assert [hint.to_dict() for hint in ranked_hints(other)] == [hint.to_dict() for hint in hints]
