@@ -145,3 +145,60 @@ class GameEvent(models.Model):
         if not self._state.adding:
             raise RuntimeError("game events are append-only and cannot be changed")
         super().save(*args, **kwargs)
+
+
+class DailyDeal(models.Model):
+    """The deal of one UTC day, the same for every player, proven winnable by the solver.
+
+    ``date`` is unique, so however many workers or web processes generate the same day at
+    once, one row wins and everyone plays it.
+    """
+
+    date = models.DateField(unique=True)
+    seed = models.BigIntegerField()
+    candidate = models.PositiveIntegerField(
+        help_text="Which candidate seed of the day this is (0 = the first one tried)."
+    )
+    deal_code = models.CharField(max_length=104)
+    certificate = models.JSONField(help_text="A winning line found by the solver.")
+    solver_nodes = models.PositiveBigIntegerField(default=0)
+    solver_seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"daily deal {self.date}"
+
+
+class WinnableDeal(models.Model):
+    """A deal in the pool the solver has certified winnable (the "winnable" mode)."""
+
+    seed = models.BigIntegerField(unique=True)
+    deal_code = models.CharField(max_length=104, unique=True)
+    certificate = models.JSONField(help_text="A winning line found by the solver.")
+    solver_nodes = models.PositiveBigIntegerField(default=0)
+    solver_seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"winnable deal {self.seed}"
+
+
+class GameAnalysis(models.Model):
+    """Hints (and, when the solver decides quickly, winnability) for one version of a game,
+    precomputed by a worker after each command. Served only while ``version`` matches."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    version = models.PositiveIntegerField()
+    hints = models.JSONField()
+    winnable = models.BooleanField(null=True)
+    solver_nodes = models.PositiveBigIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} v{self.version}"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -10,9 +13,9 @@ from django.http import Http404
 
 from games import history
 from games.engine.cards import parse_deal_code
-from games.engine.hints import Hint, ranked_hints
+from games.engine.hints import ranked_hints
 from games.history import GameState
-from games.models import Game, GameEvent
+from games.models import DailyDeal, Game, GameAnalysis, GameEvent, GameMode, GameStatus
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -49,9 +52,48 @@ def game_state_at(*, game: Game, version: int) -> GameState:
     return history.fold(parse_deal_code(game.deal_code), events)
 
 
-def game_hints(*, game: Game) -> list[Hint]:
-    """Every legal choice, best first, judged on what the player can see."""
+@dataclass(frozen=True, slots=True)
+class HintsView:
+    hints: list[dict[str, Any]]
+    can_deal: bool
+    winnable: bool | None
+    precomputed: bool
+
+
+def game_hints(*, game: Game) -> HintsView:
+    """Every legal choice, best first, judged on what the player can see.
+
+    Served from the worker's precomputed analysis when it is for the game's current version;
+    otherwise computed here and now, so hints never wait on a worker and are never stale.
+    """
     state = game_state(game=game)
-    if state.status in ("won", "resigned"):
-        return []
-    return ranked_hints(state.position)
+    can_deal = bool(state.position.stock) and not game.is_finished
+    analysis = GameAnalysis.objects.filter(game=game, version=game.version).first()
+    if analysis is not None:
+        return HintsView(analysis.hints, can_deal, analysis.winnable, precomputed=True)
+    if game.is_finished:
+        return HintsView([], False, None, precomputed=False)
+    hints = [hint.to_dict() for hint in ranked_hints(state.position)]
+    return HintsView(hints, can_deal, None, precomputed=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DailySummary:
+    date: datetime.date
+    game: Game | None
+    solved: bool
+    attempts: int
+    deal_ready: bool
+
+
+def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
+    """The player's standing on a day's challenge."""
+    attempts = Game.objects.filter(owner=owner, mode=GameMode.DAILY, daily_date=day)
+    latest = attempts.order_by("-created_at", "-pk").first()
+    return DailySummary(
+        date=day,
+        game=latest,
+        solved=attempts.filter(status=GameStatus.WON).exists(),
+        attempts=attempts.count(),
+        deal_ready=DailyDeal.objects.filter(date=day).exists(),
+    )

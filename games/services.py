@@ -2,31 +2,44 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games import history, selectors
 from games.engine.cards import parse_deal_code
-from games.engine.deals import deal_code_for_pysol, deal_code_for_seed, random_seed
+from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
+from games.engine.hints import ranked_hints
 from games.history import Command, GameState
-from games.models import Game, GameEvent, GameMode, GameStatus
+
+if TYPE_CHECKING:
+    from games.engine.solver import Solution
+from games.models import (
+    DailyDeal,
+    Game,
+    GameAnalysis,
+    GameEvent,
+    GameMode,
+    GameStatus,
+    WinnableDeal,
+)
+
+logger = logging.getLogger(__name__)
 
 # How often a command without expected_version is retried after losing a race to another
 # command on the same game. Each retry re-reads the game and re-validates the command against
 # the position that won, so a retry can never apply a stale move.
 MAX_ATTEMPTS = 5
-
-
-class ModeUnavailableError(Exception):
-    """A game mode this deployment cannot serve yet."""
 
 
 class VersionConflictError(Exception):
@@ -65,10 +78,26 @@ class DealChoice:
 def game_create(*, owner: User, choice: DealChoice) -> Game:
     """A new game at version 0; the deal belongs to the game, not to an event."""
     seed: int | None = choice.seed
-    if choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
-        raise ModeUnavailableError(
-            f"the {choice.mode} mode needs the solver's certified deals, which this "
-            "deployment does not serve yet"
+    if choice.mode == GameMode.DAILY:
+        daily = daily_deal_ensure(day=timezone.now().date())
+        return _create_game(
+            owner=owner,
+            mode=GameMode.DAILY,
+            deal_code=daily.deal_code,
+            seed=daily.seed,
+            pysol_number=None,
+            deal_supplied=False,
+            daily_date=daily.date,
+        )
+    if choice.mode == GameMode.WINNABLE:
+        deal = winnable_deal_draw(owner=owner)
+        return _create_game(
+            owner=owner,
+            mode=GameMode.WINNABLE,
+            deal_code=deal.deal_code,
+            seed=deal.seed,
+            pysol_number=None,
+            deal_supplied=False,
         )
     if choice.code is not None:
         deal_code = choice.code.strip().upper()
@@ -113,11 +142,11 @@ def _create_game(
     seed: int | None,
     pysol_number: int | None,
     deal_supplied: bool,
-    daily_date: Any = None,
+    daily_date: datetime.date | None = None,
     restarted_from: Game | None = None,
 ) -> Game:
     state = history.new_game_state(parse_deal_code(deal_code))
-    return Game.objects.create(
+    game = Game.objects.create(
         owner=owner,
         mode=mode,
         deal_code=deal_code,
@@ -129,6 +158,8 @@ def _create_game(
         state=state.to_dict(),
         status=state.status,
     )
+    transaction.on_commit(lambda: _enqueue_analysis(game.pk, 0))
+    return game
 
 
 def request_fingerprint(command: Command) -> str:
@@ -208,6 +239,186 @@ def game_execute_command(
                 request_fingerprint=fingerprint,
             )
             game.refresh_from_db()
+            transaction.on_commit(partial(_enqueue_analysis, game.pk, event.seq))
             return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)
+
+
+# --- Certified deals: the daily challenge and the winnable pool ---
+
+# Node budgets, not time budgets, bound the solver here: a node budget gives the same verdict
+# on every machine, so every process that derives a day's deal derives the same one.
+DAILY_NODE_BUDGET = 300_000
+POOL_NODE_BUDGET = 300_000
+# How many candidates a day may need at most: with about one random deal in nine winnable and
+# a budget that decides most deals, running out would take astronomically bad luck; the bound
+# turns a bug into a clear error instead of an endless loop.
+MAX_DAILY_CANDIDATES = 500
+
+
+class CertificationError(Exception):
+    """No deal could be certified within the bounds."""
+
+
+def _certify(deal_code: str, *, node_budget: int) -> Solution | None:
+    """The solver's winning line for a deal, or None when it is lost or undecided."""
+    from games.engine.solver import solve
+
+    solution = solve(parse_deal_code(deal_code), node_budget=node_budget, time_budget=None)
+    return solution if solution.verdict == "won" else None
+
+
+def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
+    """The day's deal, certifying it now if no worker has done so yet.
+
+    Idempotent and safe to race: candidates are derived from the date, so every process finds
+    the same first winnable candidate; ``DailyDeal.date`` is unique, so when two of them insert
+    at once one insert wins and the other reads the winner's row.
+    """
+    existing = DailyDeal.objects.filter(date=day).first()
+    if existing is not None:
+        return existing
+    for candidate in range(MAX_DAILY_CANDIDATES):
+        seed = daily_seed(day, candidate)
+        deal_code = deal_code_for_seed(seed)
+        solution = _certify(deal_code, node_budget=DAILY_NODE_BUDGET)
+        if solution is None:
+            continue
+        try:
+            with transaction.atomic():
+                return DailyDeal.objects.create(
+                    date=day,
+                    seed=seed,
+                    candidate=candidate,
+                    deal_code=deal_code,
+                    certificate=solution.line,
+                    solver_nodes=solution.nodes,
+                    solver_seconds=solution.seconds,
+                )
+        except IntegrityError:
+            return DailyDeal.objects.get(date=day)
+    raise CertificationError(f"no winnable deal among {MAX_DAILY_CANDIDATES} candidates of {day}")
+
+
+def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[DailyDeal]:
+    """Today's deal and the next ``days_ahead`` days', certified ahead of time."""
+    return [
+        daily_deal_ensure(day=today + datetime.timedelta(days=offset))
+        for offset in range(days_ahead + 1)
+    ]
+
+
+def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyDeal:
+    """Certify a future day's deal again (staff). Past and current days are never changed:
+    players have played them and the leaderboard depends on them."""
+    if day <= today:
+        raise CertificationError("only a future day's deal can be regenerated")
+    with transaction.atomic():
+        DailyDeal.objects.filter(date=day).delete()
+        return daily_deal_ensure(day=day)
+
+
+def winnable_pool_add(*, max_attempts: int = 200) -> WinnableDeal:
+    """Certify one new random deal and add it to the pool."""
+    for _attempt in range(max_attempts):
+        seed = random_seed()
+        deal_code = deal_code_for_seed(seed)
+        solution = _certify(deal_code, node_budget=POOL_NODE_BUDGET)
+        if solution is None:
+            continue
+        deal, _created = WinnableDeal.objects.get_or_create(
+            seed=seed,
+            defaults={
+                "deal_code": deal_code,
+                "certificate": solution.line,
+                "solver_nodes": solution.nodes,
+                "solver_seconds": solution.seconds,
+            },
+        )
+        return deal
+    raise CertificationError(f"no winnable deal among {max_attempts} random deals")
+
+
+def winnable_pool_top_up(*, target: int, max_new: int) -> int:
+    """Add deals until the pool holds ``target`` (at most ``max_new`` per call). Each deal is
+    one short transaction, so a worker killed mid-way leaves only whole, certified deals."""
+    added = 0
+    while added < max_new and WinnableDeal.objects.count() < target:
+        winnable_pool_add()
+        added += 1
+    return added
+
+
+def winnable_deal_draw(*, owner: User) -> WinnableDeal:
+    """A certified deal the player has not played; certified on the spot if the pool has
+    none left for them, so the mode never runs dry."""
+    played = Game.objects.filter(owner=owner, mode=GameMode.WINNABLE).values("deal_code")
+    deal = WinnableDeal.objects.exclude(deal_code__in=played).order_by("id").first()
+    if deal is None:
+        logger.warning(
+            "winnable pool has no unplayed deal for user %s: certifying inline", owner.pk
+        )
+        deal = winnable_pool_add()
+    return deal
+
+
+# --- Precomputed analysis (hints after each command) ---
+
+ANALYSIS_NODE_BUDGET = 50_000
+
+
+def game_analyse(*, game_id: UUID, version: int) -> GameAnalysis | None:
+    """Compute and store hints (and winnability, when the solver decides within a small
+    budget) for one version of a game. Returns None, having done nothing, when the game has
+    moved on meanwhile or the analysis is already there: a stale or repeated task is free."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.version != version:
+        return None
+    if GameAnalysis.objects.filter(game=game, version=version).exists():
+        return None
+    state = GameState.from_dict(game.state)
+    hints = (
+        [hint.to_dict() for hint in ranked_hints(state.position)] if not game.is_finished else []
+    )
+    winnable: bool | None = None
+    nodes = 0
+    if not game.is_finished:
+        solution = solve(state.position, node_budget=ANALYSIS_NODE_BUDGET, time_budget=None)
+        winnable = {"won": True, "lost": False}.get(solution.verdict)
+        nodes = solution.nodes
+    # Write only if no newer analysis landed meanwhile (another worker, a later version).
+    with transaction.atomic():
+        current = GameAnalysis.objects.select_for_update().filter(game=game).first()
+        if current is not None and current.version >= version:
+            return None
+        analysis, _ = GameAnalysis.objects.update_or_create(
+            game=game,
+            defaults={
+                "version": version,
+                "hints": hints,
+                "winnable": winnable,
+                "solver_nodes": nodes,
+            },
+        )
+    return analysis
+
+
+def games_needing_analysis(*, limit: int) -> list[tuple[UUID, int]]:
+    """Games still on, changed in the last hour, whose analysis is missing or stale."""
+    since = timezone.now() - datetime.timedelta(hours=1)
+    stale = (
+        Game.objects.filter(
+            status__in=[GameStatus.PLAYING, GameStatus.STUCK], updated_at__gte=since
+        )
+        .exclude(gameanalysis__version=F("version"))
+        .order_by("-updated_at")
+        .values_list("pk", "version")[:limit]
+    )
+    return list(stale)
+
+
+def _enqueue_analysis(game_id: UUID, version: int) -> None:
+    from games import tasks  # tasks import this module: import at call time
+
+    tasks.enqueue(tasks.analyse_game, str(game_id), version)

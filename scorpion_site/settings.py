@@ -159,12 +159,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: Redis as the broker when REDIS_URL is set; otherwise (the embedded default) tasks
-# run in-process when enqueued, so a laptop needs no broker.
+# Celery: Redis as the broker when REDIS_URL is set. Without it (the embedded default) nothing
+# is enqueued: hints, daily deals and winnable deals are all computed on demand instead.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
-CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -172,8 +170,26 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60, minimum
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, minimum=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Publishing must fail fast when Redis is down: play goes on and the work is caught up later.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
+    # An unacknowledged task (its worker died) is delivered again after this many seconds;
+    # it must exceed the longest task time limit (660 s).
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
+}
 CELERY_TIMEZONE = "UTC"
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BEAT_SCHEDULE = {
+    # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
+    "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
+    "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
+    # Commands accepted while the broker was down get their hints computed once it is back.
+    "catch-up-analysis": {"task": "games.tasks.catch_up_analysis", "schedule": 60.0},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

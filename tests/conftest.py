@@ -22,8 +22,19 @@ def require_service(name: str, available: bool) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Rate-limit counters and cached hints live in the cache; each test starts clean."""
+    from django.conf import settings
     from django.core.cache import cache
 
     # A test that stops Redis on purpose must still be able to start.
     with contextlib.suppress(Exception):
-        cache.clear()
+        if settings.REDIS_URL:
+            # Not cache.clear(): that flushes the whole Redis database, the Celery broker's
+            # queues and bindings included. Only the cache's own keys go.
+            import redis
+
+            client = redis.Redis.from_url(settings.REDIS_URL)
+            prefix = settings.CACHES["default"]["KEY_PREFIX"]
+            for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+                client.delete(key)
+        else:
+            cache.clear()

@@ -19,8 +19,8 @@ from rest_framework.views import set_rollback
 
 from games.engine.errors import EngineError
 from games.services import (
+    CertificationError,
     IdempotencyKeyReusedError,
-    ModeUnavailableError,
     VersionConflictError,
 )
 
@@ -49,7 +49,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "The body is too large"),
     "precondition_failed": (412, "Precondition failed"),
     "throttled": (429, "Too many requests"),
-    "mode_unavailable": (501, "This game mode is not available yet"),
+    "deal_unavailable": (503, "No certified deal could be found right now"),
     "server_error": (500, "Internal server error"),
 }
 
@@ -114,8 +114,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
-    if isinstance(exc, ModeUnavailableError):
-        return problem_response("mode_unavailable", str(exc))
+    if isinstance(exc, CertificationError):
+        logger.error("certification failed: %s", exc)
+        return problem_response("deal_unavailable", str(exc))
     if isinstance(exc, Http404):
         return problem_response("not_found", str(exc) or "not found")
     if isinstance(exc, DjangoPermissionDenied):

@@ -11,9 +11,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine.cards import card_code, parse_card
-from games.engine.hints import Hint
-from games.engine.position import Move, player_view
+from games.engine.cards import parse_card
+from games.engine.position import player_view
 from games.history import Command, GameState
 from games.models import Game, GameEvent, GameMode, GameStatus
 from games.services import DealChoice
@@ -170,8 +169,23 @@ class HintMoveSerializer(serializers.Serializer[Any]):
 
 class HintsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    moves = HintMoveSerializer(many=True)
-    deal = serializers.BooleanField()
+    moves = HintMoveSerializer(many=True, help_text="Every legal move, best first.")
+    deal = serializers.BooleanField(help_text="Whether the stock can still be dealt.")
+    winnable = serializers.BooleanField(
+        allow_null=True,
+        help_text="Whether the position can still be won (the solver, knowing every card); "
+        "null when undecided or not computed yet.",
+    )
+    precomputed = serializers.BooleanField(help_text="Served from the workers' analysis.")
+
+
+class DailySerializer(serializers.Serializer[Any]):
+    date = serializers.DateField()
+    game = serializers.UUIDField(allow_null=True, help_text="The caller's latest attempt.")
+    status = serializers.CharField(allow_null=True)
+    solved = serializers.BooleanField()
+    attempts = serializers.IntegerField()
+    deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
 
 
 # Fields of an engine record that describe what the player saw happen; nothing else leaves.
@@ -229,9 +243,3 @@ def game_representation(
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "elapsed_seconds": elapsed,
     }
-
-
-def hint_representation(hint: Hint) -> dict[str, Any]:
-    action = hint.action
-    assert isinstance(action, Move)
-    return {"card": card_code(action.card), "to": action.to, "reason": hint.reason}

@@ -14,4 +14,5 @@ urlpatterns = [
         name="game-state",
     ),
     path("games/<uuid:game_id>/restart/", views.GameRestartView.as_view(), name="game-restart"),
+    path("daily/", views.DailyView.as_view(), name="daily"),
 ]

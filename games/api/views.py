@@ -6,6 +6,7 @@ import re
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
@@ -16,15 +17,14 @@ from games import selectors, services
 from games.api.serializers import (
     CommandResultSerializer,
     CommandSerializer,
+    DailySerializer,
     EventSerializer,
     GameCreateSerializer,
     GameSerializer,
     HintsSerializer,
     event_representation,
     game_representation,
-    hint_representation,
 )
-from games.engine.position import Deal, Move
 from games.models import GameMode, GameStatus
 from scorpion_site.api import ApiView
 
@@ -168,10 +168,21 @@ class GameHintsView(ApiView):
     @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
-        hints = selectors.game_hints(game=game)
-        moves = [hint_representation(h) for h in hints if isinstance(h.action, Move)]
-        can_deal = any(isinstance(h.action, Deal) for h in hints)
-        return Response({"version": game.version, "moves": moves, "deal": can_deal})
+        view = selectors.game_hints(game=game)
+        moves = [
+            {"card": h["card"], "to": h["to"], "reason": h["reason"]}
+            for h in view.hints
+            if h["type"] == "move"
+        ]
+        return Response(
+            {
+                "version": game.version,
+                "moves": moves,
+                "deal": view.can_deal,
+                "winnable": view.winnable,
+                "precomputed": view.precomputed,
+            }
+        )
 
 
 class GameEventsView(ApiView):
@@ -198,4 +209,20 @@ class GameRestartView(ApiView):
             game_representation(game),
             status=201,
             headers={"Location": f"/api/v1/games/{game.id}/"},
+        )
+
+
+class DailyView(ApiView):
+    @extend_schema(operation_id="daily_retrieve", responses={200: DailySerializer})
+    def get(self, request: Request) -> Response:
+        summary = selectors.daily_summary(owner=player(request), day=timezone.now().date())
+        return Response(
+            {
+                "date": summary.date.isoformat(),
+                "game": str(summary.game.pk) if summary.game else None,
+                "status": summary.game.status if summary.game else None,
+                "solved": summary.solved,
+                "attempts": summary.attempts,
+                "deal_ready": summary.deal_ready,
+            }
         )

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.engine.cards import card_code, parse_deal_code
 from games.engine.deals import deal_code_for_pysol, deal_code_for_seed
-from games.models import Game, GameEvent
+from games.models import DailyDeal, Game, GameEvent, WinnableDeal
 from tests.api.conftest import DEALS, WON_DEAL, Player
 
 pytestmark = pytest.mark.django_db
@@ -117,9 +118,56 @@ def test_duplicate_card_in_code_names_the_card(player: Player) -> None:
     assert CODE[:2] in body["detail"]
 
 
-def test_daily_and_winnable_modes_say_they_are_not_available_yet(player: Player) -> None:
-    for mode in ("daily", "winnable"):
-        problem(player.post("/api/v1/games/", {"mode": mode}), 501, "mode_unavailable")
+def certified(deal: dict[str, Any], seed: int) -> dict[str, Any]:
+    return {"seed": seed, "deal_code": deal["code"], "certificate": deal["line"]}
+
+
+def test_daily_game_is_the_same_deal_for_everyone_and_stays_secret(
+    player: Player, make_player: Callable[[], Player]
+) -> None:
+    today = timezone.now().date()
+    DailyDeal.objects.create(date=today, candidate=0, **certified(WON_DEAL, 42))
+    mine = player.new_game(mode="daily")
+    theirs = make_player().new_game(mode="daily")
+    assert mine["mode"] == theirs["mode"] == "daily"
+    assert mine["daily_date"] == today.isoformat()
+    assert mine["columns"] == theirs["columns"]
+    assert mine["columns"][6]["cards"] == [CODE[2 * i : 2 * i + 2] for i in range(42, 49)]
+    assert mine["seed"] is None
+    assert mine["code"] is None
+
+
+def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Player) -> None:
+    today = timezone.now().date()
+    assert player.get("/api/v1/daily/").json() == {
+        "date": today.isoformat(),
+        "game": None,
+        "status": None,
+        "solved": False,
+        "attempts": 0,
+        "deal_ready": False,
+    }
+    DailyDeal.objects.create(date=today, candidate=0, **certified(WON_DEAL, 42))
+    first = player.new_game(mode="daily")
+    for step in LINE:
+        player.command(first["id"], step)
+    second = player.new_game(mode="daily")
+    summary = player.get("/api/v1/daily/").json()
+    assert summary["game"] == second["id"]
+    assert summary["solved"] is True
+    assert summary["attempts"] == 2
+    assert summary["deal_ready"] is True
+
+
+def test_winnable_mode_draws_certified_deals_the_player_has_not_played(player: Player) -> None:
+    for seed, deal in enumerate(DEALS["won"][:2]):
+        WinnableDeal.objects.create(**certified(deal, seed))
+    first = player.new_game(mode="winnable")
+    second = player.new_game(mode="winnable")
+    codes = {Game.objects.get(pk=g["id"]).deal_code for g in (first, second)}
+    assert codes == {DEALS["won"][0]["code"], DEALS["won"][1]["code"]}
+    assert first["mode"] == "winnable"
+    assert first["code"] is None
 
 
 # --- Reading games ---

@@ -1,0 +1,107 @@
+"""Background work for games. Each task takes ids, re-fetches, calls one service, and is
+idempotent, so a retry, a duplicate delivery or a stale message does no harm."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any
+from uuid import UUID
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from games import services
+
+logger = logging.getLogger(__name__)
+
+# Transient failures worth retrying with backoff: the database restarting or failing over.
+TRANSIENT = (OperationalError, InterfaceError)
+
+DAYS_AHEAD = 7
+POOL_TARGET = 50
+POOL_BATCH = 5
+
+
+def enqueue(task: Task[Any, Any], *args: Any) -> bool:
+    """Publish a task, never letting a broker outage fail the caller.
+
+    Without a broker (the embedded default) nothing is published: everything a task would
+    precompute is also computed on demand. With Redis down, publishing fails fast and the
+    periodic catch-up task redoes the work once Redis is back.
+    """
+    if not settings.REDIS_URL:
+        return False
+    try:
+        task.apply_async(args=args, retry=False)
+    except Exception as exc:  # kombu and redis raise many types; any of them means "not sent"
+        logger.warning("could not enqueue %s%r: %s", task.name, args, exc)
+        return False
+    return True
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+    soft_time_limit=20,
+    time_limit=30,
+    ignore_result=True,
+)
+def analyse_game(game_id: str, version: int) -> None:
+    """Precompute hints for one version of a game; exits at once if the game moved on."""
+    services.game_analyse(game_id=UUID(game_id), version=version)
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=600,
+    time_limit=660,
+    ignore_result=True,
+)
+def ensure_daily_deals(days_ahead: int = DAYS_AHEAD) -> None:
+    """Keep today's deal and the next ``days_ahead`` days' certified."""
+    today = timezone.now().date()
+    services.daily_deals_ensure_ahead(today=today, days_ahead=days_ahead)
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=300,
+    time_limit=360,
+    ignore_result=True,
+)
+def certify_daily_deal(day: str) -> None:
+    services.daily_deal_ensure(day=datetime.date.fromisoformat(day))
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=300,
+    time_limit=360,
+    ignore_result=True,
+)
+def top_up_winnable_pool(target: int = POOL_TARGET, batch: int = POOL_BATCH) -> None:
+    """Certify a few more deals whenever the pool is below its target."""
+    services.winnable_pool_top_up(target=target, max_new=batch)
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+def catch_up_analysis() -> None:
+    """Re-enqueue analysis for active games whose hints are missing or stale, e.g. commands
+    accepted while Redis was down."""
+    for game_id, version in services.games_needing_analysis(limit=500):
+        enqueue(analyse_game, str(game_id), version)

@@ -1,0 +1,232 @@
+"""Celery on a real worker process against real Redis and PostgreSQL; no eager mode.
+
+Also the process commands of docker-compose.yml (web, worker, beat), run natively, and the
+faults: Redis stopped while playing, a worker killed in the middle of a task.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection
+
+from games import services, tasks
+from games.engine.cards import parse_card, parse_deal_code
+from games.engine.hints import ranked_hints
+from games.engine.position import Deal as DealAction
+from games.engine.position import initial_position, play, resolve_move, status
+from games.history import Command, GameState
+from games.models import DailyDeal, Game, GameAnalysis, WinnableDeal
+from games.services import DealChoice
+from scorpion_site.celery import app as celery_app
+from tests.api.conftest import WON_DEAL
+from tests.conftest import require_service
+from tests.workers.harness import (
+    Process,
+    compose_commands,
+    free_port,
+    private_redis,
+    process_env,
+    running,
+    wait_for_http,
+    wait_until,
+    web_command,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+
+@pytest.fixture(autouse=True)
+def _services() -> None:
+    require_service("PostgreSQL", connection.vendor == "postgresql")
+    require_service("Redis", bool(settings.REDIS_URL))
+    # Tasks enqueued by earlier tests (no worker ran them) refer to rows that are gone.
+    celery_app.control.purge()
+
+
+def assert_certificate_wins(deal_code: str, line: list[dict[str, Any]]) -> None:
+    position = initial_position(parse_deal_code(deal_code))
+    for step in line:
+        if step["type"] == "deal":
+            position, _ = play(position, DealAction())
+        else:
+            move = resolve_move(position, parse_card(step["card"]), step.get("to"))
+            position, _ = play(position, move)
+    assert status(position) == "won"
+
+
+@pytest.fixture
+def worker() -> Iterator[Process]:
+    command = compose_commands()["worker"]
+    with running("worker", command, process_env(str(settings.REDIS_URL))) as process:
+        process.wait_for_output("ready.")
+        yield process
+
+
+@pytest.fixture
+def owner() -> User:
+    return User.objects.create_user("worker-test", "worker@example.com", "pw")
+
+
+def test_worker_precomputes_hints_after_each_command(worker: Process, owner: User) -> None:
+    game = services.game_create(
+        owner=owner, choice=DealChoice(mode="seeded", code=WON_DEAL["code"])
+    )
+    step = WON_DEAL["line"][0]
+    services.game_execute_command(
+        owner=owner, game_id=game.pk, command=Command("move", parse_card(step["card"]), step["to"])
+    )
+    analysis = wait_until(
+        lambda: GameAnalysis.objects.filter(game=game, version=1).first(),
+        60,
+        lambda: f"no analysis stored; worker said:\n{worker.output[-3000:]}",
+    )
+    game.refresh_from_db()
+    inline = ranked_hints(GameState.from_dict(game.state).position)
+    assert analysis.hints == [hint.to_dict() for hint in inline]
+    assert analysis.winnable is True  # a known winning line goes on from here
+
+
+def test_stale_analysis_task_does_nothing(owner: User) -> None:
+    game = services.game_create(
+        owner=owner, choice=DealChoice(mode="seeded", code=WON_DEAL["code"])
+    )
+    services.game_execute_command(owner=owner, game_id=game.pk, command=Command("deal"))
+    assert services.game_analyse(game_id=game.pk, version=0) is None
+    assert not GameAnalysis.objects.filter(game=game).exists()
+    assert services.game_analyse(game_id=game.pk, version=1) is not None
+    assert services.game_analyse(game_id=game.pk, version=1) is None  # repeated: free
+
+
+def test_worker_certifies_a_daily_deal(worker: Process) -> None:
+    day = datetime.date(2030, 1, 1)
+    assert tasks.enqueue(tasks.certify_daily_deal, day.isoformat())
+    deal = wait_until(
+        lambda: DailyDeal.objects.filter(date=day).first(),
+        120,
+        lambda: f"no daily deal; worker said:\n{worker.output[-3000:]}",
+    )
+    assert_certificate_wins(deal.deal_code, deal.certificate)
+
+
+def test_compose_processes_serve_play_and_run_tasks(tmp_path: Path) -> None:
+    """web, worker and beat exactly as docker-compose.yml starts them."""
+    commands = compose_commands()
+    env = process_env(str(settings.REDIS_URL))
+    port = free_port()
+    beat_command = [
+        part.replace("/tmp/celerybeat-schedule", str(tmp_path / "beat-schedule"))
+        for part in commands["beat"]
+    ]
+    with (
+        running("web", web_command(port), env) as web,
+        running("worker", commands["worker"], env) as worker,
+        running("beat", beat_command, env) as beat,
+    ):
+        base = f"http://127.0.0.1:{port}"
+        health = wait_for_http(f"{base}/healthz/").json()
+        assert health["status"] == "ok"
+        assert health["database"]["ok"] is True
+        assert health["redis"] == {"ok": True, "configured": True, "ms": health["redis"]["ms"]}
+        worker.wait_for_output("ready.")
+        beat.wait_for_output("beat: Starting")
+
+        client = httpx.Client(base_url=base, timeout=30)
+        signup = client.post(
+            "/_allauth/app/v1/auth/signup",
+            json={"email": "compose@example.com", "password": "a long password 77"},
+        )
+        assert signup.status_code == 200, signup.text
+        client.headers["X-Session-Token"] = signup.json()["meta"]["session_token"]
+        game = client.post("/api/v1/games/", json={"code": WON_DEAL["code"]}).json()
+        moved = client.post(f"/api/v1/games/{game['id']}/commands/", json=WON_DEAL["line"][0])
+        assert moved.status_code == 200, moved.text
+
+        def precomputed() -> bool:
+            hints = client.get(f"/api/v1/games/{game['id']}/hints/").json()
+            return bool(hints["precomputed"] and hints["version"] == 1)
+
+        wait_until(precomputed, 60, lambda: f"worker never analysed:\n{worker.output[-3000:]}")
+        assert web.popen.poll() is None
+        assert beat.popen.poll() is None
+
+
+def test_play_goes_on_with_redis_down_and_workers_catch_up() -> None:
+    port = free_port()
+    redis_url = f"redis://127.0.0.1:{port}/0"
+    env = process_env(redis_url)
+    web_port = free_port()
+    base = f"http://127.0.0.1:{web_port}"
+    with private_redis(port) as redis_server, running("web", web_command(web_port), env):
+        wait_for_http(f"{base}/healthz/")
+        client = httpx.Client(base_url=base, timeout=30)
+        signup = client.post(
+            "/_allauth/app/v1/auth/signup",
+            json={"email": "outage@example.com", "password": "a long password 78"},
+        )
+        client.headers["X-Session-Token"] = signup.json()["meta"]["session_token"]
+
+        redis_server.kill()
+        assert client.get("/healthz/").json()["status"] == "degraded"
+        # Play: create, commands, hints all answer, correctly, without Redis.
+        game = client.post("/api/v1/games/", json={"code": WON_DEAL["code"]})
+        assert game.status_code == 201, game.text
+        game_id = game.json()["id"]
+        for step in WON_DEAL["line"][:3]:
+            response = client.post(f"/api/v1/games/{game_id}/commands/", json=step)
+            assert response.status_code == 200, response.text
+        undo = client.post(f"/api/v1/games/{game_id}/commands/", json={"type": "undo"})
+        assert undo.status_code == 200
+        hints = client.get(f"/api/v1/games/{game_id}/hints/").json()
+        assert hints["version"] == 4
+        assert hints["precomputed"] is False
+        assert hints["moves"]
+
+        # Redis comes back; a worker starts; the catch-up task analyses what was missed.
+        with (
+            private_redis(port),
+            running("worker", compose_commands()["worker"], env) as worker,
+        ):
+            worker.wait_for_output("ready.")
+            with running(
+                "call",
+                ["celery", "-A", "scorpion_site", "call", "games.tasks.catch_up_analysis"],
+                env,
+            ) as call:
+                wait_until(lambda: call.popen.poll() is not None, 60)
+            wait_until(
+                lambda: GameAnalysis.objects.filter(game_id=game_id, version=4).exists(),
+                60,
+                lambda: f"no catch-up; worker said:\n{worker.output[-3000:]}",
+            )
+            wait_until(
+                lambda: client.get(f"/api/v1/games/{game_id}/hints/").json()["precomputed"], 30
+            )
+
+
+def test_killed_worker_leaves_only_whole_deals_and_the_task_is_redone() -> None:
+    env = process_env(str(settings.REDIS_URL), CELERY_VISIBILITY_TIMEOUT="3")
+    command = compose_commands()["worker"]
+    with running("worker", command, env) as first:
+        first.wait_for_output("ready.")
+        assert tasks.enqueue(tasks.top_up_winnable_pool, 4, 4)
+        first.wait_for_output("top_up_winnable_pool")
+        first.kill()  # SIGKILL in the middle of certifying: no clean-up code runs
+    for deal in WinnableDeal.objects.all():
+        assert_certificate_wins(deal.deal_code, deal.certificate)
+    with running("worker", command, env) as second:
+        wait_until(
+            lambda: WinnableDeal.objects.count() >= 4,
+            180,
+            lambda: f"the task was not redone; worker said:\n{second.output[-3000:]}",
+        )
+    for deal in WinnableDeal.objects.all():
+        assert_certificate_wins(deal.deal_code, deal.certificate)
+    assert Game.objects.count() == 0
