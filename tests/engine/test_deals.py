@@ -7,6 +7,7 @@ update.
 
 from __future__ import annotations
 
+import datetime
 import random
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from games.engine.deals import (
     MersenneTwister,
     SplitMix64,
     _floor_of_double_product,
+    daily_seed,
     deal_code_for_pysol,
     deal_code_for_seed,
     pysol_talon,
@@ -415,3 +417,20 @@ def test_documentation_shows_the_golden_vectors() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "deals.md").read_text()
     for code in [*GOLDEN_SEEDS.values(), *GOLDEN_PYSOL.values()]:
         assert f"`{code}`" in text
+
+
+@pytest.mark.parametrize(
+    ("day", "candidate", "seed"),
+    [
+        (datetime.date(2026, 11, 29), 0, 7408600212393655522),
+        (datetime.date(2026, 11, 29), 1, 3922055311007312399),
+        (datetime.date(2027, 1, 1), 0, 7693706635417625928),
+    ],
+)
+def test_daily_seed_golden_vectors(day: datetime.date, candidate: int, seed: int) -> None:
+    assert daily_seed(day, candidate) == seed
+
+
+def test_daily_seed_refuses_negative_candidates() -> None:
+    with pytest.raises(SeedError):
+        daily_seed(datetime.date(2026, 11, 29), -1)
