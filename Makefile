@@ -14,8 +14,8 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(STAMP): $(BIN)/python pyproject.toml client_sdk/pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./client_sdk
 	@touch $(STAMP)
 
 install: $(STAMP)

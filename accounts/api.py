@@ -1,13 +1,37 @@
-"""Account endpoints of the API that are not allauth's own."""
+"""Account endpoints of the API that are not allauth's own: the caller, their data export, and
+the erasure of their data or of the whole account."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import selectors, services
 from scorpion_site.api import ApiView
+
+
+def caller(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _counts(name: str, keys: tuple[str, ...]) -> serializers.Serializer[Any]:
+    return inline_serializer(
+        name,
+        {
+            "deleted": inline_serializer(
+                f"{name}Counts", {key: serializers.IntegerField() for key in keys}
+            )
+        },
+    )
 
 
 class MeView(ApiView):
@@ -33,3 +57,56 @@ class MeView(ApiView):
                 "date_joined": user.date_joined.isoformat(),  # type: ignore[union-attr]
             }
         )
+
+    @extend_schema(
+        operation_id="me_destroy",
+        description=(
+            "Close the caller's account: removes the account, its e-mail addresses, every "
+            "session (all session tokens stop working), all games with their events, and the "
+            "statistics. Answers with how many rows of each kind were removed."
+        ),
+        responses={200: _counts("AccountDeleted", services.ACCOUNT_KEYS)},
+    )
+    def delete(self, request: Request) -> Response:
+        counts = services.account_delete(user=caller(request))
+        # The browser client's session row is gone; make sure this response does not save it
+        # back or leave its cookie behind.
+        session = getattr(request._request, "session", None)
+        if session is not None and session.session_key:
+            session.flush()
+        return Response({"deleted": counts})
+
+
+class MeDataView(ApiView):
+    @extend_schema(
+        operation_id="me_data_destroy",
+        description=(
+            "Remove the caller's games (with their events) and statistics; the account stays. "
+            "Answers with how many rows of each kind were removed."
+        ),
+        responses={200: _counts("DataDeleted", services.DATA_KEYS)},
+    )
+    def delete(self, request: Request) -> Response:
+        return Response({"deleted": services.account_data_delete(user=caller(request))})
+
+
+class MeExportView(ApiView):
+    @extend_schema(
+        operation_id="me_export",
+        description=(
+            "Everything stored about the caller, as a JSON download: the account and its "
+            "e-mail addresses, every game with its full event log, and the statistics. The "
+            "deal (code and seed) of a game still being played is left out: it is hidden "
+            "information until the game ends."
+        ),
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT, description="format, exported_at, account, stats, games"
+            )
+        },
+    )
+    def get(self, request: Request) -> Response:
+        user = caller(request)
+        body = selectors.account_export(user=user)
+        filename = f"scorpion-export-{user.pk}-{timezone.now():%Y%m%d}.json"
+        return Response(body, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -55,6 +55,9 @@ class Game(models.Model):
         default=False, help_text="The player chose the deal, so it is not secret from them."
     )
     daily_date = models.DateField(null=True, blank=True, db_index=True)
+    # Idempotency-Key of the request that created the game (a retried create returns it).
+    creation_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+    creation_fingerprint = models.CharField(max_length=64, blank=True, default="")
     restarted_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="restarts"
     )
@@ -77,8 +80,19 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "-created_at"], name="game_owner_recent")]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
+            # The staff dashboard and the catch-up task select games by date ranges.
+            models.Index(fields=["created_at"], name="game_created"),
+            models.Index(fields=["updated_at"], name="game_updated"),
+            models.Index(fields=["finished_at"], name="game_finished"),
+        ]
         constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "creation_key"],
+                condition=Q(creation_key__isnull=False),
+                name="game_unique_creation_key",
+            ),
             models.CheckConstraint(
                 condition=(
                     Q(mode="daily", daily_date__isnull=False)

@@ -8,7 +8,7 @@ import json
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -20,10 +20,8 @@ from games import history, selectors
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.hints import ranked_hints
+from games.engine.solver import Solution, solve
 from games.history import Command, GameState
-
-if TYPE_CHECKING:
-    from games.engine.solver import Solution
 from games.models import (
     DailyDeal,
     Game,
@@ -33,6 +31,7 @@ from games.models import (
     GameStatus,
     WinnableDeal,
 )
+from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
 
@@ -75,30 +74,34 @@ class DealChoice:
     pysol_number: int | None = None
 
 
-def game_create(*, owner: User, choice: DealChoice) -> Game:
-    """A new game at version 0; the deal belongs to the game, not to an event."""
-    seed: int | None = choice.seed
+def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
+    """A new game at version 0; the deal belongs to the game, not to an event.
+
+    With an ``idempotency_key``, a retried create returns the game the first one made (a
+    lost answer can be retried safely); the key reused for another request is refused.
+    """
+    fingerprint = _fingerprint(
+        ["create", choice.mode, choice.seed, choice.code, choice.pysol_number]
+    )
+    prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
+    if prior is not None:
+        return prior
+    creation = _Creation(owner, idempotency_key, fingerprint)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
         return _create_game(
-            owner=owner,
+            creation,
             mode=GameMode.DAILY,
             deal_code=daily.deal_code,
             seed=daily.seed,
-            pysol_number=None,
-            deal_supplied=False,
             daily_date=daily.date,
         )
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner)
         return _create_game(
-            owner=owner,
-            mode=GameMode.WINNABLE,
-            deal_code=deal.deal_code,
-            seed=deal.seed,
-            pysol_number=None,
-            deal_supplied=False,
+            creation, mode=GameMode.WINNABLE, deal_code=deal.deal_code, seed=deal.seed
         )
+    seed: int | None = choice.seed
     if choice.code is not None:
         deal_code = choice.code.strip().upper()
         parse_deal_code(deal_code)  # raises DealCodeError naming what is wrong
@@ -108,22 +111,25 @@ def game_create(*, owner: User, choice: DealChoice) -> Game:
         if seed is None:
             seed = random_seed()
         deal_code = deal_code_for_seed(seed)
-    supplied = choice.mode != GameMode.RANDOM
     return _create_game(
-        owner=owner,
+        creation,
         mode=choice.mode,
         deal_code=deal_code,
         seed=seed,
         pysol_number=choice.pysol_number,
-        deal_supplied=supplied,
+        deal_supplied=choice.mode != GameMode.RANDOM,
     )
 
 
-def game_restart(*, owner: User, game_id: UUID) -> Game:
+def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
     """A new game with the same deal as the given one (RULES.md, restart)."""
     original = selectors.game_get(owner=owner, game_id=game_id)
+    fingerprint = _fingerprint(["restart", str(original.pk)])
+    prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
+    if prior is not None:
+        return prior
     return _create_game(
-        owner=owner,
+        _Creation(owner, idempotency_key, fingerprint),
         mode=original.mode,
         deal_code=original.deal_code,
         seed=original.seed,
@@ -134,37 +140,73 @@ def game_restart(*, owner: User, game_id: UUID) -> Game:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Creation:
+    """Who creates a game, and the Idempotency-Key (with its request's fingerprint) if any."""
+
+    owner: User
+    key: str | None
+    fingerprint: str
+
+
+def _fingerprint(request: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(request).encode()).hexdigest()
+
+
+def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game | None:
+    if key is None:
+        return None
+    prior = Game.objects.filter(owner=owner, creation_key=key).first()
+    if prior is not None and prior.creation_fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError(
+            "this Idempotency-Key was already used for a different request"
+        )
+    return prior
+
+
 def _create_game(
+    creation: _Creation,
     *,
-    owner: User,
     mode: str,
     deal_code: str,
     seed: int | None,
-    pysol_number: int | None,
-    deal_supplied: bool,
+    pysol_number: int | None = None,
+    deal_supplied: bool = False,
     daily_date: datetime.date | None = None,
     restarted_from: Game | None = None,
 ) -> Game:
     state = history.new_game_state(parse_deal_code(deal_code))
-    game = Game.objects.create(
-        owner=owner,
-        mode=mode,
-        deal_code=deal_code,
-        seed=seed,
-        pysol_number=pysol_number,
-        deal_supplied=deal_supplied,
-        daily_date=daily_date,
-        restarted_from=restarted_from,
-        state=state.to_dict(),
-        status=state.status,
-    )
+    try:
+        # A savepoint: two racing creates with the same key collide on the unique
+        # (owner, creation_key) constraint, and the loser returns the winner's game.
+        with transaction.atomic():
+            game = Game.objects.create(
+                owner=creation.owner,
+                mode=mode,
+                deal_code=deal_code,
+                seed=seed,
+                pysol_number=pysol_number,
+                deal_supplied=deal_supplied,
+                daily_date=daily_date,
+                restarted_from=restarted_from,
+                state=state.to_dict(),
+                status=state.status,
+                creation_key=creation.key,
+                creation_fingerprint=creation.fingerprint if creation.key else "",
+            )
+    except IntegrityError:
+        prior = _prior_creation(
+            owner=creation.owner, key=creation.key, fingerprint=creation.fingerprint
+        )
+        if prior is None:
+            raise
+        return prior
     transaction.on_commit(lambda: _enqueue_analysis(game.pk, 0))
     return game
 
 
 def request_fingerprint(command: Command) -> str:
-    body = json.dumps([command.type, command.card, command.to])
-    return hashlib.sha256(body.encode()).hexdigest()
+    return _fingerprint([command.type, command.card, command.to])
 
 
 def game_execute_command(
@@ -239,6 +281,9 @@ def game_execute_command(
                 request_fingerprint=fingerprint,
             )
             game.refresh_from_db()
+            if new_status in (GameStatus.WON, GameStatus.RESIGNED):
+                # Same transaction as the event: the stats can never miss or double a game.
+                stats_services.stats_record_game_finished(game=game)
             transaction.on_commit(partial(_enqueue_analysis, game.pk, event.seq))
             return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
@@ -263,8 +308,6 @@ class CertificationError(Exception):
 
 def _certify(deal_code: str, *, node_budget: int) -> Solution | None:
     """The solver's winning line for a deal, or None when it is lost or undecided."""
-    from games.engine.solver import solve
-
     solution = solve(parse_deal_code(deal_code), node_budget=node_budget, time_budget=None)
     return solution if solution.verdict == "won" else None
 

@@ -149,7 +149,7 @@ CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "scorpion_site.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "scorpion",
             # A cache outage must not take play down: Redis errors degrade to cache misses.

@@ -17,3 +17,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests sign up many players from one address; the limits themselves are tested with their
 # own, lower values (tests/api/test_limits.py).
 ACCOUNT_RATE_LIMITS = {"login": "1000/m/ip", "login_failed": "1000/m/ip", "signup": "1000/m/ip"}
+
+# Tests do not run collectstatic; the manifest storage of production would fail every page.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from accounts.api import MeView
+from accounts.api import MeDataView, MeExportView, MeView
 from scorpion_site import health, views
 
 handler404 = "games.api.problems.api_not_found"
@@ -11,12 +11,16 @@ handler500 = "games.api.problems.api_server_error"
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
     path("me/", MeView.as_view(), name="me"),
+    path("me/export/", MeExportView.as_view(), name="me-export"),
+    path("me/data/", MeDataView.as_view(), name="me-data"),
+    path("", include("stats.urls")),
 ]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("staff/", include("scorpion_site.staff.urls")),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),
     path("api/v1/", include(api_v1)),

@@ -11,7 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine.cards import parse_card
+from games.engine.cards import parse_card, parse_deal_code
+from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
+from games.engine.errors import DealCodeError
 from games.engine.position import player_view
 from games.history import Command, GameState
 from games.models import Game, GameEvent, GameMode, GameStatus
@@ -54,7 +56,16 @@ class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
     seed = StrictIntegerField(required=False, min_value=0, max_value=MAX_SEED)
     code = StrictCharField(required=False, min_length=1, max_length=200)
-    pysol_number = StrictIntegerField(required=False, min_value=1)
+    pysol_number = StrictIntegerField(
+        required=False, min_value=PYSOL_MIN_GAME_NUMBER, max_value=PYSOL_MAX_GAME_NUMBER
+    )
+
+    def validate_code(self, value: str) -> str:
+        try:
+            parse_deal_code(value)
+        except DealCodeError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value.strip().upper()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         sources = [name for name in ("seed", "code", "pysol_number") if name in attrs]
@@ -147,18 +158,45 @@ class GameSerializer(serializers.Serializer[Any]):
     )
 
 
-class EventSerializer(serializers.Serializer[Any]):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    card = serializers.CharField(required=False, allow_null=True)
+class FlipSerializer(serializers.Serializer[Any]):
+    column = serializers.IntegerField()
+    card = serializers.CharField(help_text="The card that turned face up.")
+
+
+class CollectionSerializer(serializers.Serializer[Any]):
+    column = serializers.IntegerField()
+    suit = serializers.CharField(help_text="The suit whose K..A run left this column.")
+
+
+class RecordSerializer(serializers.Serializer[Any]):
+    """What a move or deal did (the engine's record, public fields only)."""
+
+    card = serializers.CharField(required=False, allow_null=True, help_text="The card moved.")
     to = serializers.IntegerField(required=False, allow_null=True)
-    undone = serializers.DictField(required=False)
-    redone = serializers.DictField(required=False)
+    count = serializers.IntegerField(required=False, help_text="Cards moved or dealt.")
+    dealt = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Deal: onto columns 0, 1, 2."
+    )
+    flipped = FlipSerializer(many=True, required=False)
+    collected = CollectionSerializer(many=True, required=False)
+
+
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+RecordSerializer._declared_fields["from"] = serializers.IntegerField(
+    required=False, allow_null=True, help_text="The column the moved cards left."
+)
+
+
+class EventSerializer(RecordSerializer):
+    seq = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
+    created_at = serializers.DateTimeField()
+    undone = RecordSerializer(required=False, help_text="Undo: the move or deal reversed.")
+    redone = RecordSerializer(required=False, help_text="Redo: the move or deal replayed.")
 
 
 class CommandResultSerializer(GameSerializer):
-    event = serializers.DictField()
+    event = EventSerializer()
 
 
 class HintMoveSerializer(serializers.Serializer[Any]):

@@ -38,6 +38,12 @@ def player(request: Request) -> User:
 
 _ETAG = re.compile(r'^(?:W/)?"(\d+)"$')
 MAX_IDEMPOTENCY_KEY = 128
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="A retry with the same key returns the first answer and is applied once.",
+)
 
 
 def etag_for(version: int) -> str:
@@ -79,12 +85,17 @@ class GameListView(ApiView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={201: GameSerializer},
     )
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        game = services.game_create(owner=player(request), choice=serializer.to_choice())
+        game = services.game_create(
+            owner=player(request),
+            choice=serializer.to_choice(),
+            idempotency_key=_idempotency_key(request),
+        )
         return Response(
             game_representation(game),
             status=201,
@@ -135,7 +146,7 @@ class GameCommandView(ApiView):
         operation_id="games_command",
         request=CommandSerializer,
         parameters=[
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
+            IDEMPOTENCY_KEY,
             OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
         ],
         responses={
@@ -202,9 +213,16 @@ class GameStateView(ApiView):
 
 
 class GameRestartView(ApiView):
-    @extend_schema(operation_id="games_restart", request=None, responses={201: GameSerializer})
+    @extend_schema(
+        operation_id="games_restart",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameSerializer},
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.game_restart(owner=player(request), game_id=game_id)
+        game = services.game_restart(
+            owner=player(request), game_id=game_id, idempotency_key=_idempotency_key(request)
+        )
         return Response(
             game_representation(game),
             status=201,

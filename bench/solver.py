@@ -1,0 +1,187 @@
+"""Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
+
+Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
+[--node-budget N] [--time-budget S]``. Deal ``i`` is ``deal_code_for_seed(start_seed + i)``
+(games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
+machine. Every winning line found is replayed on the engine (games/engine/position.py) to
+confirm it wins; ``--cross-check N`` also decides the first N deals by a plain exhaustive search
+(slow) and compares the verdicts.
+
+Prints won / lost / unknown, the win rate with its 95% Wilson confidence interval, positions
+searched per second, the median / p99 / max time per deal, and the command that produced them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine.cards import parse_card
+from games.engine.deals import deal_code_for_seed
+from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
+from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, solve
+
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def line_wins(code: str, solution: Solution) -> bool:
+    """Replay a winning line on the engine, each command checked as a player's would be."""
+    position = deal_position(code)
+    for command in solution.line:
+        action: Action
+        if command["type"] == "deal":
+            action = DEAL
+        else:
+            action = resolve_move(position, parse_card(command["card"]), command["to"])
+        position, _ = play(position, action)
+    return status(position) == "won"
+
+
+def machine_description() -> str:
+    model = platform.processor()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, {model or 'unknown'}"
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def progress(done: int, total: int, counts: dict[str, int], started: float) -> None:
+    width = 30
+    filled = width * done // total
+    elapsed = time.perf_counter() - started
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, "
+        f"{counts['won']} won {counts['lost']} lost {counts['unknown']} unknown, {elapsed:.1f} s"
+    )
+    sys.stderr.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--start-seed", type=int, default=0)
+    parser.add_argument("--node-budget", type=int, default=DEFAULT_NODE_BUDGET)
+    parser.add_argument("--time-budget", type=float, default=None, help="seconds per deal")
+    parser.add_argument("--cross-check", type=int, default=0, metavar="N")
+    parser.add_argument("--cross-check-budget", type=int, default=200_000)
+    arguments = parser.parse_args()
+
+    print(f"command:  python {' '.join(sys.argv)}")
+    print(f"python:   {platform.python_implementation()} {platform.python_version()}")
+    print(f"machine:  {machine_description()}")
+    first, total = arguments.start_seed, arguments.deals
+    print(
+        f"deals:    {total} (seeds {first}-{first + total - 1}, deal_code_for_seed), "
+        f"node budget {arguments.node_budget:,}, time budget "
+        f"{'none' if arguments.time_budget is None else f'{arguments.time_budget} s'}"
+    )
+
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    times: list[tuple[float, int]] = []
+    nodes = 0
+    confirmed = 0
+    unconfirmed: list[int] = []
+    started = time.perf_counter()
+    for index in range(total):
+        seed = first + index
+        code = deal_code_for_seed(seed)
+        solution = solve(code, node_budget=arguments.node_budget, time_budget=arguments.time_budget)
+        counts[solution.verdict] += 1
+        times.append((solution.seconds, seed))
+        nodes += solution.nodes
+        if solution.won:
+            if line_wins(code, solution):
+                confirmed += 1
+            else:
+                unconfirmed.append(seed)
+        if index % 10 == 9 or index == total - 1:
+            progress(index + 1, total, counts, started)
+    wall = time.perf_counter() - started
+    sys.stderr.write("\n")
+
+    searching = sum(seconds for seconds, _ in times)
+    decided = counts["won"] + counts["lost"]
+    low, high = wilson_interval(counts["won"], decided)
+    ordered = sorted(times)
+    p99 = ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)][0]
+    slowest, slowest_seed = ordered[-1]
+    print(f"verdicts: {counts['won']} won, {counts['lost']} lost, {counts['unknown']} unknown")
+    if decided:
+        print(
+            f"win rate: {100 * counts['won'] / decided:.1f}% of decided deals "
+            f"(95% Wilson interval {100 * low:.1f}%-{100 * high:.1f}%)"
+        )
+    print(
+        f"lines:    {confirmed}/{counts['won']} winning lines replayed to a win on the engine"
+        + (f"; NOT confirmed: seeds {unconfirmed}" if unconfirmed else "")
+    )
+    print(
+        f"nodes:    {nodes:,} positions in {searching:.2f} s of search: "
+        f"{nodes / searching if searching else 0:,.0f} positions/s"
+    )
+    print(
+        f"per deal: median {format_seconds(statistics.median(s for s, _ in times))}, "
+        f"p99 {format_seconds(p99)}, max {format_seconds(slowest)} (seed {slowest_seed})"
+    )
+    print(f"total:    {wall:.1f} s wall clock (line replays included)")
+
+    if arguments.cross_check:
+        cross_check(first, min(arguments.cross_check, total), arguments.cross_check_budget)
+    if unconfirmed:
+        sys.exit(1)
+
+
+def cross_check(first: int, count: int, budget: int) -> None:
+    """Compare with a plain exhaustive search on the first ``count`` deals."""
+    from games.engine._solver_reference import exhaustive_verdict
+
+    agree = disagree = undecided = 0
+    for seed in range(first, first + count):
+        code = deal_code_for_seed(seed)
+        verdict = solve(code).verdict
+        reference, _ = exhaustive_verdict(deal_position(code), budget)
+        if "unknown" in (verdict, reference):
+            undecided += 1
+        elif verdict == reference:
+            agree += 1
+        else:
+            disagree += 1
+            print(f"DISAGREEMENT: seed {seed}: solver {verdict}, exhaustive {reference}")
+    print(
+        f"exhaustive cross-check ({budget:,} positions max): {agree} agree, "
+        f"{disagree} disagree, {undecided} undecided by one of them"
+    )
+    if disagree:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,586 @@
+"""What the sync and the async clients share: request specs, the retry policy, reading answers
+and errors. Each operation is built once here as a ``Spec`` (method, path, body, headers, how
+to parse the answer, whether it may be re-sent); the two clients only differ in how they send
+it (``httpx.Client`` or ``httpx.AsyncClient``, ``time.sleep`` or ``asyncio.sleep``).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import random
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+import httpx
+
+from scorpion_client import endpoints as ep
+from scorpion_client.errors import (
+    EmailVerificationRequired,
+    RateLimited,
+    RequestTimeout,
+    ScorpionError,
+    TransportError,
+    UnexpectedResponse,
+    error_class,
+)
+from scorpion_client.models import (
+    CommandResult,
+    Daily,
+    Event,
+    Game,
+    Hints,
+    Leaderboard,
+    Me,
+    Page,
+    Session,
+    Stats,
+    normalize_card,
+)
+
+T = TypeVar("T")
+
+logger = logging.getLogger("scorpion_client")
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+DEFAULT_TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+DEFAULT_MAX_RETRIES = 2
+USER_AGENT = "scorpion-client-python/0.1.0"
+
+GameRef = str | UUID | Game
+"""A game, or its id."""
+
+
+def game_id_of(game: GameRef) -> str:
+    return game.id if isinstance(game, Game) else str(game)
+
+
+# --- Retries ---
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When and how long to wait before re-sending a request.
+
+    Retried: connection errors and timeouts, 429 (after ``Retry-After`` when the server sends
+    one), 500, 502, 503 and 504; each wait is "full jitter" exponential backoff, a random time
+    between 0 and ``min(backoff_max, backoff_base * 2**attempt)``. A request that may already
+    have been applied by the server is re-sent only when that is harmless: GET and DELETE, and
+    commands, which carry an ``Idempotency-Key``. Other POSTs (create, restart, sign-up, log-in)
+    are re-sent only when the server surely did not act on them (the connection was refused, 429,
+    503). A ``Retry-After`` longer than ``max_retry_after`` is not waited for: ``RateLimited``
+    is raised at once with ``retry_after`` set.
+    """
+
+    max_retries: int = DEFAULT_MAX_RETRIES
+    backoff_base: float = 0.5
+    backoff_max: float = 8.0
+    max_retry_after: float = 60.0
+    retry_statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
+
+    def backoff(self, attempt: int) -> float:
+        return random.uniform(0.0, min(self.backoff_max, self.backoff_base * 2**attempt))
+
+
+# Statuses for which the server did nothing, whatever the request: it may always be re-sent.
+_NOT_PROCESSED_STATUSES = frozenset({429, 503})
+# Transport errors raised before the request left: it may always be re-sent.
+_NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """``Retry-After`` in seconds: a number of seconds or an HTTP date."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+# --- Reading answers ---
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise UnexpectedResponse(
+            f"expected JSON from {response.request.method} {response.request.url}, got "
+            f"{response.headers.get('Content-Type', 'no content type')}: {response.text[:200]!r}",
+            status=response.status_code,
+            response=response,
+        ) from exc
+
+
+def error_from_response(response: httpx.Response) -> ScorpionError:
+    """The exception for an error answer: a problem+json body of the API, an allauth error
+    body, or anything else (a proxy's HTML page) by its status alone."""
+    status = response.status_code
+    body: Any = None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    retry_after = parse_retry_after(response.headers.get("Retry-After"))
+    if not isinstance(body, Mapping):
+        text = response.text.strip()[:200] or response.reason_phrase
+        cls = error_class(None, status)
+        return _make(
+            cls, f"HTTP {status}: {text}", status, None, None, None, {}, response, retry_after
+        )
+    code = body.get("code") if isinstance(body.get("code"), str) else None
+    title = body.get("title") if isinstance(body.get("title"), str) else None
+    detail = body.get("detail") if isinstance(body.get("detail"), str) else None
+    problem = dict(body)
+    if code is None and isinstance(body.get("errors"), list):
+        # allauth: {"status": 400, "errors": [{"message", "code", "param"}]}
+        messages: list[str] = []
+        fields: dict[str, list[str]] = {}
+        for item in body["errors"]:
+            if not isinstance(item, Mapping):
+                continue
+            message = str(item.get("message", ""))
+            messages.append(message)
+            fields.setdefault(str(item.get("param") or "non_field_errors"), []).append(message)
+            if code is None and isinstance(item.get("code"), str):
+                code = item["code"]
+        detail = detail or "; ".join(m for m in messages if m)
+        problem["errors"] = fields
+    cls = error_class(code, status)
+    if status == 401 and _pending_flow(body, "verify_email"):
+        cls = EmailVerificationRequired
+        detail = detail or "the e-mail address must be verified first"
+    message = detail or title or response.reason_phrase or f"HTTP {status}"
+    return _make(cls, message, status, code, title, detail, problem, response, retry_after)
+
+
+def _pending_flow(body: Mapping[str, Any], flow_id: str) -> bool:
+    data = body.get("data")
+    flows = data.get("flows") if isinstance(data, Mapping) else None
+    if not isinstance(flows, list):
+        return False
+    return any(
+        isinstance(flow, Mapping) and flow.get("id") == flow_id and flow.get("is_pending")
+        for flow in flows
+    )
+
+
+def _make(
+    cls: type[ScorpionError],
+    message: str,
+    status: int,
+    code: str | None,
+    title: str | None,
+    detail: str | None,
+    body: Mapping[str, Any],
+    response: httpx.Response,
+    retry_after: float | None,
+) -> ScorpionError:
+    kwargs: dict[str, Any] = {
+        "status": status,
+        "code": code,
+        "title": title,
+        "detail": detail,
+        "body": body,
+        "response": response,
+    }
+    if issubclass(cls, RateLimited):
+        return cls(message, retry_after=retry_after, **kwargs)
+    return cls(message, **kwargs)
+
+
+def transport_error(exc: httpx.RequestError, request: httpx.Request) -> TransportError:
+    cls = RequestTimeout if isinstance(exc, httpx.TimeoutException) else TransportError
+    name = type(exc).__name__
+    return cls(f"{request.method} {request.url}: {name}: {exc or 'no answer'}")
+
+
+# --- Request specs ---
+
+
+@dataclass(frozen=True)
+class Spec(Generic[T]):
+    """One logical API call: everything needed to send it (again) and to read its answer.
+
+    A spec is built once per call, so its ``Idempotency-Key`` header is the same on every
+    attempt the retry policy makes.
+    """
+
+    method: str
+    url: str
+    parse: Callable[[httpx.Response], T]
+    params: Mapping[str, str | int] | None = None
+    json: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    # May be re-sent even when the server may already have acted on it.
+    replay_safe: bool = True
+    authenticated: bool = True
+    # Non-2xx statuses that are answers, handed to ``parse`` (304 of a conditional GET, ...).
+    ok_statuses: frozenset[int] = frozenset()
+
+    def follow(self, next_url: str, base_url: httpx.URL) -> Spec[T]:
+        """The same call for a ``next`` link: its path and query on our own base URL (a
+        server behind a proxy may write links with another scheme or host)."""
+        target = httpx.URL(next_url)
+        url = base_url.copy_with(raw_path=target.raw_path)
+        return replace(self, url=str(url), params=None)
+
+
+def _parsed(read: Callable[[Any], T]) -> Callable[[httpx.Response], T]:
+    def parse(response: httpx.Response) -> T:
+        data = _json(response)
+        try:
+            return read(data)
+        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            raise UnexpectedResponse(
+                f"cannot read the answer to {response.request.method} {response.request.url}: "
+                f"{type(exc).__name__}: {exc}",
+                status=response.status_code,
+                response=response,
+            ) from exc
+
+    return parse
+
+
+def _nothing(response: httpx.Response) -> None:
+    return None
+
+
+def _raw_json(response: httpx.Response) -> dict[str, Any]:
+    data = _json(response)
+    if not isinstance(data, dict):
+        raise UnexpectedResponse(
+            f"expected a JSON object, got {type(data).__name__}",
+            status=response.status_code,
+            response=response,
+        )
+    return data
+
+
+def _deleted_counts(response: httpx.Response) -> dict[str, int]:
+    """``{"deleted": {"games": 3, ...}}``: how many rows of each kind were removed."""
+    if not response.content:
+        return {}
+    deleted = _raw_json(response).get("deleted")
+    if not isinstance(deleted, Mapping):
+        return {}
+    return {str(k): v for k, v in deleted.items() if isinstance(v, int)}
+
+
+def _command_result(response: httpx.Response) -> CommandResult:
+    def read(data: Any) -> CommandResult:
+        return CommandResult(
+            game=Game.from_json(data),
+            event=Event.from_json(data["event"]),
+            replayed=response.headers.get("Idempotent-Replayed", "").lower() == "true",
+        )
+
+    return _parsed(read)(response)
+
+
+def _game_if_modified(response: httpx.Response) -> Game | None:
+    if response.status_code == 304:
+        return None
+    return _parsed(Game.from_json)(response)
+
+
+def new_idempotency_key() -> str:
+    return str(uuid.uuid4())
+
+
+def _drop_none(**values: Any) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+class Ops:
+    """The request spec of every operation (shared by the sync and the async client)."""
+
+    # Accounts (allauth headless, app client).
+
+    @staticmethod
+    def signup(email: str, password: str) -> Spec[Session]:
+        return Spec(
+            ep.AUTH_SIGNUP.method,
+            ep.AUTH_SIGNUP.path(),
+            _parsed(Session.from_json),
+            json={"email": email, "password": password},
+            replay_safe=False,
+            authenticated=False,
+        )
+
+    @staticmethod
+    def login(email: str, password: str) -> Spec[Session]:
+        return Spec(
+            ep.AUTH_LOGIN.method,
+            ep.AUTH_LOGIN.path(),
+            _parsed(Session.from_json),
+            json={"email": email, "password": password},
+            replay_safe=False,
+            authenticated=False,
+        )
+
+    @staticmethod
+    def logout() -> Spec[None]:
+        # allauth answers a successful log-out with 401: the session is no longer authenticated.
+        return Spec(
+            ep.AUTH_LOGOUT.method, ep.AUTH_LOGOUT.path(), _nothing, ok_statuses=frozenset({401})
+        )
+
+    # Games.
+
+    @staticmethod
+    def games_create(
+        *,
+        mode: str | None = None,
+        seed: int | None = None,
+        code: str | None = None,
+        pysol_number: int | None = None,
+    ) -> Spec[Game]:
+        body = _drop_none(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
+        return Spec(
+            ep.GAMES_CREATE.method,
+            ep.GAMES_CREATE.path(),
+            _parsed(Game.from_json),
+            json=body,
+            # Sent for the day the server honours it on creation; until then a create is
+            # re-sent only when the server surely did not act on it.
+            headers={"Idempotency-Key": new_idempotency_key()},
+            replay_safe=False,
+        )
+
+    @staticmethod
+    def games_list(
+        *,
+        status: str | None = None,
+        mode: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+    ) -> Spec[Page[Game]]:
+        return Spec(
+            ep.GAMES_LIST.method,
+            ep.GAMES_LIST.path(),
+            _parsed(lambda data: Page.from_json(data, Game.from_json)),
+            params=_drop_none(status=status, mode=mode, page=page, page_size=page_size),
+        )
+
+    @staticmethod
+    def games_get(game: GameRef) -> Spec[Game]:
+        return Spec(
+            ep.GAME_GET.method,
+            ep.GAME_GET.path(game_id=game_id_of(game)),
+            _parsed(Game.from_json),
+        )
+
+    @staticmethod
+    def games_get_if_changed(game: GameRef, version: int) -> Spec[Game | None]:
+        """The game, or None when it is still at ``version`` (304 Not Modified)."""
+        return Spec(
+            ep.GAME_GET.method,
+            ep.GAME_GET.path(game_id=game_id_of(game)),
+            _game_if_modified,
+            headers={"If-None-Match": f'"{version}"'},
+            ok_statuses=frozenset({304}),
+        )
+
+    @staticmethod
+    def games_command(
+        game: GameRef,
+        command: Mapping[str, Any],
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Spec[CommandResult]:
+        body = dict(command)
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        return Spec(
+            ep.GAME_COMMAND.method,
+            ep.GAME_COMMAND.path(game_id=game_id_of(game)),
+            _command_result,
+            json=body,
+            headers={"Idempotency-Key": idempotency_key or new_idempotency_key()},
+            replay_safe=True,  # the Idempotency-Key makes a re-sent command apply once
+        )
+
+    @staticmethod
+    def move_command(card: str, to: int | None = None) -> dict[str, Any]:
+        command: dict[str, Any] = {"type": "move", "card": normalize_card(card)}
+        if to is not None:
+            command["to"] = to
+        return command
+
+    @staticmethod
+    def games_hints(game: GameRef) -> Spec[Hints]:
+        return Spec(
+            ep.GAME_HINTS.method,
+            ep.GAME_HINTS.path(game_id=game_id_of(game)),
+            _parsed(Hints.from_json),
+        )
+
+    @staticmethod
+    def games_events(game: GameRef) -> Spec[list[Event]]:
+        def read(data: Any) -> list[Event]:
+            page = Page.from_json(data, Event.from_json)  # a list today; a page tomorrow
+            return page.results
+
+        return Spec(
+            ep.GAME_EVENTS.method,
+            ep.GAME_EVENTS.path(game_id=game_id_of(game)),
+            _parsed(read),
+        )
+
+    @staticmethod
+    def games_state(game: GameRef, version: int) -> Spec[Game]:
+        return Spec(
+            ep.GAME_STATE.method,
+            ep.GAME_STATE.path(game_id=game_id_of(game), version=version),
+            _parsed(Game.from_json),
+        )
+
+    @staticmethod
+    def games_restart(game: GameRef) -> Spec[Game]:
+        return Spec(
+            ep.GAME_RESTART.method,
+            ep.GAME_RESTART.path(game_id=game_id_of(game)),
+            _parsed(Game.from_json),
+            headers={"Idempotency-Key": new_idempotency_key()},
+            replay_safe=False,
+        )
+
+    # Daily challenge, statistics.
+
+    @staticmethod
+    def daily_today() -> Spec[Daily]:
+        return Spec(ep.DAILY.method, ep.DAILY.path(), _parsed(Daily.from_json))
+
+    @staticmethod
+    def daily_leaderboard(
+        date: str, *, page: int | None = None, page_size: int | None = None
+    ) -> Spec[Leaderboard]:
+        return Spec(
+            ep.DAILY_LEADERBOARD.method,
+            ep.DAILY_LEADERBOARD.path(date=date),
+            _parsed(Leaderboard.from_json),
+            params=_drop_none(page=page, page_size=page_size),
+        )
+
+    @staticmethod
+    def stats() -> Spec[Stats]:
+        return Spec(ep.STATS.method, ep.STATS.path(), _parsed(Stats.from_json))
+
+    # The caller's account and data.
+
+    @staticmethod
+    def me() -> Spec[Me]:
+        return Spec(ep.ME.method, ep.ME.path(), _parsed(Me.from_json))
+
+    @staticmethod
+    def me_export() -> Spec[dict[str, Any]]:
+        return Spec(ep.ME_EXPORT.method, ep.ME_EXPORT.path(), _raw_json)
+
+    @staticmethod
+    def me_delete_data() -> Spec[dict[str, int]]:
+        return Spec(ep.ME_DELETE_DATA.method, ep.ME_DELETE_DATA.path(), _deleted_counts)
+
+    @staticmethod
+    def me_delete() -> Spec[dict[str, int]]:
+        return Spec(ep.ME_DELETE.method, ep.ME_DELETE.path(), _deleted_counts)
+
+
+# --- The client's shared half ---
+
+
+class BaseClient:
+    """Configuration, request building and answer handling shared by both clients."""
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        token: str | None = None,
+        *,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        retry: RetryPolicy | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        self.base_url = httpx.URL(base_url.rstrip("/") + "/")
+        self.token = token
+        self.timeout = timeout
+        self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
+        self.default_headers: dict[str, str] = {
+            "User-Agent": USER_AGENT,
+            "Accept": "application/json, application/problem+json",
+            **(headers or {}),
+        }
+
+    def _url(self, spec: Spec[Any]) -> str:
+        # Paths are relative to the base URL (which may carry a prefix: .../scorpion/).
+        return spec.url.lstrip("/") if spec.url.startswith("/") else spec.url
+
+    def _headers(self, spec: Spec[Any]) -> dict[str, str]:
+        headers = dict(spec.headers)
+        if spec.authenticated and self.token:
+            headers["X-Session-Token"] = self.token
+        return headers
+
+    def _build(self, http: httpx.Client | httpx.AsyncClient, spec: Spec[Any]) -> httpx.Request:
+        return http.build_request(
+            spec.method,
+            self._url(spec),
+            params=dict(spec.params) if spec.params else None,
+            json=spec.json if spec.json is not None else None,
+            headers=self._headers(spec),
+        )
+
+    def _delay_after_error(
+        self, spec: Spec[Any], attempt: int, error: httpx.RequestError
+    ) -> float | None:
+        """Seconds to wait before re-sending after a transport error, or None to give up."""
+        if attempt >= self.retry.max_retries or not isinstance(error, httpx.TransportError):
+            return None
+        if not spec.replay_safe and not isinstance(error, _NOT_SENT_ERRORS):
+            return None
+        return self.retry.backoff(attempt)
+
+    def _delay_after_response(
+        self, spec: Spec[Any], attempt: int, response: httpx.Response
+    ) -> float | None:
+        """Seconds to wait before re-sending after this answer, or None to keep it."""
+        status = response.status_code
+        if attempt >= self.retry.max_retries or status not in self.retry.retry_statuses:
+            return None
+        if not spec.replay_safe and status not in _NOT_PROCESSED_STATUSES:
+            return None
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        if retry_after is not None:
+            if retry_after > self.retry.max_retry_after:
+                return None
+            return retry_after
+        return self.retry.backoff(attempt)
+
+    def _log_retry(self, request: httpx.Request, reason: str, delay: float, attempt: int) -> None:
+        logger.info(
+            "%s %s: %s; retry %d of %d in %.2fs",
+            request.method,
+            request.url,
+            reason,
+            attempt + 1,
+            self.retry.max_retries,
+            delay,
+        )
+
+    def _finish(self, spec: Spec[T], response: httpx.Response) -> T:
+        if response.is_success or response.status_code in spec.ok_statuses:
+            return spec.parse(response)
+        raise error_from_response(response)

@@ -1,0 +1,396 @@
+"""``scorpion``: play Scorpion Solitaire in the terminal against any Scorpion server.
+
+    scorpion signup | login | logout
+    scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
+                   | --resume | --game ID]
+    scorpion games [--status S]
+    scorpion stats
+
+In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
+number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen), ``d`` to deal,
+``u`` undo, ``r`` redo, ``h`` hint, ``restart``, ``resign``, ``q`` to quit (the game stays on
+the server: ``scorpion play --resume``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from scorpion_client._core import DEFAULT_BASE_URL
+from scorpion_client._sync import GameHandle, Scorpion
+from scorpion_client.config import TokenStore
+from scorpion_client.errors import (
+    AuthenticationError,
+    NotFound,
+    ScorpionError,
+    TransportError,
+)
+from scorpion_client.models import Event
+from scorpion_client.render import (
+    describe_event,
+    format_duration,
+    render_game,
+    render_hints,
+)
+
+__all__ = ["main", "parse_move", "run"]
+
+ReadLine = Callable[[str], str]
+
+HELP = """\
+[bold]Commands[/bold]
+  [cyan]8h[/cyan]          move the 8 of hearts (and what lies on it) onto the 9 of hearts
+  [cyan]kh 5[/cyan]        move the King of hearts to the empty column 5 (columns are 1-7)
+  [cyan]d[/cyan]           deal the stock (once per game)
+  [cyan]u[/cyan] / [cyan]r[/cyan]       undo / redo
+  [cyan]h[/cyan]           hints: the best moves first
+  [cyan]restart[/cyan]     a new game with the same deal
+  [cyan]resign[/cyan]      give up this game
+  [cyan]q[/cyan]           quit (the game stays on the server: scorpion play --resume)
+Ranks: A 2-9 T(10) J Q K; suits: s h d c."""
+
+
+@dataclass(frozen=True)
+class Move:
+    card: str
+    to: int | None  # 0-based, as the API
+
+
+def parse_move(text: str) -> Move | None:
+    """``"8h"`` -> Move("8H", None); ``"kh 5"`` -> Move("KH", 4) (on screen columns are 1-7);
+    None if ``text`` is not a move."""
+    parts = text.split()
+    if not 1 <= len(parts) <= 2:
+        return None
+    card = parts[0].upper()
+    if card.startswith("10"):
+        card = "T" + card[2:]
+    if len(card) != 2 or card[0] not in "A23456789TJQK" or card[1] not in "SHDC":
+        return None
+    to: int | None = None
+    if len(parts) == 2:
+        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= 7:
+            return None
+        to = int(parts[1]) - 1
+    return Move(card, to)
+
+
+class Cli:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        console: Console,
+        read_line: ReadLine,
+        read_password: ReadLine,
+    ) -> None:
+        self.args = args
+        self.console = console
+        self.read_line = read_line
+        self.read_password = read_password
+        self.store = TokenStore(Path(args.config) if args.config else None)
+        self.url: str = args.url
+        self.client = Scorpion(self.url, token=self.store.get(self.url))
+
+    # --- accounts ---
+
+    def _credentials(self) -> tuple[str, str]:
+        email = self.args.email or self.read_line("E-mail: ").strip()
+        password = os.environ.get("SCORPION_PASSWORD") or self.read_password("Password: ")
+        return email, password
+
+    def signup(self) -> int:
+        email, password = self._credentials()
+        session = self.client.auth.signup(email, password)
+        self.store.set(self.url, session.token)
+        self.console.print(f"[green]Signed up and logged in as {session.email or email}.[/green]")
+        return 0
+
+    def login(self) -> int:
+        email, password = self._credentials()
+        session = self.client.auth.login(email, password)
+        self.store.set(self.url, session.token)
+        self.console.print(f"[green]Logged in as {session.email or email}.[/green]")
+        return 0
+
+    def logout(self) -> int:
+        # A token that had already expired is logged out all the same.
+        with contextlib.suppress(AuthenticationError):
+            self.client.auth.logout()
+        self.store.set(self.url, None)
+        self.console.print("Logged out.")
+        return 0
+
+    # --- lists and figures ---
+
+    def games(self) -> int:
+        table = Table(title="Your games (newest first)")
+        for name in ("id", "mode", "status", "moves", "time", "created"):
+            table.add_column(name)
+        page = self.client.games.list(status=self.args.status, page_size=self.args.limit)
+        for game in page.results:
+            table.add_row(
+                game.id,
+                game.mode,
+                game.status,
+                str(game.moves),
+                format_duration(game.elapsed_seconds),
+                game.created_at.strftime("%Y-%m-%d %H:%M") if game.created_at else "",
+            )
+        self.console.print(table)
+        if page.count is not None and page.count > len(page.results):
+            self.console.print(f"{len(page.results)} of {page.count} shown.")
+        return 0
+
+    def stats(self) -> int:
+        try:
+            stats = self.client.stats.get()
+        except NotFound:
+            self.console.print("[yellow]This server does not serve statistics yet.[/yellow]")
+            return 1
+        table = Table(title="Statistics")
+        table.add_column("")
+        table.add_column("all games", justify="right")
+        if stats.daily is not None:
+            table.add_column("daily challenge", justify="right")
+        rows = [
+            ("played", lambda s: str(s.played)),
+            ("won", lambda s: str(s.won)),
+            ("win rate", lambda s: "-" if s.win_rate is None else f"{s.win_rate:.0%}"),
+            ("current streak", lambda s: _dash(s.current_streak)),
+            ("best streak", lambda s: _dash(s.best_streak)),
+            (
+                "best time",
+                lambda s: "-" if s.best_time is None else format_duration(s.best_time),
+            ),
+            ("fewest moves", lambda s: _dash(s.fewest_moves)),
+        ]
+        for label, value in rows:
+            cells = [label, value(stats)]
+            if stats.daily is not None:
+                cells.append(value(stats.daily))
+            table.add_row(*cells)
+        self.console.print(table)
+        return 0
+
+    # --- playing ---
+
+    def _open_game(self) -> GameHandle:
+        args = self.args
+        games = self.client.games
+        if args.game:
+            return games.get(args.game)
+        if args.seed is not None:
+            return games.create(seed=args.seed)
+        if args.code:
+            return games.create(code=args.code)
+        if args.pysol is not None:
+            return games.create(pysol_number=args.pysol)
+        if args.winnable:
+            return games.create(mode="winnable")
+        if args.daily:
+            today = self.client.daily.today()
+            if today.game and today.status in ("playing", "stuck"):
+                self.console.print("Resuming your attempt at today's challenge.")
+                return games.get(today.game)
+            return games.create(mode="daily")
+        if args.resume:
+            candidates = [
+                game
+                for status in ("playing", "stuck")
+                for game in games.list(status=status, page_size=1).results
+            ]
+            if candidates:
+                latest = max(candidates, key=lambda g: (g.updated_at is not None, g.updated_at))
+                self.console.print("Resuming your latest game.")
+                return games.handle(latest)
+            self.console.print("No game in progress: a new one.")
+        return games.create()
+
+    def play(self) -> int:
+        game = self._open_game()
+        console = self.console
+        console.print(render_game(game))
+        console.print("Type a card to move it ([cyan]8h[/cyan]), [cyan]?[/cyan] for help.")
+        while True:
+            try:
+                line = self.read_line("> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                break
+            word = line.lower()
+            if word in ("q", "quit", "exit"):
+                break
+            if word in ("", "board"):
+                console.print(render_game(game.refresh()))
+                continue
+            if word in ("?", "help"):
+                console.print(HELP)
+                continue
+            try:
+                if word in ("h", "hint", "hints"):
+                    console.print(render_hints(game.hints()))
+                    continue
+                if word in ("restart",):
+                    game = game.restart()
+                    console.print("[cyan]A new game with the same deal.[/cyan]")
+                elif word == "resign":
+                    answer = self.read_line("Resign this game? [y/N] ").strip().lower()
+                    if answer not in ("y", "yes"):
+                        continue
+                    game.resign()
+                else:
+                    event = self._command(game, word)
+                    if event is None:
+                        console.print(f"[red]Not a card or a command: {line!r}[/red] (? for help)")
+                        continue
+                    console.print(describe_event(event))
+            except TransportError as exc:
+                console.print(f"[red]No answer from the server: {exc.message}[/red]")
+                continue
+            except ScorpionError as exc:
+                if isinstance(exc, AuthenticationError):
+                    raise
+                console.print(f"[red]{exc.detail or exc.message}[/red]")
+                continue
+            console.print(render_game(game))
+            if game.is_won:
+                console.print(
+                    f"[bold green]You won in {game.moves} moves, "
+                    f"{format_duration(game.elapsed_seconds)}![/bold green]"
+                )
+                return 0
+            if game.status == "resigned":
+                console.print("[red]Resigned.[/red] The deal was:")
+                console.print(game.code or "")
+                return 0
+            if game.is_stuck:
+                console.print("[yellow]No moves available: undo, restart or resign.[/yellow]")
+        console.print(f"The game stays on the server (id {game.id}): scorpion play --resume")
+        return 0
+
+    def _command(self, game: GameHandle, word: str) -> Event | None:
+        if word in ("d", "deal"):
+            return game.deal()
+        if word in ("u", "undo"):
+            return game.undo()
+        if word in ("r", "redo"):
+            return game.redo()
+        move = parse_move(word)
+        if move is None:
+            return None
+        return game.move(move.card, move.to)
+
+
+def _dash(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scorpion",
+        description="Play Scorpion Solitaire in the terminal.",
+        epilog="In a game: a card (8h) moves it; kh 5 moves a King to column 5 (columns "
+        "1-7 on screen); d deal, u undo, r redo, h hint, restart, resign, q quit.",
+    )
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("SCORPION_URL", DEFAULT_BASE_URL),
+        help="the server (default: $SCORPION_URL or %(default)s)",
+    )
+    parser.add_argument(
+        "--config",
+        default=None,
+        help="the token file (default: $SCORPION_CONFIG or ~/.config/scorpion/token)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("signup", "create an account"), ("login", "log in")):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("--email", help="asked for when not given")
+    commands.add_parser("logout", help="log out")
+    play = commands.add_parser("play", help="play a game (a new random one by default)")
+    choice = play.add_mutually_exclusive_group()
+    choice.add_argument("--random", action="store_true", help="a random deal (the default)")
+    choice.add_argument("--seed", type=int, help="the deal of a seed")
+    choice.add_argument("--code", help="a deal code (104 characters)")
+    choice.add_argument("--pysol", type=int, metavar="N", help="PySolFC's game number N")
+    choice.add_argument("--daily", action="store_true", help="today's daily challenge")
+    choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
+    choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
+    choice.add_argument("--game", metavar="ID", help="the game with this id")
+    games = commands.add_parser("games", help="list your games")
+    games.add_argument("--status", choices=["playing", "stuck", "won", "resigned"])
+    games.add_argument("--limit", type=int, default=20)
+    commands.add_parser("stats", help="your statistics")
+    return parser
+
+
+def _read_password(prompt: str) -> str:
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+def run(
+    argv: Sequence[str] | None = None,
+    *,
+    console: Console | None = None,
+    read_line: ReadLine | None = None,
+    read_password: ReadLine | None = None,
+) -> int:
+    """Run the ``scorpion`` command; returns the exit status. ``read_line`` and
+    ``read_password`` (default: the terminal) let a program or a test drive it."""
+    args = build_parser().parse_args(argv)
+    console = console or Console(highlight=False)
+    cli = Cli(
+        args,
+        console,
+        read_line or (lambda prompt: console.input(prompt)),
+        read_password or read_line or _read_password,
+    )
+    handlers = {
+        "signup": cli.signup,
+        "login": cli.login,
+        "logout": cli.logout,
+        "play": cli.play,
+        "games": cli.games,
+        "stats": cli.stats,
+    }
+    try:
+        return handlers[args.command]()
+    except AuthenticationError as exc:
+        hint = "" if args.command in ("login", "signup") else " Run: scorpion login"
+        console.print(f"[red]{exc.detail or exc.message}.[/red]{hint}")
+        return 1
+    except TransportError as exc:
+        console.print(f"[red]Cannot reach {args.url}: {exc.message}[/red]")
+        return 1
+    except ScorpionError as exc:
+        console.print(f"[red]{exc.detail or exc.message}[/red]")
+        return 1
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return 130
+    finally:
+        cli.client.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console script."""
+    return run(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

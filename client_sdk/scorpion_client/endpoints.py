@@ -1,0 +1,62 @@
+"""Every (method, path template) the SDK calls, declared once.
+
+The SDK builds each request from one of these constants, so ``ENDPOINTS`` is exactly what the
+SDK can reach; a test compares it with the server's OpenAPI schema, so the two cannot drift
+apart unnoticed. Path parameters are named as in the server's schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+__all__ = ["ENDPOINTS", "Endpoint"]
+
+ENDPOINTS: list[Endpoint] = []
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    template: str
+    # True for the API of record (in the OpenAPI schema); False for allauth's endpoints.
+    api: bool = True
+
+    def path(self, **params: Any) -> str:
+        return self.template.format(
+            **{name: quote(str(value), safe="") for name, value in params.items()}
+        )
+
+
+def _endpoint(method: str, template: str, *, api: bool = True) -> Endpoint:
+    endpoint = Endpoint(method, template, api)
+    ENDPOINTS.append(endpoint)
+    return endpoint
+
+
+# Accounts: allauth headless, the "app" client (not in the API's OpenAPI schema).
+AUTH_SIGNUP = _endpoint("POST", "/_allauth/app/v1/auth/signup", api=False)
+AUTH_LOGIN = _endpoint("POST", "/_allauth/app/v1/auth/login", api=False)
+AUTH_LOGOUT = _endpoint("DELETE", "/_allauth/app/v1/auth/session", api=False)
+
+# Games.
+GAMES_LIST = _endpoint("GET", "/api/v1/games/")
+GAMES_CREATE = _endpoint("POST", "/api/v1/games/")
+GAME_GET = _endpoint("GET", "/api/v1/games/{game_id}/")
+GAME_COMMAND = _endpoint("POST", "/api/v1/games/{game_id}/commands/")
+GAME_HINTS = _endpoint("GET", "/api/v1/games/{game_id}/hints/")
+GAME_EVENTS = _endpoint("GET", "/api/v1/games/{game_id}/events/")
+GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
+GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
+
+# Daily challenge and statistics.
+DAILY = _endpoint("GET", "/api/v1/daily/")
+DAILY_LEADERBOARD = _endpoint("GET", "/api/v1/daily/{date}/leaderboard/")
+STATS = _endpoint("GET", "/api/v1/stats/")
+
+# The caller's account and data.
+ME = _endpoint("GET", "/api/v1/me/")
+ME_EXPORT = _endpoint("GET", "/api/v1/me/export/")
+ME_DELETE_DATA = _endpoint("DELETE", "/api/v1/me/data/")
+ME_DELETE = _endpoint("DELETE", "/api/v1/me/")

@@ -1,0 +1,279 @@
+"""One exception hierarchy for everything the SDK can raise.
+
+The server answers every API error as RFC 9457 problem details with a stable ``code`` word
+(``illegal_move``, ``version_conflict``, ...). The SDK picks the exception class by that code,
+falling back on the HTTP status for codes it does not know yet, so a newer server never makes
+an older SDK raise the wrong *kind* of error::
+
+    ScorpionError
+    ├── TransportError                 no answer: connection refused or dropped, ...
+    │   └── RequestTimeout
+    ├── UnexpectedResponse             an answer the SDK cannot read
+    ├── ValidationError (400)          .errors: field -> messages
+    │   └── UnknownCard
+    ├── AuthenticationError (401)
+    │   └── EmailVerificationRequired
+    ├── PermissionDenied (403)
+    ├── NotFound (404)
+    ├── MethodNotAllowed (405)
+    ├── ConflictError (409)
+    │   ├── GameFinished
+    │   └── VersionConflict            .current_game
+    ├── RuleError (422)                the rules of Scorpion forbid it
+    │   ├── IllegalMove
+    │   ├── StockEmpty
+    │   ├── NothingToUndo
+    │   └── NothingToRedo
+    ├── IdempotencyKeyReused (422)
+    ├── RateLimited (429)              .retry_after
+    ├── ServerError (5xx)
+    │   └── ServiceUnavailable (503)
+    └── ModeUnavailable (501)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
+
+    from scorpion_client.models import Game
+
+__all__ = [
+    "AuthenticationError",
+    "ConflictError",
+    "EmailVerificationRequired",
+    "GameFinished",
+    "IdempotencyKeyReused",
+    "IllegalMove",
+    "MethodNotAllowed",
+    "ModeUnavailable",
+    "NotFound",
+    "NothingToRedo",
+    "NothingToUndo",
+    "PermissionDenied",
+    "RateLimited",
+    "RequestTimeout",
+    "RuleError",
+    "ScorpionError",
+    "ServerError",
+    "ServiceUnavailable",
+    "StockEmpty",
+    "TransportError",
+    "UnexpectedResponse",
+    "UnknownCard",
+    "ValidationError",
+    "VersionConflict",
+]
+
+
+class ScorpionError(Exception):
+    """Base of every SDK error.
+
+    For an answer from the server: ``status`` (HTTP status), ``code`` (the problem's stable
+    word), ``title``, ``detail`` (what was wrong, in plain words; also the message) and
+    ``body`` (the whole decoded problem). ``response`` is the ``httpx.Response``, if any.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: str | None = None,
+        title: str | None = None,
+        detail: str | None = None,
+        body: Mapping[str, Any] | None = None,
+        response: httpx.Response | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.body: dict[str, Any] = dict(body) if body is not None else {}
+        self.response = response
+
+    def __str__(self) -> str:
+        if self.status is None:
+            return self.message
+        code = f" {self.code}" if self.code else ""
+        return f"{self.message} (HTTP {self.status}{code})"
+
+
+class TransportError(ScorpionError):
+    """The request got no answer: connection refused, reset or dropped, DNS failure, ...
+    Raised after the retries allowed by the client's retry policy are spent."""
+
+
+class RequestTimeout(TransportError):
+    """The server did not answer within the client's timeout."""
+
+
+class UnexpectedResponse(ScorpionError):
+    """An answer the SDK cannot read (not JSON, or missing a field the contract promises)."""
+
+
+class ValidationError(ScorpionError):
+    """The request is not valid (400): ``errors`` maps each field to its messages."""
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        raw = self.body.get("errors")
+        if not isinstance(raw, Mapping):
+            return {}
+        return {
+            str(key): [str(m) for m in value] if isinstance(value, list) else [str(value)]
+            for key, value in raw.items()
+        }
+
+
+class UnknownCard(ValidationError):
+    """A card code that names no card (``"1Z"``)."""
+
+
+class AuthenticationError(ScorpionError):
+    """No, invalid or expired credentials (401), or a refused log-in."""
+
+
+class EmailVerificationRequired(AuthenticationError):
+    """Signed up or logged in, but the server wants the e-mail address verified first.
+    ``session_token`` is the pending session's token, if the server gave one."""
+
+    @property
+    def session_token(self) -> str | None:
+        meta = self.body.get("meta")
+        token = meta.get("session_token") if isinstance(meta, Mapping) else None
+        return token if isinstance(token, str) else None
+
+
+class PermissionDenied(ScorpionError):
+    """Authenticated, but not allowed (403)."""
+
+
+class NotFound(ScorpionError):
+    """No such resource, or another player's game (404)."""
+
+
+class MethodNotAllowed(ScorpionError):
+    """The server does not offer this method on this path (405), e.g. an older server."""
+
+
+class ConflictError(ScorpionError):
+    """The game is not in a state that allows the command (409)."""
+
+
+class GameFinished(ConflictError):
+    """The game is won or resigned: nothing more is accepted."""
+
+
+class VersionConflict(ConflictError):
+    """The game is no longer at the expected version: someone (another device, another tab)
+    played meanwhile. ``current_game`` is the game as it is now, from the problem body."""
+
+    @property
+    def current_game(self) -> Game | None:
+        from scorpion_client.models import Game
+
+        raw = self.body.get("game")
+        if not isinstance(raw, Mapping):
+            return None
+        try:
+            return Game.from_json(raw)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class RuleError(ScorpionError):
+    """The rules of Scorpion do not allow the command (422)."""
+
+
+class IllegalMove(RuleError):
+    """The move is against the rules, or the card is not face up."""
+
+
+class StockEmpty(RuleError):
+    """The stock has already been dealt."""
+
+
+class NothingToUndo(RuleError):
+    """Undo at the deal."""
+
+
+class NothingToRedo(RuleError):
+    """Redo with no undone line to replay."""
+
+
+class IdempotencyKeyReused(ScorpionError):
+    """The same ``Idempotency-Key`` was sent with a different command (422)."""
+
+
+class RateLimited(ScorpionError):
+    """Too many requests (429). ``retry_after``: seconds to wait, from ``Retry-After``."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class ServerError(ScorpionError):
+    """The server failed (5xx)."""
+
+
+class ServiceUnavailable(ServerError):
+    """The server cannot serve this right now (503), e.g. no certified deal was found."""
+
+
+class ModeUnavailable(ScorpionError):
+    """The server does not offer this game mode (yet) (501)."""
+
+
+# The problem codes of the API (docs/api.md), each with the class the SDK raises for it.
+ERRORS_BY_CODE: dict[str, type[ScorpionError]] = {
+    "validation_error": ValidationError,
+    "malformed_json": ValidationError,
+    "unknown_card": UnknownCard,
+    "not_authenticated": AuthenticationError,
+    "permission_denied": PermissionDenied,
+    "not_found": NotFound,
+    "method_not_allowed": MethodNotAllowed,
+    "game_finished": GameFinished,
+    "version_conflict": VersionConflict,
+    "illegal_move": IllegalMove,
+    "stock_empty": StockEmpty,
+    "nothing_to_undo": NothingToUndo,
+    "nothing_to_redo": NothingToRedo,
+    "idempotency_key_reused": IdempotencyKeyReused,
+    "throttled": RateLimited,
+    "mode_unavailable": ModeUnavailable,
+    "deal_unavailable": ServiceUnavailable,
+    "server_error": ServerError,
+}
+
+# For codes this SDK does not know: the class by HTTP status.
+ERRORS_BY_STATUS: dict[int, type[ScorpionError]] = {
+    400: ValidationError,
+    401: AuthenticationError,
+    403: PermissionDenied,
+    404: NotFound,
+    405: MethodNotAllowed,
+    409: ConflictError,
+    422: RuleError,
+    429: RateLimited,
+    501: ModeUnavailable,
+    503: ServiceUnavailable,
+}
+
+
+def error_class(code: str | None, status: int) -> type[ScorpionError]:
+    """The exception class for a problem ``code`` (or, unknown, for its HTTP ``status``)."""
+    if code is not None and code in ERRORS_BY_CODE:
+        return ERRORS_BY_CODE[code]
+    if status in ERRORS_BY_STATUS:
+        return ERRORS_BY_STATUS[status]
+    if status >= 500:
+        return ServerError
+    return ScorpionError

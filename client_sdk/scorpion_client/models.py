@@ -1,0 +1,658 @@
+"""Typed models of what the server answers.
+
+Plain dataclasses: they keep the SDK's only runtime dependency for data at the standard
+library, are cheap, and mypy checks them. Every model is forward compatible: fields the server
+adds later are kept, untouched, in ``extra`` instead of breaking the parse; optional fields the
+server leaves out become ``None``.
+
+Cards are strings in the API's notation: rank ``A23456789TJQK`` + suit ``SHDC`` (``"TH"``).
+Column indexes are 0-6, as in the API.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Generic, TypeVar
+
+__all__ = [
+    "Action",
+    "Collection",
+    "Column",
+    "CommandResult",
+    "Daily",
+    "Event",
+    "Flip",
+    "Game",
+    "HintMove",
+    "Hints",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "Me",
+    "Page",
+    "Session",
+    "Stats",
+    "normalize_card",
+]
+
+T = TypeVar("T")
+
+PLAYING = "playing"
+STUCK = "stuck"
+WON = "won"
+RESIGNED = "resigned"
+FINISHED_STATUSES = frozenset({WON, RESIGNED})
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+
+
+def normalize_card(card: str) -> str:
+    """``"8h"`` -> ``"8H"``, ``"10d"`` -> ``"TD"``: the API's notation (not validated here:
+    the server answers ``unknown_card`` for a code that names no card)."""
+    code = card.strip().upper()
+    if code.startswith("10"):
+        code = "T" + code[2:]
+    return code
+
+
+# --- Parsing helpers: strict about types of the fields they read, lenient about absence ---
+
+
+def _opt_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _int(value: Any) -> int:
+    result = _opt_int(value)
+    if result is None:
+        raise TypeError("expected an integer, got null")
+    return result
+
+
+def _opt_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"expected a number, got {value!r}")
+    return float(value)
+
+
+def _opt_str(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    result = _opt_str(value)
+    if result is None:
+        raise TypeError("expected a string, got null")
+    return result
+
+
+def _opt_bool(value: Any) -> bool | None:
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise TypeError(f"expected a boolean, got {value!r}")
+    return value
+
+
+def _bool(value: Any, default: bool = False) -> bool:
+    result = _opt_bool(value)
+    return default if result is None else result
+
+
+def _opt_datetime(value: Any) -> dt.datetime | None:
+    text = _opt_str(value)
+    if text is None:
+        return None
+    return dt.datetime.fromisoformat(text)
+
+
+def _opt_date(value: Any) -> dt.date | None:
+    text = _opt_str(value)
+    if text is None:
+        return None
+    return dt.date.fromisoformat(text)
+
+
+def _str_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return [_str(item) for item in value]
+
+
+def _list_of(value: Any, parse: Callable[[Mapping[str, Any]], T]) -> list[T]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return [parse(_mapping(item)) for item in value]
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected an object, got {value!r}")
+    return value
+
+
+def _extra(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
+    names = set(known)
+    return {key: value for key, value in data.items() if key not in names}
+
+
+# --- Games ---
+
+
+@dataclass
+class Column:
+    """One tableau column: ``hidden`` face-down cards at the bottom, then ``cards`` face up,
+    bottom to top."""
+
+    hidden: int
+    cards: list[str]
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def top(self) -> str | None:
+        """The exposed card, or None for an empty column (or one with only hidden cards)."""
+        return self.cards[-1] if self.cards else None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.hidden == 0 and not self.cards
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Column:
+        return cls(
+            hidden=_int(data["hidden"]),
+            cards=_str_list(data["cards"]),
+            extra=_extra(data, ("hidden", "cards")),
+        )
+
+
+_GAME_KEYS = (
+    "id",
+    "mode",
+    "status",
+    "version",
+    "columns",
+    "stock",
+    "collected",
+    "moves",
+    "can_undo",
+    "can_redo",
+    "seed",
+    "code",
+    "pysol_number",
+    "daily_date",
+    "restarted_from",
+    "created_at",
+    "updated_at",
+    "started_at",
+    "finished_at",
+    "elapsed_seconds",
+)
+
+
+@dataclass
+class Game:
+    """A game as its player sees it: never a face-down card or the stock's order.
+
+    ``status`` is ``playing``, ``stuck`` (no moves available; not final), ``won`` or
+    ``resigned``. ``version`` is the number of events in the game's history; every accepted
+    command adds one. ``seed``/``code`` stay None until the game is over, unless the player
+    supplied them. ``elapsed_seconds``: from the first move to the end (or to the answer).
+    """
+
+    id: str
+    mode: str
+    status: str
+    version: int
+    columns: list[Column]
+    stock: int
+    collected: list[str]
+    moves: int
+    can_undo: bool
+    can_redo: bool
+    seed: int | None = None
+    code: str | None = None
+    pysol_number: int | None = None
+    daily_date: dt.date | None = None
+    restarted_from: str | None = None
+    created_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+    started_at: dt.datetime | None = None
+    finished_at: dt.datetime | None = None
+    elapsed_seconds: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def is_finished(self) -> bool:
+        """Won or resigned: final, the server accepts no more commands."""
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def is_won(self) -> bool:
+        return self.status == WON
+
+    @property
+    def is_stuck(self) -> bool:
+        return self.status == STUCK
+
+    @property
+    def hidden(self) -> int:
+        """Face-down cards on the table."""
+        return sum(column.hidden for column in self.columns)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        return cls(
+            id=_str(data["id"]),
+            mode=_str(data["mode"]),
+            status=_str(data["status"]),
+            version=_int(data["version"]),
+            columns=_list_of(data["columns"], Column.from_json),
+            stock=_int(data["stock"]),
+            collected=_str_list(data.get("collected")),
+            moves=_int(data.get("moves", 0)),
+            can_undo=_bool(data.get("can_undo")),
+            can_redo=_bool(data.get("can_redo")),
+            seed=_opt_int(data.get("seed")),
+            code=_opt_str(data.get("code")),
+            pysol_number=_opt_int(data.get("pysol_number")),
+            daily_date=_opt_date(data.get("daily_date")),
+            restarted_from=_opt_str(data.get("restarted_from")),
+            created_at=_opt_datetime(data.get("created_at")),
+            updated_at=_opt_datetime(data.get("updated_at")),
+            started_at=_opt_datetime(data.get("started_at")),
+            finished_at=_opt_datetime(data.get("finished_at")),
+            elapsed_seconds=_opt_float(data.get("elapsed_seconds")),
+            # "event" belongs to a command's answer (CommandResult), not to the game.
+            extra=_extra(data, (*_GAME_KEYS, "event")),
+        )
+
+    def snapshot(self) -> Game:
+        """A plain copy of this game's fields (a handle's current state, detached)."""
+        return Game(**{f.name: getattr(self, f.name) for f in fields(Game)})
+
+
+@dataclass
+class Flip:
+    """A face-down card that turned face up by itself."""
+
+    column: int
+    card: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Flip:
+        return cls(column=_int(data["column"]), card=_str(data["card"]))
+
+
+@dataclass
+class Collection:
+    """A K..A run of one suit that left the tableau."""
+
+    column: int
+    suit: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Collection:
+        return cls(column=_int(data["column"]), suit=_str(data["suit"]))
+
+
+_ACTION_KEYS = ("type", "card", "from", "to", "count", "dealt", "flipped", "collected")
+
+
+@dataclass
+class Action:
+    """What a move or a deal did: the card moved (``card``, ``from_``, ``to``, ``count``) or
+    the cards dealt (``dealt``, onto columns 0, 1, 2), and what followed by itself."""
+
+    type: str
+    card: str | None = None
+    from_: int | None = None
+    to: int | None = None
+    count: int | None = None
+    dealt: list[str] = field(default_factory=list)
+    flipped: list[Flip] = field(default_factory=list)
+    collected: list[Collection] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        kind = _opt_str(data.get("type")) or ("move" if data.get("card") else "deal")
+        return cls(
+            type=kind,
+            card=_opt_str(data.get("card")),
+            from_=_opt_int(data.get("from")),
+            to=_opt_int(data.get("to")),
+            count=_opt_int(data.get("count")),
+            dealt=_str_list(data.get("dealt")),
+            flipped=_list_of(data.get("flipped"), Flip.from_json),
+            collected=_list_of(data.get("collected"), Collection.from_json),
+            extra=_extra(data, _ACTION_KEYS),
+        )
+
+
+@dataclass
+class Event(Action):
+    """One entry of a game's history (``seq`` 1, 2, ...): a ``move``, ``deal``, ``undo``
+    (``undone``: the action it reversed), ``redo`` (``redone``) or ``resign``."""
+
+    seq: int = 0
+    created_at: dt.datetime | None = None
+    undone: Action | None = None
+    redone: Action | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        action = Action.from_json(data)
+        undone = data.get("undone")
+        redone = data.get("redone")
+        return cls(
+            type=_str(data["type"]),
+            card=action.card,
+            from_=action.from_,
+            to=action.to,
+            count=action.count,
+            dealt=action.dealt,
+            flipped=action.flipped,
+            collected=action.collected,
+            seq=_int(data["seq"]),
+            created_at=_opt_datetime(data.get("created_at")),
+            undone=Action.from_json(_mapping(undone)) if undone is not None else None,
+            redone=Action.from_json(_mapping(redone)) if redone is not None else None,
+            extra=_extra(data, (*_ACTION_KEYS, "seq", "created_at", "undone", "redone")),
+        )
+
+
+@dataclass
+class CommandResult:
+    """The answer to a command: the game after it, and the event it added. ``replayed`` is
+    True when the server answered a retry from its record (same ``Idempotency-Key``)."""
+
+    game: Game
+    event: Event
+    replayed: bool = False
+
+
+@dataclass
+class HintMove:
+    """A legal move: ``card`` goes onto column ``to``; ``reason`` says why it ranks there."""
+
+    card: str
+    to: int
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HintMove:
+        return cls(
+            card=_str(data["card"]),
+            to=_int(data["to"]),
+            reason=_opt_str(data.get("reason")),
+            extra=_extra(data, ("card", "to", "reason")),
+        )
+
+
+@dataclass
+class Hints:
+    """Every legal move, best first (judged on what the player can see), whether the stock
+    can still be dealt, and ``winnable``: the solver's verdict on the position (None when
+    undecided or not computed yet); ``precomputed``: served from the workers' analysis."""
+
+    version: int
+    moves: list[HintMove]
+    deal: bool
+    winnable: bool | None = None
+    precomputed: bool = False
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def best(self) -> HintMove | None:
+        return self.moves[0] if self.moves else None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hints:
+        return cls(
+            version=_int(data["version"]),
+            moves=_list_of(data.get("moves"), HintMove.from_json),
+            deal=_bool(data.get("deal")),
+            winnable=_opt_bool(data.get("winnable")),
+            precomputed=_bool(data.get("precomputed")),
+            extra=_extra(data, ("version", "moves", "deal", "winnable", "precomputed")),
+        )
+
+
+# --- Pages ---
+
+
+@dataclass
+class Page(Generic[T]):
+    """One page of a paginated list: ``results`` and the links to its neighbours."""
+
+    results: list[T]
+    count: int | None = None
+    next: str | None = None
+    previous: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, parse: Callable[[Mapping[str, Any]], T]) -> Page[T]:
+        if isinstance(data, list):  # an unpaginated list is one page
+            return cls(results=_list_of(data, parse), count=len(data))
+        body = _mapping(data)
+        return cls(
+            results=_list_of(body.get("results"), parse),
+            count=_opt_int(body.get("count")),
+            next=_opt_str(body.get("next")),
+            previous=_opt_str(body.get("previous")),
+        )
+
+
+# --- Daily challenge, leaderboards, statistics, account ---
+
+
+@dataclass
+class Daily:
+    """Today's challenge for the caller: ``game`` is their latest attempt's id (or None)."""
+
+    date: dt.date
+    game: str | None = None
+    status: str | None = None
+    solved: bool = False
+    attempts: int | None = None
+    deal_ready: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Daily:
+        date = _opt_date(data["date"])
+        assert date is not None
+        return cls(
+            date=date,
+            game=_opt_str(data.get("game")),
+            status=_opt_str(data.get("status")),
+            solved=_bool(data.get("solved")),
+            attempts=_opt_int(data.get("attempts")),
+            deal_ready=_opt_bool(data.get("deal_ready")),
+            extra=_extra(data, ("date", "game", "status", "solved", "attempts", "deal_ready")),
+        )
+
+
+_ENTRY_KEYS = ("rank", "player", "time", "moves", "finished_at", "is_me")
+
+
+@dataclass
+class LeaderboardEntry:
+    """One player's best win of a day: ``rank`` (equal time, moves and finish share it),
+    ``player`` (a display name), ``time`` in seconds from the first move to the win."""
+
+    rank: int | None = None
+    player: str | None = None
+    time: float | None = None
+    moves: int | None = None
+    finished_at: dt.datetime | None = None
+    is_me: bool = False
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LeaderboardEntry:
+        return cls(
+            rank=_opt_int(data.get("rank")),
+            player=_opt_str(data.get("player")),
+            time=_opt_float(data.get("time")),
+            moves=_opt_int(data.get("moves")),
+            finished_at=_opt_datetime(data.get("finished_at")),
+            is_me=_bool(data.get("is_me")),
+            extra=_extra(data, _ENTRY_KEYS),
+        )
+
+
+@dataclass
+class Leaderboard(Page[LeaderboardEntry]):
+    """One page of a day's leaderboard (fastest first, then fewest moves), with ``me``: the
+    caller's best win that day wherever it ranks (None without one)."""
+
+    date: dt.date | None = None
+    me: LeaderboardEntry | None = None
+
+    @classmethod
+    def from_json(
+        cls, data: Any, parse: Callable[[Mapping[str, Any]], LeaderboardEntry] | None = None
+    ) -> Leaderboard:
+        page = Page.from_json(data, parse or LeaderboardEntry.from_json)
+        body = data if isinstance(data, Mapping) else {}
+        me = body.get("me")
+        return cls(
+            results=page.results,
+            count=page.count,
+            next=page.next,
+            previous=page.previous,
+            date=_opt_date(body.get("date")),
+            me=LeaderboardEntry.from_json(_mapping(me)) if me is not None else None,
+        )
+
+
+_FIGURES_KEYS = (
+    "played",
+    "won",
+    "resigned",
+    "win_rate",
+    "current_streak",
+    "best_streak",
+    "best_time",
+    "fewest_moves",
+    "average_win_time",
+    "clean_wins",
+    "modes",
+    "daily",
+)
+
+
+@dataclass
+class Stats:
+    """The caller's statistics over all games; ``modes`` holds the same figures per mode
+    (``random``, ``seeded``, ``daily``, ``winnable``), so the daily challenge's stand apart.
+    Times are in seconds; ``win_rate`` is won / (won + resigned), 0 to 1."""
+
+    played: int = 0
+    won: int = 0
+    resigned: int = 0
+    win_rate: float | None = None
+    current_streak: int | None = None
+    best_streak: int | None = None
+    best_time: float | None = None
+    fewest_moves: int | None = None
+    average_win_time: float | None = None
+    clean_wins: int | None = None
+    modes: dict[str, Stats] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def daily(self) -> Stats | None:
+        """The daily challenge's figures."""
+        return self.modes.get("daily")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Stats:
+        modes: dict[str, Stats] = {}
+        raw_modes = data.get("modes")
+        if isinstance(raw_modes, Mapping):
+            for name, figures in raw_modes.items():
+                if isinstance(figures, Mapping):
+                    modes[str(name)] = Stats.from_json(figures)
+        daily = data.get("daily")
+        if isinstance(daily, Mapping) and "daily" not in modes:
+            modes["daily"] = Stats.from_json(daily)
+        return cls(
+            played=_opt_int(data.get("played")) or 0,
+            won=_opt_int(data.get("won")) or 0,
+            resigned=_opt_int(data.get("resigned")) or 0,
+            win_rate=_opt_float(data.get("win_rate")),
+            current_streak=_opt_int(data.get("current_streak")),
+            best_streak=_opt_int(data.get("best_streak")),
+            best_time=_opt_float(data.get("best_time")),
+            fewest_moves=_opt_int(data.get("fewest_moves")),
+            average_win_time=_opt_float(data.get("average_win_time")),
+            clean_wins=_opt_int(data.get("clean_wins")),
+            modes=modes,
+            extra=_extra(data, _FIGURES_KEYS),
+        )
+
+
+@dataclass
+class Me:
+    """The signed-in account."""
+
+    id: int | str
+    email: str
+    date_joined: dt.datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Me:
+        raw_id = data["id"]
+        if not isinstance(raw_id, int | str) or isinstance(raw_id, bool):
+            raise TypeError(f"expected an id, got {raw_id!r}")
+        return cls(
+            id=raw_id,
+            email=_opt_str(data.get("email")) or "",
+            date_joined=_opt_datetime(data.get("date_joined")),
+            extra=_extra(data, ("id", "email", "date_joined")),
+        )
+
+
+@dataclass
+class Session:
+    """A signed-in session of the allauth ``app`` client: ``token`` goes in
+    ``X-Session-Token``; ``user`` is allauth's description of the account."""
+
+    token: str
+    user: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def email(self) -> str | None:
+        email = self.user.get("email")
+        return email if isinstance(email, str) else None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Session:
+        meta = _mapping(data["meta"])
+        body = data.get("data")
+        user = body.get("user") if isinstance(body, Mapping) else None
+        return cls(
+            token=_str(meta["session_token"]),
+            user=dict(user) if isinstance(user, Mapping) else {},
+        )

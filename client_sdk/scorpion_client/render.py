@@ -1,0 +1,133 @@
+"""Drawing a game in the terminal with rich."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from scorpion_client.models import Event, Game, Hints
+
+__all__ = ["card_text", "describe_event", "format_duration", "render_game", "render_hints"]
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset("HD")
+CELL = 5  # characters per column
+HIDDEN = "░░░"
+
+
+def card_label(card: str) -> str:
+    """``"TH"`` -> ``"T♥"``."""
+    return card[:-1] + SUIT_SYMBOLS.get(card[-1:], card[-1:])
+
+
+def card_text(card: str) -> Text:
+    style = "bold red" if card[-1:] in RED_SUITS else "bold white"
+    return Text(card_label(card), style=style)
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "0:00"
+    total = int(seconds)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def elapsed_now(game: Game, now: dt.datetime | None = None) -> float | None:
+    """The game's time: the server's figure, plus the time since it answered while it runs."""
+    if game.elapsed_seconds is None or game.status not in ("playing", "stuck"):
+        return game.elapsed_seconds
+    if game.updated_at is None:
+        return game.elapsed_seconds
+    now = now or dt.datetime.now(dt.UTC)
+    return game.elapsed_seconds + max(0.0, (now - game.updated_at).total_seconds())
+
+
+def render_game(game: Game, *, now: dt.datetime | None = None) -> RenderableType:
+    """The table: seven columns (face-down cards as backs), the stock, collected suits, the
+    number of moves and the time."""
+    header = Text()
+    for index in range(len(game.columns)):
+        header.append(f"{index + 1:^{CELL}}", style="bold cyan")
+    rows: list[Text] = [header]
+    stacks: list[list[Text]] = []
+    for column in game.columns:
+        stack = [Text(HIDDEN, style="blue") for _ in range(column.hidden)]
+        stack += [card_text(card) for card in column.cards]
+        if not stack:
+            stack = [Text("·", style="dim")]
+        stacks.append(stack)
+    depth = max((len(stack) for stack in stacks), default=0)
+    for row in range(depth):
+        line = Text()
+        for stack in stacks:
+            cell = stack[row] if row < len(stack) else Text("")
+            pad = CELL - cell.cell_len
+            line.append(" " * (pad // 2))
+            line.append_text(cell)
+            line.append(" " * (pad - pad // 2))
+        rows.append(line)
+
+    collected = " ".join(SUIT_SYMBOLS.get(s, s) for s in game.collected) or "none"
+    stock = f"{game.stock} (d to deal)" if game.stock else "dealt"
+    status_style = {"won": "bold green", "stuck": "bold yellow", "resigned": "bold red"}
+    footer = Text()
+    footer.append(f"Stock: {stock}   Collected: {collected}   Moves: {game.moves}   ")
+    footer.append(f"Time: {format_duration(elapsed_now(game, now))}   ")
+    footer.append(game.status, style=status_style.get(game.status, "bold"))
+    rows += [Text(""), footer]
+    title = f"Scorpion · {game.mode}"
+    if game.daily_date is not None:
+        title += f" {game.daily_date.isoformat()}"
+    return Panel(
+        Group(*rows),
+        title=title,
+        subtitle=f"game {game.id[:8]} · version {game.version}",
+        expand=False,
+    )
+
+
+def describe_event(event: Event) -> str:
+    """One line on what a command did: ``"8♥ → column 4; turned up 2♣"``."""
+    action = event.undone or event.redone or event
+    if event.type == "resign":
+        return "resigned"
+    if action.type == "deal" or (action.card is None and action.dealt):
+        what = "dealt " + " ".join(card_label(c) for c in action.dealt)
+    elif action.card is not None:
+        more = (action.count or 1) - 1
+        count = f" and the {more} card{'s' if more > 1 else ''} on it" if more else ""
+        target = f"column {action.to + 1}" if action.to is not None else "?"
+        what = f"{card_label(action.card)}{count} → {target}"
+    else:
+        what = action.type
+    if event.type == "undo":
+        return f"undid: {what}"
+    if event.type == "redo":
+        what = f"redid: {what}"
+    extras = [f"turned up {card_label(flip.card)}" for flip in action.flipped]
+    extras += [f"collected {SUIT_SYMBOLS.get(c.suit, c.suit)}" for c in action.collected]
+    return "; ".join([what, *extras])
+
+
+def render_hints(hints: Hints, *, limit: int = 3) -> Text:
+    text = Text()
+    if not hints.moves and not hints.deal:
+        text.append("No moves available: undo, restart or resign.", style="yellow")
+    for move in hints.moves[:limit]:
+        text.append("Hint: ", style="bold cyan")
+        text.append_text(card_text(move.card))
+        text.append(f" → column {move.to + 1}")
+        if move.reason:
+            text.append(f"  ({move.reason})", style="dim")
+        text.append("\n")
+    if hints.deal:
+        text.append("You can still deal the stock (d).\n", style="cyan")
+    if hints.winnable is not None:
+        verdict = "still winnable" if hints.winnable else "no longer winnable"
+        text.append(f"Solver: {verdict}.", style="green" if hints.winnable else "red")
+    return text

@@ -1,0 +1,378 @@
+"""Django admin for games, their event logs and the certified deals (staff only).
+
+Nothing here edits what the log decides: games, events, analyses and certified deals are shown
+read-only, and rows only appear through the services (a player's commands, the solver). The
+staff operations are the ones the services offer: regenerating a *future* daily deal and
+topping up the winnable pool (``scorpion_site.staff.operations``). A game's page links to the
+replay viewer (``/staff/games/<id>/replay/``), which steps through its history.
+
+Events, analyses and games are never deleted on their own (the log is append-only and the
+statistics are derived from games); they go only with their owner's account, so the admin's
+"delete user" still works and removes them by cascade.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games.history import GameState
+from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
+from scorpion_site.staff import operations
+from scorpion_site.staff.replay import position_view, step_view
+
+# The admin index links to the staff dashboard.
+admin.site.index_template = "admin/scorpion_index.html"
+
+
+def pretty_json(value: Any) -> SafeString:
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True))
+
+
+def wrapped_code(code: str) -> SafeString:
+    return format_html('<code style="word-break: break-all">{}</code>', code)
+
+
+def certificate_html(line: Any) -> SafeString:
+    """A solver's winning line as a numbered list of commands (``to`` is a 0-based column)."""
+    if not isinstance(line, list):
+        return pretty_json(line)
+
+    def describe(command: Any) -> str:
+        if isinstance(command, dict):
+            if command.get("type") == "deal":
+                return "deal"
+            if command.get("type") == "move":
+                to = command.get("to")
+                return f"move {command.get('card')}" + ("" if to is None else f" \u2192 col {to}")
+        return json.dumps(command)
+
+    items = format_html_join("", "<li>{}</li>", ((describe(command),) for command in line))
+    return format_html(
+        '<p>{} commands</p><ol class="certificate" style="columns: 11em 4; column-gap: 2em; '
+        'list-style-position: inside; padding-left: 0">{}</ol>',
+        len(line),
+        items,
+    )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by staff with the view permission; never added or changed here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class DeletedOnlyWithOwnerAdmin(ReadOnlyAdmin):
+    """Read-only rows that are never deleted on their own pages, only by cascade when their
+    owner's account is deleted (the admin checks every related row's delete permission)."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        match = request.resolver_match
+        own_prefix = f"{self.opts.app_label}_{self.opts.model_name}_"
+        if match is None or (match.url_name or "").startswith(own_prefix):
+            return False
+        return super().has_delete_permission(request, obj)
+
+
+@admin.register(Game)
+class GameAdmin(DeletedOnlyWithOwnerAdmin):
+    list_display = (
+        "id",
+        "owner_email",
+        "mode",
+        "status",
+        "version",
+        "moves",
+        "created_at",
+        "finished_at",
+        "replay_link",
+    )
+    list_select_related = ("owner",)
+    list_filter = ("mode", "status", "daily_date", "created_at")
+    search_fields = ("id", "owner__email")
+    show_full_result_count = False
+    fieldsets = (
+        (None, {"fields": ("id", "owner", "mode", "status", "replay_link", "events_link")}),
+        (
+            "Progress",
+            {
+                "fields": (
+                    "version",
+                    "moves",
+                    "undo_count",
+                    "hint_count",
+                    "created_at",
+                    "updated_at",
+                    "started_at",
+                    "finished_at",
+                )
+            },
+        ),
+        (
+            "Deal",
+            {
+                "fields": (
+                    "deal_code_wrapped",
+                    "seed",
+                    "pysol_number",
+                    "deal_supplied",
+                    "daily_date",
+                    "restarted_from",
+                )
+            },
+        ),
+        ("Position now (all cards, for staff)", {"fields": ("position",)}),
+        (
+            "Projection (cache of the log's fold)",
+            {"fields": ("state_json",), "classes": ["collapse"]},
+        ),
+    )
+    readonly_fields = (
+        "id",
+        "owner",
+        "mode",
+        "status",
+        "replay_link",
+        "events_link",
+        "version",
+        "moves",
+        "undo_count",
+        "hint_count",
+        "created_at",
+        "updated_at",
+        "started_at",
+        "finished_at",
+        "deal_code_wrapped",
+        "seed",
+        "pysol_number",
+        "deal_supplied",
+        "daily_date",
+        "restarted_from",
+        "position",
+        "state_json",
+    )
+
+    @admin.display(description="owner", ordering="owner__email")
+    def owner_email(self, game: Game) -> str:
+        return game.owner.email or game.owner.get_username()
+
+    @admin.display(description="replay")
+    def replay_link(self, game: Game) -> SafeString:
+        url = reverse("staff:replay", args=[game.pk])
+        return format_html('<a href="{}">replay (versions 0\u2013{})</a>', url, game.version)
+
+    @admin.display(description="events")
+    def events_link(self, game: Game) -> SafeString:
+        url = reverse("admin:games_gameevent_changelist")
+        return format_html(
+            '<a href="{}?game__id__exact={}">{} event(s)</a>', url, game.pk, game.version
+        )
+
+    @admin.display(description="position")
+    def position(self, game: Game) -> SafeString:
+        try:
+            state = GameState.from_dict(game.state)
+        except (KeyError, TypeError, ValueError) as exc:
+            return format_html("<strong>unreadable projection</strong>: {}", exc)
+        return SafeString(
+            render_to_string(
+                "staff/_position.html",
+                {"position": position_view(state.position), "with_css": True},
+            )
+        )
+
+    @admin.display(description="deal code")
+    def deal_code_wrapped(self, game: Game) -> SafeString:
+        return wrapped_code(game.deal_code)
+
+    @admin.display(description="state")
+    def state_json(self, game: Game) -> SafeString:
+        return pretty_json(game.state)
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(DeletedOnlyWithOwnerAdmin):
+    list_display = ("game_link", "seq", "type", "summary", "created_at")
+    list_filter = ("type", "created_at")
+    search_fields = ("=game__id",)
+    show_full_result_count = False
+    readonly_fields = (
+        "game_link",
+        "seq",
+        "type",
+        "summary",
+        "payload_json",
+        "idempotency_key",
+        "request_fingerprint",
+        "created_at",
+    )
+    fields = readonly_fields
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, event: GameEvent) -> SafeString:
+        url = reverse("admin:games_game_change", args=[event.game_id])
+        replay = reverse("staff:replay", args=[event.game_id])
+        return format_html(
+            '<a href="{}">{}</a> (<a href="{}?version={}">replay here</a>)',
+            url,
+            event.game_id,
+            replay,
+            event.seq,
+        )
+
+    @admin.display(description="what happened")
+    def summary(self, event: GameEvent) -> str:
+        return step_view(
+            seq=event.seq, type=event.type, payload=event.payload, created_at=event.created_at
+        ).summary
+
+    @admin.display(description="payload")
+    def payload_json(self, event: GameEvent) -> SafeString:
+        return pretty_json(event.payload)
+
+
+class CertifiedDealAdmin(ReadOnlyAdmin):
+    @admin.display(description="certificate length")
+    def certificate_length(self, deal: DailyDeal | WinnableDeal) -> int:
+        return len(deal.certificate) if isinstance(deal.certificate, list) else 0
+
+    @admin.display(description="solver seconds", ordering="solver_seconds")
+    def seconds(self, deal: DailyDeal | WinnableDeal) -> str:
+        return f"{deal.solver_seconds:.2f}"
+
+    @admin.display(description="deal code")
+    def deal_code_wrapped(self, deal: DailyDeal | WinnableDeal) -> SafeString:
+        return wrapped_code(deal.deal_code)
+
+    @admin.display(description="certificate (a winning line; columns 0-6)")
+    def certificate_readable(self, deal: DailyDeal | WinnableDeal) -> SafeString:
+        return certificate_html(deal.certificate)
+
+
+@admin.register(DailyDeal)
+class DailyDealAdmin(CertifiedDealAdmin):
+    list_display = (
+        "date",
+        "seed",
+        "candidate",
+        "solver_nodes",
+        "seconds",
+        "certificate_length",
+        "created_at",
+    )
+    list_filter = ("date", "created_at")
+    search_fields = ("seed__exact", "deal_code")
+    date_hierarchy = "date"
+    readonly_fields = (
+        "date",
+        "seed",
+        "candidate",
+        "deal_code_wrapped",
+        "solver_nodes",
+        "solver_seconds",
+        "created_at",
+        "certificate_readable",
+    )
+    fields = readonly_fields
+    actions = ("regenerate_future",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Past days were played and rank the leaderboard; future ones are regenerated.
+        return False
+
+    def has_regenerate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_dailydeal")
+
+    @admin.action(description="Regenerate selected future daily deals", permissions=["regenerate"])
+    def regenerate_future(self, request: HttpRequest, queryset: QuerySet[DailyDeal]) -> None:
+        days: Iterable[Any] = queryset.values_list("date", flat=True)
+        result = operations.daily_deals_regenerate(days=list(days), today=timezone.now().date())
+        if result.regenerated:
+            self.message_user(
+                request,
+                "Regenerated: " + ", ".join(day.isoformat() for day in result.regenerated),
+                messages.SUCCESS,
+            )
+        if result.refused:
+            self.message_user(
+                request,
+                "Refused (today and past days are never changed: players have played them): "
+                + ", ".join(day.isoformat() for day in result.refused),
+                messages.ERROR,
+            )
+        if result.skipped:
+            self.message_user(
+                request,
+                f"Skipped (at most {operations.MAX_REGENERATE} days at once): "
+                + ", ".join(day.isoformat() for day in result.skipped),
+                messages.WARNING,
+            )
+        for day, error in result.failed:
+            self.message_user(request, f"{day.isoformat()}: {error}", messages.ERROR)
+
+
+@admin.register(WinnableDeal)
+class WinnableDealAdmin(CertifiedDealAdmin):
+    list_display = (
+        "id",
+        "seed",
+        "solver_nodes",
+        "seconds",
+        "certificate_length",
+        "created_at",
+    )
+    list_filter = ("created_at",)
+    search_fields = ("seed__exact", "deal_code")
+    readonly_fields = (
+        "seed",
+        "deal_code_wrapped",
+        "solver_nodes",
+        "solver_seconds",
+        "created_at",
+        "certificate_readable",
+    )
+    fields = readonly_fields
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> TemplateResponse:
+        from django.conf import settings
+
+        context = {
+            **(extra_context or {}),
+            "can_top_up": request.user.has_perm("games.add_winnabledeal"),
+            "broker": bool(settings.REDIS_URL),
+        }
+        return super().changelist_view(request, extra_context=context)  # type: ignore[return-value]
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
+    list_display = ("game_id", "version", "winnable", "hint_count", "solver_nodes", "computed_at")
+    list_filter = ("winnable", "computed_at")
+    search_fields = ("=game__id",)
+    readonly_fields = ("game", "version", "winnable", "solver_nodes", "computed_at", "hints_json")
+    fields = readonly_fields
+
+    @admin.display(description="hints")
+    def hint_count(self, analysis: GameAnalysis) -> int:
+        return len(analysis.hints) if isinstance(analysis.hints, list) else 0
+
+    @admin.display(description="hints")
+    def hints_json(self, analysis: GameAnalysis) -> SafeString:
+        return pretty_json(analysis.hints)

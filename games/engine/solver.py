@@ -1,0 +1,686 @@
+"""A full-knowledge solver: is a Scorpion deal (or a position) winnable, and how?
+
+``solve`` decides *thoughtful* winnability, the standard definition for solitaire solvers:
+whether the game can be won by a player who knows every card, the face-down ones and the
+stock included, and may therefore plan the whole game in advance. (A player who cannot see the
+face-down cards can only do worse, so "lost" here means lost for everyone; "won" means that a
+perfect line exists.) The rules are those of RULES.md: a face-down card still cannot be picked,
+even though the solver knows what it is.
+
+Verdicts are never wrong: "won" comes with a winning line (API commands, replayable from the
+position that was solved), "lost" means the whole game tree was exhausted (up to the
+provably-safe reductions below), and "unknown" is answered when a budget runs out first.
+
+How the search works
+--------------------
+Depth-first search with a transposition table, over a compact mutable position (columns as
+lists, a location table of the 52 cards) that is changed and restored in place.
+
+*The position key is the set of moved cards.* A non-King card ``c`` has one destination, the
+top of ``c + 1``, and once there it can never be picked again (its successor is covered by it,
+and nothing else can take it away from its successor): every card is picked at most once, a
+King too (once at the bottom of a column, moving it is not a move). For every card, the card
+beneath it is therefore its starting neighbour if it has not moved, and its successor (or
+nothing, for a King) if it has. So a position reached from the root is fully described by:
+the set of cards moved since the root (52 bits), plus, while the stock is full, which of the
+columns 0-2 each King moved into (the deal puts its cards on columns 0, 1 and 2; the other
+columns are interchangeable), plus, once dealt, what each stock card was dealt onto (until it
+moves). Which column a pile stands in is otherwise irrelevant, so the key is canonical up to
+the interchangeable columns for free; it is a small int. It also shows that the game graph has
+no cycles and that a game has at most 52 moves and a deal.
+
+*Deadlock detection* (``_Search._dead``) proves most lost positions lost at once -- most random
+deals are lost at the root, before a single move. *Safe moves* (``_Search._safe_move``) are
+played alone, without trying the alternatives, where a proof shows that this never turns a won
+position into a lost one. The proofs are in the comments of those two methods. Both are tested
+against a plain exhaustive search (tests/engine/test_solver.py).
+
+Pure Python, no Django: importable by the web layer, the workers and the benchmark alike.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from games.engine.cards import DECK_SIZE, card_code, parse_deal_code
+
+__all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_TIME_BUDGET",
+    "PositionLike",
+    "Solution",
+    "Verdict",
+    "solve",
+]
+
+Verdict = Literal["won", "lost", "unknown"]
+
+# A budget in positions visited: ~1 s to a few seconds of search, a few hundred MB at most.
+DEFAULT_NODE_BUDGET = 1_000_000
+DEFAULT_TIME_BUDGET: float | None = None
+
+_COLUMNS = 7
+_DEAL_ROWS = 7
+_DEAL_HIDDEN = (3, 3, 3, 3, 0, 0, 0)
+_STOCK_SIZE = 3
+_KINGS = (12, 25, 38, 51)
+# The run a suit's collection removes, as it lies in a column (King first, Ace on top).
+_RUNS = tuple(list(range(suit * 13 + 12, suit * 13 - 1, -1)) for suit in range(4))
+# _DOWN_TO_ACE[c]: c, c - 1, ..., the Ace of c's suit (a group that nothing can land on).
+_DOWN_TO_ACE = tuple(list(range(card, card - card % 13 - 1, -1)) for card in range(DECK_SIZE))
+
+# Key layout (an int): bits 0-51 the cards moved since the root; bit 52 "the stock is dealt";
+# then, before the deal, 2 bits per King (0: not moved, or moved into a column 3-6; 1-3: moved
+# into column 0-2); after the deal, 6 bits per stock card (what it was dealt onto: card + 1, or
+# 0 for an empty column; cleared once it moves); and 4 bits for the suits collected.
+_DEALT_BIT = 1 << 52
+_EXTRA_SHIFT = 53
+_COLLECTED_SHIFT = _EXTRA_SHIFT + 6 * _STOCK_SIZE
+_SUIT_BITS = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
+_CHECK_CLOCK_EVERY = 256
+
+
+class PositionLike(Protocol):
+    """What ``solve`` reads from a mid-game position (``games.engine.position.Position``)."""
+
+    @property
+    def columns(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def hidden(self) -> Sequence[int]: ...
+
+    @property
+    def stock(self) -> Sequence[int]: ...
+
+    @property
+    def collected(self) -> Sequence[int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The verdict on a position, with a winning line when there is one.
+
+    ``line`` is a list of API commands (``{"type": "move", "card": "8H", "to": 3}``,
+    ``{"type": "deal"}``; ``to`` is the 0-based destination column), the format of
+    shared/deals.json, to be played from the position that was solved. Empty unless ``verdict``
+    is "won". ``nodes`` is the number of distinct positions visited, ``seconds`` the time taken.
+    """
+
+    verdict: Verdict
+    line: list[dict[str, Any]]
+    nodes: int
+    seconds: float
+
+    @property
+    def won(self) -> bool:
+        return self.verdict == "won"
+
+    @property
+    def lost(self) -> bool:
+        return self.verdict == "lost"
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def solve(
+    cards_or_position: Sequence[int] | str | PositionLike,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
+) -> Solution:
+    """Decide, knowing every card, whether the game can still be won (thoughtful winnability).
+
+    ``cards_or_position`` is a deal -- 52 card ints in deal-code order (the seven columns of
+    seven, bottom to top, then the three stock cards in the order they are dealt onto columns
+    0, 1, 2), or the deal code itself -- or a mid-game position (anything with ``columns``,
+    ``hidden``, ``stock`` and ``collected`` like ``games.engine.position.Position``), so that a
+    hint can ask whether the position on the table can still be won.
+
+    Returns "won" with a winning line, "lost" (proven), or "unknown" once more than
+    ``node_budget`` positions have been visited or ``time_budget`` seconds have passed.
+    """
+    started = time.perf_counter()
+    columns, hidden, stock, collected = _read_position(cards_or_position)
+    deadline = None if time_budget is None else started + time_budget
+    search = _Search(columns, hidden, stock, collected, node_budget, deadline)
+    try:
+        verdict: Verdict = "won" if search.run() else "lost"
+    except _OutOfBudget:
+        verdict = "unknown"
+    line = search.line_commands() if verdict == "won" else []
+    return Solution(verdict, line, search.nodes, time.perf_counter() - started)
+
+
+def _read_position(
+    source: Sequence[int] | str | PositionLike,
+) -> tuple[list[list[int]], list[int], list[int], int]:
+    if isinstance(source, str):
+        source = parse_deal_code(source)
+    if isinstance(source, Sequence):
+        cards = [int(card) for card in source]
+        if sorted(cards) != list(range(DECK_SIZE)):
+            raise ValueError("a deal is 52 distinct cards (ints 0-51)")
+        columns = [cards[start : start + _DEAL_ROWS] for start in range(0, 49, _DEAL_ROWS)]
+        return columns, list(_DEAL_HIDDEN), cards[49:], 0
+    columns = [[int(card) for card in column] for column in source.columns]
+    hidden = [int(count) for count in source.hidden]
+    stock = [int(card) for card in source.stock]
+    suits = [int(suit) for suit in source.collected]
+    if len(columns) != _COLUMNS or len(hidden) != _COLUMNS:
+        raise ValueError(f"a position has {_COLUMNS} columns")
+    if len(stock) not in (0, _STOCK_SIZE):
+        raise ValueError(f"the stock holds {_STOCK_SIZE} cards or none")
+    everything = [card for column in columns for card in column] + stock
+    everything += [card for suit in suits for card in _RUNS[suit]]
+    if sorted(everything) != list(range(DECK_SIZE)):
+        raise ValueError("a position holds each of the 52 cards exactly once")
+    for column, face_down in zip(columns, hidden, strict=True):
+        if not 0 <= face_down <= max(len(column) - 1, 0):
+            raise ValueError("a column's top card is always face up")
+    return columns, hidden, stock, len(suits)
+
+
+class _Search:
+    """One search: the mutable position, the transposition table and the line found."""
+
+    def __init__(
+        self,
+        columns: list[list[int]],
+        hidden: list[int],
+        stock: list[int],
+        collected: int,
+        node_budget: int,
+        deadline: float | None,
+    ) -> None:
+        self.cols = columns
+        self.hidden = hidden
+        # loc[c]: the column of card c, -1 in the stock, -2 collected; pos[c]: its index there.
+        self.loc = [-2] * DECK_SIZE
+        self.pos = [0] * DECK_SIZE
+        for index, column in enumerate(columns):
+            for height, card in enumerate(column):
+                self.loc[card] = index
+                self.pos[card] = height
+        # stock_slot[c]: the column the stock card c is dealt onto, -1 for the other cards.
+        self.stock_slot = [-1] * DECK_SIZE
+        for slot, card in enumerate(stock):
+            self.loc[card] = -1
+            self.stock_slot[card] = slot
+        self.stock = stock
+        self.collected = collected
+        self.moved = 0
+        self.extra = 0 if stock else _DEALT_BIT
+        self.seen: set[int] = set()
+        self.nodes = 0
+        self.node_budget = node_budget
+        self.deadline = deadline
+        self.line: list[tuple[int, int]] = []  # (card, to) moves, (-1, -1) the deal; reversed
+
+    # --- The result -------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        if self.collected == 4:
+            return True
+        won = self._dfs(True)
+        self.line.reverse()
+        return won
+
+    def line_commands(self) -> list[dict[str, Any]]:
+        return [
+            {"type": "deal"} if card < 0 else {"type": "move", "card": card_code(card), "to": to}
+            for card, to in self.line
+        ]
+
+    # --- Making and unmaking actions --------------------------------------------------------
+
+    def _settle(self, touched: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        """Flip face-down tops and collect finished runs in the touched columns (RULES.md).
+
+        Returns what was done, for ``_unsettle``: (column, -1, 0, 0) for a flip,
+        (column, suit, moved, extra) for a collection (with the key parts it replaced).
+        """
+        cols, hidden = self.cols, self.hidden
+        done: list[tuple[int, int, int, int]] = []
+        changed = True
+        while changed:
+            changed = False
+            for index in touched:
+                column = cols[index]
+                face_down = hidden[index]
+                if face_down and face_down == len(column):
+                    hidden[index] = face_down - 1
+                    done.append((index, -1, 0, 0))
+                    changed = True
+                if (
+                    column
+                    and column[-1] % 13 == 0
+                    and len(column) - 13 >= hidden[index]
+                    and column[-13:] == _RUNS[column[-1] // 13]
+                ):
+                    suit = column[-1] // 13
+                    del column[-13:]
+                    for card in _RUNS[suit]:
+                        self.loc[card] = -2
+                    self.collected += 1
+                    done.append((index, suit, self.moved, self.extra))
+                    # A collected suit's history no longer matters: drop it from the key.
+                    self.moved &= ~_SUIT_BITS[suit]
+                    extra = self.extra | (1 << (_COLLECTED_SHIFT + suit))
+                    for card in _RUNS[suit]:
+                        slot = self.stock_slot[card]
+                        if slot >= 0 and extra & _DEALT_BIT:
+                            extra &= ~(63 << (_EXTRA_SHIFT + 6 * slot))
+                    self.extra = extra
+                    changed = True
+        return done
+
+    def _unsettle(self, done: list[tuple[int, int, int, int]]) -> None:
+        cols, loc, pos = self.cols, self.loc, self.pos
+        for index, suit, moved, extra in reversed(done):
+            if suit < 0:
+                self.hidden[index] += 1
+                continue
+            column = cols[index]
+            height = len(column)
+            for card in _RUNS[suit]:
+                loc[card] = index
+                pos[card] = height
+                height += 1
+            column.extend(_RUNS[suit])
+            self.collected -= 1
+            self.moved = moved
+            self.extra = extra
+
+    def _move(self, card: int, to: int) -> tuple[int, int, list[tuple[int, int, int, int]]]:
+        """Move ``card`` and everything on it onto column ``to``; return what ``_unmove`` needs."""
+        cols, loc, pos = self.cols, self.loc, self.pos
+        source = loc[card]
+        column = cols[source]
+        height = pos[card]
+        group = column[height:]
+        del column[height:]
+        target = cols[to]
+        new_height = len(target)
+        for moving in group:
+            loc[moving] = to
+            pos[moving] = new_height
+            new_height += 1
+        target.extend(group)
+        old_extra = self.extra
+        self.moved |= 1 << card
+        if old_extra & _DEALT_BIT:
+            slot = self.stock_slot[card]
+            if slot >= 0:
+                # What this stock card was dealt onto no longer matters.
+                self.extra = old_extra & ~(63 << (_EXTRA_SHIFT + 6 * slot))
+        elif card % 13 == 12 and to < _STOCK_SIZE:
+            self.extra = old_extra | ((to + 1) << (_EXTRA_SHIFT + 2 * (card // 13)))
+        if (
+            (height and height == self.hidden[source])
+            or group[-1] % 13 == 0
+            or (column and column[-1] % 13 == 0)
+        ):
+            done = self._settle((source, to))
+        else:
+            done = []
+        return source, old_extra, done
+
+    def _unmove(
+        self, card: int, to: int, source: int, old_extra: int, done: list[tuple[int, int, int, int]]
+    ) -> None:
+        if done:
+            self._unsettle(done)
+        cols, loc, pos = self.cols, self.loc, self.pos
+        target = cols[to]
+        height = pos[card]
+        group = target[height:]
+        del target[height:]
+        column = cols[source]
+        new_height = len(column)
+        for moving in group:
+            loc[moving] = source
+            pos[moving] = new_height
+            new_height += 1
+        column.extend(group)
+        self.moved &= ~(1 << card)
+        self.extra = old_extra
+
+    def _deal(self) -> tuple[int, list[int], list[tuple[int, int, int, int]]]:
+        cols, loc, pos = self.cols, self.loc, self.pos
+        old_extra = self.extra
+        # The King columns no longer matter (what the stock cards landed on says it all).
+        extra = _DEALT_BIT | (old_extra >> _COLLECTED_SHIFT << _COLLECTED_SHIFT)
+        dealt = self.stock
+        for slot, card in enumerate(dealt):
+            column = cols[slot]
+            extra |= (column[-1] + 1 if column else 0) << (_EXTRA_SHIFT + 6 * slot)
+            loc[card] = slot
+            pos[card] = len(column)
+            column.append(card)
+        self.extra = extra
+        self.stock = []
+        return old_extra, dealt, self._settle((0, 1, 2))
+
+    def _undeal(
+        self, old_extra: int, dealt: list[int], done: list[tuple[int, int, int, int]]
+    ) -> None:
+        if done:
+            self._unsettle(done)
+        for slot, card in enumerate(dealt):
+            self.cols[slot].pop()
+            self.loc[card] = -1
+        self.stock = dealt
+        self.extra = old_extra
+
+    # --- The search -------------------------------------------------------------------------
+
+    def _dfs(self, check: bool) -> bool:
+        """Search on from the current position; True (and ``line`` filled) if it can be won.
+
+        ``check``: whether the last action may have created a deadlock (``_may_deadlock``).
+        """
+        key = self.moved | self.extra
+        seen = self.seen
+        if key in seen:
+            return False
+        seen.add(key)
+        self.nodes += 1
+        if self.nodes > self.node_budget:
+            raise _OutOfBudget
+        if (
+            self.deadline is not None
+            and not self.nodes % _CHECK_CLOCK_EVERY
+            and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfBudget
+        if self.collected == 4:
+            return True
+        if check and self._dead():
+            return False
+        for card, to in self._actions():
+            if card < 0:
+                old_extra, dealt, done = self._deal()
+                if self._dfs(True):
+                    self.line.append((-1, -1))
+                    return True
+                self._undeal(old_extra, dealt, done)
+                continue
+            source, old_extra, done = self._move(card, to)
+            if self._dfs(self._may_deadlock(card, to)):
+                self.line.append((card, to))
+                return True
+            self._unmove(card, to, source, old_extra, done)
+        return False
+
+    def _actions(self) -> list[tuple[int, int]]:
+        """The actions to try here, best first: a safe move alone, else all of them."""
+        cols, loc, pos, hidden = self.cols, self.loc, self.pos, self.hidden
+        moves: list[tuple[int, int]] = []
+        empty: list[int] = []
+        for to in range(_COLUMNS):
+            column = cols[to]
+            if not column:
+                empty.append(to)
+                continue
+            top = column[-1]
+            if top % 13:
+                card = top - 1  # the only card that can go onto ``top``
+                source = loc[card]
+                if source >= 0 and source != to and pos[card] >= hidden[source]:
+                    moves.append((card, to))
+        dealt = not self.stock
+        if empty:
+            for king in _KINGS:
+                source = loc[king]
+                if source >= 0 and pos[king] > 0 and pos[king] >= hidden[source]:
+                    if dealt:
+                        moves.append((king, empty[0]))
+                    else:
+                        # Before the deal, columns 0-2 differ from each other and from the
+                        # rest (the deal lands there); columns 3-6 are interchangeable.
+                        later = False
+                        for to in empty:
+                            if to < _STOCK_SIZE:
+                                moves.append((king, to))
+                            elif not later:
+                                later = True
+                                moves.append((king, to))
+        if dealt:
+            if moves:
+                safe = self._safe_move(moves, len(empty))
+                if safe is not None:
+                    return [safe]
+            moves.sort(key=self._priority)
+            return moves
+        moves.sort(key=self._priority)
+        moves.append((-1, -1))
+        return moves
+
+    def _priority(self, move: tuple[int, int]) -> int:
+        """Move ordering (smaller first): it only decides how fast a win is found."""
+        card, _ = move
+        source = self.loc[card]
+        height = self.pos[card]
+        if height == 0:
+            return 0 if card % 13 != 12 else 3  # empties a column
+        if height == self.hidden[source]:
+            return 1  # turns a face-down card up
+        if card % 13 == 12:
+            return 2
+        return 4
+
+    # --- Provably safe moves ----------------------------------------------------------------
+
+    def _safe_move(self, moves: list[tuple[int, int]], empty: int) -> tuple[int, int] | None:
+        """A move that can be played alone, without trying the others; only after the deal.
+
+        The proofs use three facts. (1) A card lying on its successor ("glued") can never be
+        picked again: its only destination is the top of its successor, which it covers; so
+        glued cards only move along with a card below them. (2) A move of a non-King ``x``
+        only changes what lies beneath ``x``; two moves commute (either order gives the same
+        position) unless one makes the other illegal. After the deal, a move ``x`` (onto
+        ``x + 1``) can be made illegal by another move only through a *crossing*: a move ``y``
+        whose group has ``x + 1`` on top while ``y + 1`` is the top of ``x``'s column, so that
+        moving ``y`` puts ``x + 1`` above ``x`` in one column (and symmetrically). Only ``x``
+        can land on ``x + 1``; Kings only go to empty columns, which splits a column but never
+        covers a card or joins two columns. (3) The strong-stubborn-set theorem (Valmari;
+        Wehrle & Helmert 2014, reachability of a goal): if a move ``x`` is legal, every
+        winning line contains a move of ``x`` (true of every non-King card not yet on its
+        successor: it must end on it), and no move that could ever be made before ``x`` can
+        cross it, then moving ``x`` first turns any winning line into a winning line.
+
+        Rule A (group ``x``, ``x - 1``, ..., Ace): the top of ``x``'s column is an Ace, on
+        which nothing can land, and the cards above ``x`` are glued (fact 1): the top stays
+        that Ace until ``x`` moves, and no move ``y`` has ``y + 1`` = an Ace. No crossing.
+
+        Rule H (``x + 1`` on a column whose non-King cards all lie on their successors, so a
+        King at the bottom): a crossing needs a card ``y`` that must still move, below
+        ``x + 1`` in its column. The cards below ``x + 1`` are glued or Kings: they never move
+        on their own (fact 1) except a King into an empty column, which only leaves fewer cards
+        below ``x + 1``; nothing is ever put below a card. So no such ``y`` ever exists.
+
+        Rule K (as many empty columns as Kings that are not at the bottom of their column,
+        face-down ones included): move such a King. It is not needed by every winning line,
+        so the argument is direct: put this move first in any winning line. It covers no card
+        and joins no columns, so every move of the line stays legal (legality of ``y`` needs
+        ``y`` face up, ``y + 1`` on top and not above ``y`` in its column: splitting a column
+        keeps all three); the Kings still to move keep an empty column each, because moves of
+        non-Kings never fill an empty column nor take a King off the bottom, and every King
+        move uses one column for one King. The cards end in the same order, so the line
+        still collects every suit.
+        """
+        loc, pos, cols = self.loc, self.pos, self.cols
+        kings_to_move = -1
+        for card, to in moves:
+            if card % 13 == 12:
+                if kings_to_move < 0:
+                    kings_to_move = sum(1 for king in _KINGS if loc[king] >= 0 and pos[king] > 0)
+                if empty >= kings_to_move:
+                    return card, to  # Rule K
+                continue
+            column = cols[loc[card]]
+            height = pos[card]
+            if column[-1] == card - card % 13 and column[height:] == _DOWN_TO_ACE[card]:
+                return card, to  # Rule A
+            below = -1
+            for lying in cols[to]:
+                if lying % 13 != 12 and lying + 1 != below:
+                    break
+                below = lying
+            else:
+                return card, to  # Rule H
+        return None
+
+    # --- Deadlocks ----------------------------------------------------------------------------
+
+    def _may_deadlock(self, card: int, to: int) -> bool:
+        """Whether the move of ``card`` just made onto column ``to`` can have created a deadlock.
+
+        ``_dead`` looks for cards that can never be picked. Its evidence for a card is a list
+        of requirements, each a set of cards one of which must be picked first (below). A move
+        or a flip only ever removes requirements, and never removes a card from a requirement
+        that remains: picking a card of a requirement meets it for good (it splits the column
+        between the two cards, or uncovers the card). So a position can only become deadlocked
+        through a *new* requirement or fewer empty columns: after a King move (it fills an
+        empty column), the deal (it covers tops and may fill empty columns), or a non-King move
+        that brings a card into the column of its successor or predecessor -- the only way
+        to create a new "same column" requirement. Other moves need no check when the position
+        before was not deadlocked.
+        """
+        if card % 13 == 12:
+            return True
+        loc, pos = self.loc, self.pos
+        column = self.cols[to]
+        base = pos[card]  # the group starts here; the cards below were there before
+        for moving in column[base:]:
+            rank = moving % 13
+            if rank != 12:
+                above = moving + 1
+                if loc[above] == to and pos[above] < base and moving != card:
+                    return True
+            if rank:
+                under = moving - 1
+                if loc[under] == to and pos[under] < base:
+                    return True
+        return False
+
+    def _dead(self) -> bool:
+        """True if the position is provably lost: some card can never be picked.
+
+        Requirements. A card ``c`` that is not glued (fact 1 of ``_safe_move``) and not a
+        King can only be picked when it is face up, ``c + 1`` is the top of a column and
+        ``c + 1`` is not above ``c`` in the same column. Each unmet condition names cards one
+        of which must be picked first:
+        - ``c`` face down: the card directly on it (nothing else uncovers it);
+        - ``c + 1`` covered: the card directly on ``c + 1`` (only ``c`` can land on ``c + 1``);
+        - ``c`` and ``c + 1`` in one column: a card that splits the column between them, i.e.
+          one of the non-glued cards and Kings strictly between them, ``c + 1`` included when
+          it is the upper one (glued cards cannot be picked; nothing can be put between two
+          cards of a column).
+        A King not at the bottom of its column can only be picked when face up (the card on
+        it) and when a column is empty. A column only empties when its bottom card is picked
+        (a non-King) or collected with its whole suit (a King).
+
+        D is the largest set of cards such that every card of D has a requirement made only
+        of cards of D (and, for a King, no column is empty nor can be: every column's bottom
+        card is a non-King of D, or a King whose suit has a non-King in D). Then no card of D
+        is ever picked: at the first pick of a card of D, its requirement's cards were all
+        still unpicked, so (as each requirement is only met by picking one of its cards) the
+        requirement was unmet. The position is lost if D holds a non-King (it must end on its
+        successor, so it must be picked), or the card on a face-down card (which must be
+        turned up to be collected), or if a face-down card has its predecessor glued on it.
+        D is computed as a greatest fixpoint, starting from all candidates.
+        """
+        cols, loc, pos, hidden = self.cols, self.loc, self.pos, self.hidden
+        requirements: dict[int, list[list[int]]] = {}
+        on_face_down: list[int] = []
+        for index in range(_COLUMNS):
+            column = cols[index]
+            face_down = hidden[index]
+            below = -1
+            for height, card in enumerate(column):
+                if height < face_down:
+                    on_top = column[height + 1]
+                    if card % 13 and on_top + 1 == card:
+                        return True  # glued onto a face-down card: it stays face down
+                    on_face_down.append(on_top)
+                if card % 13 == 12:
+                    if height:
+                        requirements[card] = [[column[height + 1]]] if height < face_down else []
+                elif card + 1 != below:
+                    needs: list[list[int]] = []
+                    if height < face_down:
+                        needs.append([column[height + 1]])
+                    successor = card + 1
+                    where = loc[successor]
+                    if where >= 0:
+                        other = cols[where]
+                        at = pos[successor]
+                        if at + 1 < len(other):
+                            needs.append([other[at + 1]])
+                        if where == index:
+                            if at > height:
+                                start, stop, last = height + 1, at + 1, card
+                            else:
+                                start, stop, last = at + 1, height, successor
+                            splitters: list[int] = []
+                            for between in column[start:stop]:
+                                if between % 13 == 12 or between + 1 != last:
+                                    splitters.append(between)
+                                last = between
+                            needs.append(splitters)
+                    requirements[card] = needs
+                below = card
+        if not requirements:
+            return False
+        bottoms = [column[0] if column else -1 for column in cols]
+        changed = True
+        while changed:
+            changed = False
+            column_can_empty: bool | None = None
+            for card in list(requirements):
+                stuck = False
+                for alternatives in requirements[card]:
+                    for alternative in alternatives:
+                        if alternative not in requirements:
+                            break
+                    else:
+                        stuck = True
+                        break
+                if stuck:
+                    continue
+                if card % 13 == 12:
+                    # A King leaves its place when moved into an empty column, or when its suit
+                    # is collected (that uncovers the card under it too).
+                    if column_can_empty is None:
+                        column_can_empty = self._column_can_empty(bottoms, requirements)
+                    if not column_can_empty and not self._suit_can_finish(card, requirements):
+                        continue
+                del requirements[card]
+                changed = True
+        for card in requirements:
+            if card % 13 != 12:
+                return True
+        return any(card in requirements for card in on_face_down)
+
+    @staticmethod
+    def _suit_can_finish(king: int, stuck: dict[int, list[list[int]]]) -> bool:
+        """Whether no non-King of ``king``'s suit is (so far) known never to be picked."""
+        return not any(card in stuck for card in range(king - 12, king))
+
+    @classmethod
+    def _column_can_empty(cls, bottoms: list[int], stuck: dict[int, list[list[int]]]) -> bool:
+        for bottom in bottoms:
+            if bottom < 0:
+                return True
+            if bottom % 13 != 12:
+                if bottom not in stuck:
+                    return True
+            elif cls._suit_can_finish(bottom, stuck):
+                return True
+        return False

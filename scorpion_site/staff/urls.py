@@ -1,0 +1,11 @@
+from django.urls import URLPattern, path
+
+from scorpion_site.staff import views
+
+app_name = "staff"
+
+urlpatterns: list[URLPattern] = [
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("games/<uuid:game_id>/replay/", views.game_replay, name="replay"),
+    path("pool/top-up/", views.pool_top_up, name="pool-top-up"),
+]

@@ -1,0 +1,99 @@
+"""Staff pages: the dashboard, the replay viewer and the pool top-up button.
+
+Thin views: the figures come from ``selectors``, the replay from ``replay``, the writes from
+``operations``; the pages are server-rendered in the admin's look, with SVG charts and no
+JavaScript. Non-staff visitors are sent to the admin login.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib import admin, messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from games.models import Game
+from scorpion_site.staff import charts, operations, selectors
+from scorpion_site.staff.replay import clamp_version, replay
+
+
+def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
+    labels = [day.day.strftime("%m-%d") for day in data.games_per_day]
+    games = charts.bar_chart(
+        title="Games started and won per day (UTC)",
+        labels=labels,
+        series=[
+            charts.Series("started", "s-started", [day.started for day in data.games_per_day]),
+            charts.Series("won", "s-won", [day.won for day in data.games_per_day]),
+        ],
+    )
+    daily = charts.bar_chart(
+        title="Daily challenge: players and solvers per date",
+        labels=[day.day.strftime("%m-%d") for day in data.daily],
+        series=[
+            charts.Series("players", "s-started", [day.participants for day in data.daily]),
+            charts.Series("solvers", "s-won", [day.solvers for day in data.daily]),
+        ],
+        rate=charts.RateSeries("solve rate", "s-rate", [day.solve_rate for day in data.daily]),
+    )
+    modes = charts.percent_bars(rows=[(mode.label, mode.win_rate) for mode in data.modes])
+    return {"games_chart": games, "daily_chart": daily, "mode_bars": modes}
+
+
+@staff_member_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    data = selectors.dashboard(now=timezone.now())
+    context = {
+        **admin.site.each_context(request),
+        "title": "Staff dashboard",
+        "data": data,
+        "days": selectors.SERIES_DAYS,
+        "can_top_up": request.user.has_perm("games.add_winnabledeal"),
+        **_dashboard_charts(data),
+    }
+    return render(request, "staff/dashboard.html", context)
+
+
+@staff_member_required
+def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    if not request.user.has_perm("games.view_game"):
+        raise PermissionDenied
+    game = get_object_or_404(Game.objects.select_related("owner"), pk=game_id)
+    version = clamp_version(request.GET.get("version"), last=game.version)
+    context = {
+        **admin.site.each_context(request),
+        "title": f"Replay of game {game.pk}",
+        "replay": replay(game=game, version=version),
+        "opts": Game._meta,
+    }
+    return render(request, "staff/replay.html", context)
+
+
+@require_POST
+@staff_member_required
+def pool_top_up(request: HttpRequest) -> HttpResponse:
+    if not request.user.has_perm("games.add_winnabledeal"):
+        raise PermissionDenied
+    result = operations.pool_top_up()
+    if result.error:
+        messages.error(request, f"Pool top-up: {result.error}")
+    elif result.queued:
+        messages.success(request, f"Queued a top-up of {result.requested} deal(s) for the workers.")
+    else:
+        messages.success(
+            request,
+            f"No broker (embedded mode): certified {result.added} deal(s) now.",
+        )
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("staff:dashboard")
+    return HttpResponseRedirect(target)

@@ -1,0 +1,170 @@
+"""Statistics endpoints: the caller's figures and the daily leaderboard."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from scorpion_site.api import ApiView
+from stats import selectors
+from stats.selectors import LeaderboardEntry, seconds
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def player(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+class FiguresSerializer(serializers.Serializer[Any]):
+    played = serializers.IntegerField(help_text="Games started (created), finished or not.")
+    won = serializers.IntegerField()
+    resigned = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True,
+        help_text="won / (won + resigned), 0 to 1; null before the first finished game.",
+    )
+    current_streak = serializers.IntegerField(
+        help_text="Consecutive wins at the end of the finished games, in order of finishing."
+    )
+    best_streak = serializers.IntegerField()
+    best_time = serializers.FloatField(
+        allow_null=True, help_text="Seconds from the first move to the end of the fastest win."
+    )
+    fewest_moves = serializers.IntegerField(allow_null=True)
+    average_win_time = serializers.FloatField(allow_null=True, help_text="Seconds.")
+    clean_wins = serializers.IntegerField(help_text="Wins without an undo or a hint.")
+
+
+class ModesSerializer(serializers.Serializer[Any]):
+    random = FiguresSerializer()
+    seeded = FiguresSerializer()
+    daily = FiguresSerializer()
+    winnable = FiguresSerializer()
+
+
+class StatsSerializer(FiguresSerializer):
+    modes = ModesSerializer(help_text="The same figures per mode; the daily challenge apart.")
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="Players equal in time, moves and finish share it.")
+    player = serializers.CharField(help_text="A display name that reveals no e-mail address.")
+    time = serializers.FloatField(help_text="Seconds from the first move to the winning one.")
+    moves = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    is_me = serializers.BooleanField(help_text="This entry is the caller's.")
+
+
+class MyRankSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    time = serializers.FloatField()
+    moves = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    date = serializers.DateField()
+    count = serializers.IntegerField(help_text="Players with a win that day.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardEntrySerializer(many=True)
+    me = MyRankSerializer(allow_null=True, help_text="The caller's best win, wherever it ranks.")
+
+
+class StatsView(ApiView):
+    @extend_schema(operation_id="stats_retrieve", responses={200: StatsSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.stats_for(user=player(request)).to_dict())
+
+
+def _positive_int(request: Request, name: str, default: int, maximum: int | None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or int(raw) < 1 or (maximum is not None and int(raw) > maximum):
+        bound = f" up to {maximum}" if maximum is not None else ""
+        raise serializers.ValidationError({name: [f"a whole number from 1{bound}"]})
+    return int(raw)
+
+
+def parse_day(raw: str) -> datetime.date:
+    """A YYYY-MM-DD date, else a 400 validation_error."""
+    try:
+        if _DATE.match(raw):
+            return datetime.date.fromisoformat(raw)
+    except ValueError:
+        pass
+    raise serializers.ValidationError({"date": ["a date as YYYY-MM-DD, e.g. 2025-01-31"]})
+
+
+def _entry(entry: LeaderboardEntry, me: User) -> dict[str, Any]:
+    return {
+        "rank": entry.rank,
+        "player": entry.player,
+        "time": seconds(entry.time),
+        "moves": entry.moves,
+        "finished_at": entry.finished_at.isoformat(),
+        "is_me": entry.user_id == me.pk,
+    }
+
+
+def _page_link(request: Request, page: int) -> str:
+    url = request.build_absolute_uri()
+    if page == 1:
+        return remove_query_param(url, "page")
+    return replace_query_param(url, "page", page)
+
+
+class DailyLeaderboardView(ApiView):
+    @extend_schema(
+        operation_id="daily_leaderboard",
+        parameters=[
+            OpenApiParameter(
+                "date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="UTC day"
+            ),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int, description=f"1 to {MAX_PAGE_SIZE}"),
+        ],
+        responses={200: LeaderboardSerializer},
+    )
+    def get(self, request: Request, date: str) -> Response:
+        day = parse_day(date)
+        page = _positive_int(request, "page", 1, None)
+        page_size = _positive_int(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        me = player(request)
+        board = selectors.daily_leaderboard(day=day, page=page, page_size=page_size, user=me)
+        if page > 1 and not board.entries:
+            raise Http404(f"no page {page}: the day has {board.count} players with a win")
+        own = board.me
+        return Response(
+            {
+                "date": day.isoformat(),
+                "count": board.count,
+                "next": _page_link(request, page + 1) if board.has_next else None,
+                "previous": _page_link(request, page - 1) if board.has_previous else None,
+                "results": [_entry(entry, me) for entry in board.entries],
+                "me": None
+                if own is None
+                else {
+                    "rank": own.rank,
+                    "time": seconds(own.time),
+                    "moves": own.moves,
+                    "finished_at": own.finished_at.isoformat(),
+                },
+            }
+        )

@@ -1,0 +1,264 @@
+"""Reads of statistics: a player's figures, and the daily challenge's leaderboard."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import (
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    Q,
+    QuerySet,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, Greatest, Rank, RowNumber
+from django.utils.crypto import salted_hmac
+
+from games.models import Game, GameMode, GameStatus
+from stats.models import ALL_MODES, PlayerStats
+
+STAT_MODES = tuple(GameMode.values)
+
+
+def win_time_expression() -> Greatest:
+    """``finished_at - started_at`` in the database, never below 0 s (0 s for a game never
+    started). The same definition as ``FinishedGame.win_time`` in the services and as
+    ``elapsed_seconds`` of the game API. A duration on both databases (PostgreSQL: interval;
+    SQLite: microseconds), so sums and minimums are exact."""
+    return Greatest(
+        ExpressionWrapper(
+            F("finished_at") - Coalesce(F("started_at"), F("finished_at")),
+            output_field=DurationField(),
+        ),
+        Value(datetime.timedelta(0)),
+        output_field=DurationField(),
+    )
+
+
+def seconds(duration: datetime.timedelta | None) -> float | None:
+    return None if duration is None else round(duration.total_seconds(), 3)
+
+
+# --- A player's figures ---
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    played: int
+    won: int
+    resigned: int
+    current_streak: int
+    best_streak: int
+    best_time: datetime.timedelta | None
+    fewest_moves: int | None
+    total_win_time: datetime.timedelta
+    clean_wins: int
+
+    @property
+    def finished(self) -> int:
+        return self.won + self.resigned
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins over finished games (won + resigned); None before the first finished game."""
+        return round(self.won / self.finished, 4) if self.finished else None
+
+    @property
+    def average_win_time(self) -> datetime.timedelta | None:
+        return self.total_win_time / self.won if self.won else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "played": self.played,
+            "won": self.won,
+            "resigned": self.resigned,
+            "win_rate": self.win_rate,
+            "current_streak": self.current_streak,
+            "best_streak": self.best_streak,
+            "best_time": seconds(self.best_time),
+            "fewest_moves": self.fewest_moves,
+            "average_win_time": seconds(self.average_win_time),
+            "clean_wins": self.clean_wins,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    overall: Figures
+    modes: dict[str, Figures]
+
+    def to_dict(self) -> dict[str, Any]:
+        body = self.overall.to_dict()
+        body["modes"] = {mode: figures.to_dict() for mode, figures in self.modes.items()}
+        return body
+
+
+def _figures(row: PlayerStats | None, played: int) -> Figures:
+    if row is None:
+        return Figures(played, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0)
+    return Figures(
+        played=played,
+        won=row.won,
+        resigned=row.resigned,
+        current_streak=row.current_streak,
+        best_streak=row.best_streak,
+        best_time=row.best_time,
+        fewest_moves=row.fewest_moves,
+        total_win_time=row.total_win_time,
+        clean_wins=row.clean_wins,
+    )
+
+
+def stats_for(*, user: User) -> PlayerFigures:
+    """The player's figures overall ("all" modes, the daily challenge included) and per mode.
+
+    Two queries: the stored rows, and the games started per mode (a GROUP BY on the player's
+    games, served by the (owner, created_at) index).
+    """
+    rows = {row.mode: row for row in PlayerStats.objects.filter(user=user)}
+    played = dict(
+        Game.objects.filter(owner=user)
+        .order_by()
+        .values("mode")
+        .annotate(n=Count("pk"))
+        .values_list("mode", "n")
+    )
+    return PlayerFigures(
+        overall=_figures(rows.get(ALL_MODES), sum(played.values())),
+        modes={mode: _figures(rows.get(mode), played.get(mode, 0)) for mode in STAT_MODES},
+    )
+
+
+# --- The daily leaderboard ---
+
+
+def display_name(*, user_id: int, email: str) -> str:
+    """How a player appears to others: the first letter of their e-mail's local part and a
+    tag derived from their id with the server's secret (``"A***#3f9c"``). No e-mail, domain or
+    username (allauth derives usernames from e-mails) ever leaves; the tag tells apart players
+    who share an initial and stays the same from day to day."""
+    initial = email.partition("@")[0][:1].upper() or "?"
+    tag = salted_hmac("stats.display_name", str(user_id)).hexdigest()[:4]
+    return f"{initial}***#{tag}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    user_id: int
+    player: str
+    time: datetime.timedelta
+    moves: int
+    finished_at: datetime.datetime
+    game_id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    day: datetime.date
+    count: int
+    page: int
+    page_size: int
+    entries: list[LeaderboardEntry]
+    me: LeaderboardEntry | None
+
+    @property
+    def has_next(self) -> bool:
+        return self.page * self.page_size < self.count
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 1
+
+
+def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+    start = datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
+    return start, start + datetime.timedelta(days=1)
+
+
+def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
+    """The wins that count for a day: games of that day's daily deal (``daily_date``), begun
+    on that UTC day, won whenever (a game begun at 23:59 and won after midnight counts for the
+    day it was begun on). A restart of the deal on a later day does not count: by then the
+    deal is no secret (it is shown once a game of it ends)."""
+    start, end = _day_bounds(day)
+    return Game.objects.filter(
+        mode=GameMode.DAILY,
+        daily_date=day,
+        status=GameStatus.WON,
+        created_at__gte=start,
+        created_at__lt=end,
+    )
+
+
+def _best_wins(day: datetime.date) -> QuerySet[Game]:
+    """Each player's best win of the day, one row per player."""
+    per_player = Window(
+        RowNumber(),
+        partition_by=[F("owner_id")],
+        order_by=[F("time").asc(), F("moves").asc(), F("finished_at").asc(), F("id").asc()],
+    )
+    best_ids = (
+        daily_wins(day=day)
+        .annotate(time=win_time_expression(), nth=per_player)
+        .filter(nth=1)
+        .values("id")
+    )
+    return Game.objects.filter(id__in=best_ids)
+
+
+def daily_leaderboard(
+    *, day: datetime.date, page: int, page_size: int, user: User | None = None
+) -> Leaderboard:
+    """The day's leaderboard: each player's best win, by time, then moves, then who finished
+    first; players equal on all three share a rank. Ranks come from a window function over the
+    players' best wins, so a page costs the same however many players won that day; the
+    caller's own rank, wherever it is, is one COUNT of the better best wins."""
+    best = _best_wins(day).annotate(time=win_time_expression())
+    ranked = (
+        best.annotate(
+            rank=Window(
+                Rank(),
+                order_by=[F("time").asc(), F("moves").asc(), F("finished_at").asc()],
+            )
+        )
+        .order_by("rank", "id")
+        .values("id", "owner_id", "owner__email", "time", "moves", "finished_at", "rank")
+    )
+    offset = (page - 1) * page_size
+    entries = [_entry(values, values["rank"]) for values in ranked[offset : offset + page_size]]
+    count = best.count()
+
+    me: LeaderboardEntry | None = None
+    if user is not None:
+        mine = best.filter(owner=user).values(
+            "id", "owner_id", "owner__email", "time", "moves", "finished_at"
+        )
+        own = mine.first()
+        if own is not None:
+            better = best.filter(
+                Q(time__lt=own["time"])
+                | Q(time=own["time"], moves__lt=own["moves"])
+                | Q(time=own["time"], moves=own["moves"], finished_at__lt=own["finished_at"])
+            ).count()
+            me = _entry(own, better + 1)
+    return Leaderboard(day, count, page, page_size, entries, me)
+
+
+def _entry(values: Mapping[str, Any], rank: int) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        rank=rank,
+        user_id=values["owner_id"],
+        player=display_name(user_id=values["owner_id"], email=values["owner__email"]),
+        time=values["time"],
+        moves=values["moves"],
+        finished_at=values["finished_at"],
+        game_id=values["id"],
+    )

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from stats import api
+
+urlpatterns = [
+    path("stats/", api.StatsView.as_view(), name="stats"),
+    path(
+        "daily/<str:date>/leaderboard/",
+        api.DailyLeaderboardView.as_view(),
+        name="daily-leaderboard",
+    ),
+]

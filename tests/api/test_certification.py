@@ -1,0 +1,114 @@
+"""Certified deals: the daily challenge and the winnable pool, as services (no worker)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from games.engine.solver import solve
+
+from games import services
+from games.engine.cards import parse_card, parse_deal_code
+from games.engine.deals import daily_seed, deal_code_for_seed
+from games.engine.position import Deal, initial_position, play, resolve_move, status
+from games.models import DailyDeal, WinnableDeal
+from games.services import CertificationError, DealChoice
+from tests.api.conftest import DEALS
+from tests.api.test_event_store import race
+from tests.conftest import require_service
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2031, 3, 14)
+
+
+def assert_certificate_wins(deal_code: str, line: list[dict[str, Any]]) -> None:
+    position = initial_position(parse_deal_code(deal_code))
+    for step in line:
+        if step["type"] == "deal":
+            position, _ = play(position, Deal())
+        else:
+            position, _ = play(
+                position, resolve_move(position, parse_card(step["card"]), step.get("to"))
+            )
+    assert status(position) == "won"
+
+
+def test_daily_deal_is_the_first_candidate_of_the_date_the_solver_proves_winnable() -> None:
+    deal = services.daily_deal_ensure(day=DAY)
+    assert deal.seed == daily_seed(DAY, deal.candidate)
+    assert deal.deal_code == deal_code_for_seed(deal.seed)
+    assert_certificate_wins(deal.deal_code, deal.certificate)
+    for earlier in range(deal.candidate):
+        code = deal_code_for_seed(daily_seed(DAY, earlier))
+        verdict = solve(
+            parse_deal_code(code), node_budget=services.DAILY_NODE_BUDGET, time_budget=None
+        ).verdict
+        assert verdict != "won"
+
+
+def test_daily_deal_ensure_is_idempotent() -> None:
+    first = services.daily_deal_ensure(day=DAY)
+    again = services.daily_deal_ensure(day=DAY)
+    assert again.pk == first.pk
+    assert DailyDeal.objects.count() == 1
+
+
+def test_deals_are_certified_for_today_and_the_days_ahead() -> None:
+    deals = services.daily_deals_ensure_ahead(today=DAY, days_ahead=7)
+    assert [d.date for d in deals] == [DAY + datetime.timedelta(days=i) for i in range(8)]
+    assert DailyDeal.objects.count() == 8
+
+
+def test_only_future_daily_deals_can_be_regenerated() -> None:
+    services.daily_deal_ensure(day=DAY)
+    with pytest.raises(CertificationError):
+        services.daily_deal_regenerate(day=DAY, today=DAY)
+    tomorrow = DAY + datetime.timedelta(days=1)
+    services.daily_deal_ensure(day=tomorrow)
+    regenerated = services.daily_deal_regenerate(day=tomorrow, today=DAY)
+    assert regenerated.date == tomorrow
+    assert_certificate_wins(regenerated.deal_code, regenerated.certificate)
+
+
+def test_daily_game_created_on_demand_when_no_worker_prepared_it() -> None:
+    owner = User.objects.create_user("early", "early@example.com", "pw")
+    assert not DailyDeal.objects.exists()
+    game = services.game_create(owner=owner, choice=DealChoice(mode="daily"))
+    deal = DailyDeal.objects.get()
+    assert game.deal_code == deal.deal_code
+    assert game.daily_date == deal.date
+
+
+def test_pool_top_up_adds_certified_deals_up_to_the_target() -> None:
+    added = services.winnable_pool_top_up(target=2, max_new=5)
+    assert added == 2
+    assert WinnableDeal.objects.count() == 2
+    for deal in WinnableDeal.objects.all():
+        assert_certificate_wins(deal.deal_code, deal.certificate)
+    assert services.winnable_pool_top_up(target=2, max_new=5) == 0
+
+
+def test_winnable_mode_never_runs_dry() -> None:
+    owner = User.objects.create_user("keen", "keen@example.com", "pw")
+    WinnableDeal.objects.create(
+        seed=1, deal_code=DEALS["won"][0]["code"], certificate=DEALS["won"][0]["line"]
+    )
+    first = services.game_create(owner=owner, choice=DealChoice(mode="winnable"))
+    second = services.game_create(owner=owner, choice=DealChoice(mode="winnable"))
+    assert first.deal_code != second.deal_code
+    assert WinnableDeal.objects.count() == 2  # the second was certified on the spot
+    fresh = WinnableDeal.objects.get(deal_code=second.deal_code)
+    assert_certificate_wins(fresh.deal_code, fresh.certificate)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_processes_agree_on_the_daily_deal() -> None:
+    require_service("PostgreSQL", connection.vendor == "postgresql")
+    results = race([lambda: services.daily_deal_ensure(day=DAY) for _ in range(3)])
+    assert all(isinstance(r, DailyDeal) for r in results), results
+    assert len({r.pk for r in results}) == 1
+    assert DailyDeal.objects.count() == 1

@@ -1,0 +1,310 @@
+"""The solver: verdicts on known deals, winning lines that replay, and the reductions checked
+against a plain exhaustive search (games/engine/_solver_reference.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+import pytest
+
+from games.engine.cards import parse_card, parse_deal_code
+from games.engine.deals import deal_code_for_seed
+from games.engine.errors import DealCodeError
+from games.engine.position import (
+    DEAL,
+    Action,
+    Move,
+    Position,
+    apply,
+    deal_position,
+    legal_actions,
+    play,
+    resolve_move,
+    status,
+)
+from games.engine.solver import Solution, _OutOfBudget, _read_position, _Search, solve
+from tests.engine.tables import DEALS, table
+
+# Exhaustive searches in these tests stop after this many positions (then they do not count).
+REFERENCE_BUDGET = 5_000
+# A deal whose proof takes thousands of positions (for the budget tests).
+HARD_SEED = 8
+
+
+def play_line(start: Position, line: list[dict[str, Any]]) -> Position:
+    """Play API commands as a player would: each one is checked by the engine."""
+    position = start
+    for command in line:
+        assert status(position) == "playing"
+        action: Action
+        if command["type"] == "deal":
+            assert set(command) == {"type"}
+            action = DEAL
+        else:
+            assert set(command) == {"type", "card", "to"}
+            action = resolve_move(position, parse_card(command["card"]), command["to"])
+        position, _ = play(position, action)
+    return position
+
+
+def searcher(position: Position) -> _Search:
+    return _Search(*_read_position(position), node_budget=10, deadline=None)
+
+
+def exhaustive(position: Position) -> str:
+    from games.engine._solver_reference import exhaustive_verdict
+
+    return exhaustive_verdict(position, REFERENCE_BUDGET)[0]
+
+
+def command_action(position: Position, command: dict[str, Any]) -> Action:
+    if command["type"] == "deal":
+        return DEAL
+    return resolve_move(position, parse_card(command["card"]), command["to"])
+
+
+# --- Known deals ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deal", DEALS["won"], ids=lambda deal: deal["code"][:12])
+def test_won_deals_are_won_and_the_line_wins(deal: dict[str, Any]) -> None:
+    solution = solve(deal["code"])
+
+    assert solution.verdict == "won"
+    assert solution.won
+    assert not solution.lost
+    assert status(play_line(deal_position(deal["code"]), solution.line)) == "won"
+    assert solution.nodes >= len(solution.line)
+    assert solution.seconds >= 0
+
+
+@pytest.mark.parametrize("deal", DEALS["lost"], ids=lambda deal: deal["code"][:12])
+def test_lost_deals_are_lost(deal: dict[str, Any]) -> None:
+    solution = solve(deal["code"])
+
+    assert solution.verdict == "lost"
+    assert solution.line == []
+
+
+def test_a_deal_is_accepted_as_cards_as_a_code_and_as_a_position() -> None:
+    code = DEALS["won"][0]["code"]
+    cards = parse_deal_code(code)
+
+    verdicts = {solve(code).verdict, solve(cards).verdict, solve(list(cards)).verdict}
+    verdicts.add(solve(deal_position(code)).verdict)
+
+    assert verdicts == {"won"}
+
+
+def test_anything_else_is_refused() -> None:
+    cards = list(parse_deal_code(DEALS["won"][0]["code"]))
+    with pytest.raises(ValueError, match="52 distinct"):
+        solve(cards[:51])
+    with pytest.raises(ValueError, match="52 distinct"):
+        solve([*cards[:51], cards[0]])
+    with pytest.raises(DealCodeError):
+        solve("not a deal code")
+    broken = Position(columns=((),) * 7, hidden=(0,) * 7, stock=(), collected=(0, 1))
+    with pytest.raises(ValueError, match="exactly once"):
+        solve(broken)
+
+
+# --- Budgets -------------------------------------------------------------------------------
+
+
+def test_running_out_of_nodes_gives_unknown() -> None:
+    code = deal_code_for_seed(HARD_SEED)
+
+    solution = solve(code, node_budget=100)
+
+    assert solution.verdict == "unknown"
+    assert solution.line == []
+    assert solution.nodes == 101
+    assert solve(DEALS["won"][0]["code"], node_budget=1).verdict == "unknown"
+
+
+def test_running_out_of_time_gives_unknown() -> None:
+    solution = solve(deal_code_for_seed(HARD_SEED), time_budget=0.0)
+
+    assert solution.verdict == "unknown"
+    assert solution.line == []
+
+
+def test_the_hard_deal_is_decided_within_the_default_budget() -> None:
+    solution = solve(deal_code_for_seed(HARD_SEED))
+
+    assert solution.verdict == "lost"
+    assert solution.nodes > 1_000
+
+
+# --- Mid-game positions --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("played", [1, 10, 22, 23, 30, 45])
+def test_a_position_along_a_winning_line_is_won_and_its_line_wins(played: int) -> None:
+    deal = DEALS["won"][0]
+    position = play_line(deal_position(deal["code"]), deal["line"][:played])
+
+    solution = solve(position)
+
+    assert solution.verdict == "won"
+    assert status(play_line(position, solution.line)) == "won"
+
+
+def test_a_won_position_needs_no_line() -> None:
+    position = play_line(deal_position(DEALS["won"][0]["code"]), DEALS["won"][0]["line"])
+
+    solution = solve(position)
+
+    assert (solution.verdict, solution.line, solution.nodes) == ("won", [], 0)
+    assert isinstance(solution, Solution)
+
+
+def test_a_hand_built_position_one_move_from_the_win() -> None:
+    position = table("KC QC JC TC 9C 8C 7C", "6C 5C 4C 3C 2C AC", collected="SHD")
+
+    solution = solve(position)
+
+    assert solution.line == [{"type": "move", "card": "6C", "to": 0}]
+    assert status(play_line(position, solution.line)) == "won"
+
+
+def test_a_hand_built_position_that_is_lost() -> None:
+    # The Ace lies on its face-down 2: it can never be picked again, so the 2 never turns up.
+    position = table("2C | AC", "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C", collected="SHD")
+
+    assert solve(position).verdict == "lost"
+    assert exhaustive(position) == "lost"
+
+
+def test_a_position_with_the_stock_still_full() -> None:
+    code = DEALS["won"][1]["code"]
+    line = DEALS["won"][1]["line"]
+    before_deal = line.index({"type": "deal"})
+    position = play_line(deal_position(code), line[: before_deal // 2])
+    assert position.stock
+
+    solution = solve(position)
+
+    assert solution.verdict == "won"
+    assert {"type": "deal"} in solution.line
+    assert status(play_line(position, solution.line)) == "won"
+
+
+# --- The reductions against a plain exhaustive search --------------------------------------
+
+
+def sample_positions(seeds: range, per_deal: int) -> list[Position]:
+    """Positions from random deals: along winning lines, one step off them, random playouts."""
+    positions: list[Position] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        code = deal_code_for_seed(seed)
+        solution = solve(code)
+        position = deal_position(code)
+        if solution.won:
+            steps = sorted(rng.sample(range(len(solution.line)), per_deal))
+            for index, command in enumerate(solution.line):
+                if index in steps:
+                    positions.append(position)
+                    actions = legal_actions(position)
+                    positions.append(apply(position, rng.choice(actions))[0])
+                position, _ = play(position, command_action(position, command))
+        else:
+            while actions := legal_actions(position):
+                position, _ = apply(position, rng.choice(actions))
+                if rng.random() < 0.2:
+                    positions.append(position)
+    return positions
+
+
+def test_the_solver_agrees_with_an_exhaustive_search() -> None:
+    # Mid-game positions, won and lost (whole deals mostly take the exhaustive search too long).
+    positions = sample_positions(range(0, 60), per_deal=3)
+    compared = {"won": 0, "lost": 0}
+    for position in positions:
+        reference = exhaustive(position)
+        if reference == "unknown":
+            continue
+        solution = solve(position)
+        assert solution.verdict == reference, position
+        compared[reference] += 1
+        if solution.won:
+            assert status(play_line(position, solution.line)) == "won"
+
+    assert compared["won"] >= 30
+    assert compared["lost"] >= 100
+
+
+def test_deadlock_detection_never_gives_up_a_won_position() -> None:
+    # Every position along a winning line is won: none may be called deadlocked. One step off
+    # the line, each position called deadlocked must be lost for the exhaustive search.
+    checked_dead = 0
+    codes = [deal["code"] for deal in DEALS["won"]]
+    codes += [code for code in map(deal_code_for_seed, range(0, 50)) if solve(code).won]
+    for code in codes:
+        position = deal_position(code)
+        for command in solve(code).line:
+            assert not searcher(position)._dead(), position
+            for action in legal_actions(position):
+                after = apply(position, action)[0]
+                if searcher(after)._dead():
+                    assert exhaustive(after) != "won", after
+                    checked_dead += 1
+            position, _ = play(position, command_action(position, command))
+
+    assert checked_dead >= 50
+
+
+def test_safe_moves_keep_the_verdict() -> None:
+    checked = 0
+    for position in sample_positions(range(200, 240), per_deal=4):
+        if position.stock:
+            continue
+        actions = searcher(position)._actions()
+        if len(actions) != 1 or len(legal_actions(position)) == 1:
+            continue
+        before = exhaustive(position)
+        after = exhaustive(apply(position, Move(*actions[0]))[0])
+        if "unknown" not in (before, after):
+            assert before == after, position
+            checked += 1
+
+    assert checked >= 20
+
+
+class _RecordingSearch(_Search):
+    """Records, for every key the search uses, the position it stood for."""
+
+    def __init__(self, position: Position, node_budget: int) -> None:
+        super().__init__(*_read_position(position), node_budget=node_budget, deadline=None)
+        self.positions: dict[int, object] = {}
+        self.meetings = 0
+
+    def _dfs(self, check: bool) -> bool:
+        key = self.moved | self.extra
+        columns = [
+            (tuple(column), hidden) for column, hidden in zip(self.cols, self.hidden, strict=True)
+        ]
+        if self.stock:
+            # Before the deal, columns 0-2 differ (the deal lands there), 3-6 do not.
+            shape: object = (columns[:3], sorted(columns[3:]), tuple(self.stock))
+        else:
+            shape = sorted(columns)
+        if key in self.positions:
+            self.meetings += 1
+            assert self.positions[key] == shape, "two positions share a key"
+        self.positions[key] = shape
+        return super()._dfs(check)
+
+
+@pytest.mark.parametrize("seed", [HARD_SEED, 374])
+def test_a_key_stands_for_one_position(seed: int) -> None:
+    search = _RecordingSearch(deal_position(deal_code_for_seed(seed)), node_budget=5_000)
+    with contextlib.suppress(_OutOfBudget):
+        search.run()
+
+    # Different move orders meet in one position, and then they share its key.
+    assert search.meetings > 0

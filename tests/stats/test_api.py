@@ -1,0 +1,225 @@
+"""GET /api/v1/stats/ and GET /api/v1/daily/{date}/leaderboard/ through the API."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.models import DailyDeal, Game
+from tests.api.conftest import Player
+from tests.stats.conftest import CODE, LINE, certified, daily_win, make_user
+
+pytestmark = pytest.mark.django_db
+
+FIGURES = {
+    "played",
+    "won",
+    "resigned",
+    "win_rate",
+    "current_streak",
+    "best_streak",
+    "best_time",
+    "fewest_moves",
+    "average_win_time",
+    "clean_wins",
+}
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code
+    return body
+
+
+def user_of(player: Player) -> User:
+    return User.objects.get(email=player.email)
+
+
+def play_to_win(player: Player, game_id: str) -> dict[str, Any]:
+    response = None
+    for step in LINE:
+        response = player.command(game_id, step)
+        assert response.status_code == 200, response.content
+    assert response is not None
+    body: dict[str, Any] = response.json()
+    assert body["status"] == "won"
+    return body
+
+
+def win_seconds(game_id: str) -> float:
+    game = Game.objects.get(pk=game_id)
+    assert game.started_at is not None
+    assert game.finished_at is not None
+    return (game.finished_at - game.started_at).total_seconds()
+
+
+# --- /api/v1/stats/ ---
+
+
+def test_a_new_player_has_empty_statistics(player: Player) -> None:
+    response = player.get("/api/v1/stats/")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == FIGURES | {"modes"}
+    assert set(body["modes"]) == {"random", "seeded", "daily", "winnable"}
+    for figures in (body, *body["modes"].values()):
+        assert set(figures) - {"modes"} == FIGURES
+        assert figures["played"] == figures["won"] == figures["current_streak"] == 0
+        assert figures["win_rate"] is None
+        assert figures["best_time"] is None
+        assert figures["average_win_time"] is None
+
+
+def test_statistics_after_playing(player: Player) -> None:
+    won = player.new_game(code=CODE)
+    play_to_win(player, won["id"])
+    resigned = player.new_game(mode="random")
+    player.command(resigned["id"], {"type": "resign"})
+    player.new_game(mode="random")  # still on: played, not finished
+    second = player.new_game(code=CODE)
+    player.command(second["id"], LINE[0])
+    player.command(second["id"], {"type": "undo"})
+    play_to_win(player, second["id"])
+
+    body = player.get("/api/v1/stats/").json()
+    times = [win_seconds(g["id"]) for g in (won, second)]
+    assert body["played"] == 4
+    assert (body["won"], body["resigned"]) == (2, 1)
+    assert body["win_rate"] == round(2 / 3, 4)
+    assert (body["current_streak"], body["best_streak"]) == (1, 1)
+    assert body["best_time"] == round(min(times), 3)
+    assert body["average_win_time"] == pytest.approx(sum(times) / 2, abs=0.001)
+    assert body["fewest_moves"] == len(LINE)
+    assert body["clean_wins"] == 1
+    seeded, random_mode = body["modes"]["seeded"], body["modes"]["random"]
+    assert (seeded["played"], seeded["won"], seeded["resigned"]) == (2, 2, 0)
+    assert seeded["win_rate"] == 1.0
+    assert (random_mode["played"], random_mode["won"], random_mode["resigned"]) == (2, 0, 1)
+    assert random_mode["win_rate"] == 0.0
+    assert body["modes"]["daily"]["played"] == 0
+
+
+def test_daily_figures_are_kept_apart(player: Player) -> None:
+    DailyDeal.objects.create(
+        date=timezone.now().date(), candidate=0, **certified({"code": CODE, "line": LINE}, 5)
+    )
+    game = player.new_game(mode="daily")
+    play_to_win(player, game["id"])
+    body = player.get("/api/v1/stats/").json()
+    assert body["modes"]["daily"]["won"] == 1
+    assert body["modes"]["seeded"]["won"] == 0
+    assert body["won"] == 1
+
+
+def test_statistics_are_the_callers_own(make_player: Callable[[], Player]) -> None:
+    one, two = make_player(), make_player()
+    game = one.new_game(code=CODE)
+    play_to_win(one, game["id"])
+    assert one.get("/api/v1/stats/").json()["won"] == 1
+    assert two.get("/api/v1/stats/").json()["won"] == 0
+
+
+def test_statistics_need_credentials() -> None:
+    problem(APIClient().get("/api/v1/stats/"), 401, "not_authenticated")
+    problem(APIClient().get("/api/v1/daily/2026-03-14/leaderboard/"), 401, "not_authenticated")
+
+
+# --- /api/v1/daily/{date}/leaderboard/ ---
+
+
+def test_leaderboard_of_a_day_played_through_the_api(make_player: Callable[[], Player]) -> None:
+    today = timezone.now().date()
+    DailyDeal.objects.create(date=today, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
+    fast, slow, loser = make_player(), make_player(), make_player()
+    for who, seconds in ((fast, 60), (slow, 90)):
+        game = who.new_game(mode="daily")
+        play_to_win(who, game["id"])
+        finished = Game.objects.get(pk=game["id"]).finished_at
+        assert finished is not None
+        Game.objects.filter(pk=game["id"]).update(
+            started_at=finished - datetime.timedelta(seconds=seconds)
+        )
+    lost = loser.new_game(mode="daily")
+    loser.command(lost["id"], {"type": "resign"})
+
+    response = slow.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert set(body) == {"date", "count", "next", "previous", "results", "me"}
+    assert body["date"] == today.isoformat()
+    assert body["count"] == 2
+    assert body["next"] is None
+    assert body["previous"] is None
+    first, second = body["results"]
+    assert set(first) == {"rank", "player", "time", "moves", "finished_at", "is_me"}
+    assert (first["rank"], first["time"], first["is_me"]) == (1, 60.0, False)
+    assert first["moves"] == len(LINE)
+    assert (second["rank"], second["time"], second["is_me"]) == (2, 90.0, True)
+    assert body["me"] == {
+        "rank": 2,
+        "time": 90.0,
+        "moves": len(LINE),
+        "finished_at": second["finished_at"],
+    }
+    for entry in body["results"]:
+        assert "@" not in entry["player"]
+        assert "stats" not in entry["player"]  # the e-mails' local parts are statsN
+    assert loser.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/").json()["me"] is None
+
+
+def test_leaderboard_pages_with_the_callers_rank(player: Player) -> None:
+    day = datetime.date(2026, 3, 14)
+    others = [make_user(f"other{i}") for i in range(7)]
+    for i, user in enumerate(others):
+        daily_win(user, day, seconds=10 + i)
+    daily_win(user_of(player), day, seconds=100)
+    url = f"/api/v1/daily/{day.isoformat()}/leaderboard/"
+    first = player.get(f"{url}?page_size=3").json()
+    assert first["count"] == 8
+    assert [e["rank"] for e in first["results"]] == [1, 2, 3]
+    assert first["previous"] is None
+    assert first["next"].endswith(f"{url}?page=2&page_size=3")
+    assert first["me"]["rank"] == 8
+    second = player.get(first["next"]).json()
+    assert [e["rank"] for e in second["results"]] == [4, 5, 6]
+    assert second["previous"].endswith(f"{url}?page_size=3")
+    last = player.get(second["next"]).json()
+    assert [e["rank"] for e in last["results"]] == [7, 8]
+    assert last["results"][-1]["is_me"] is True
+    assert last["next"] is None
+    problem(player.get(f"{url}?page=4&page_size=3"), 404, "not_found")
+
+
+def test_an_empty_day_has_an_empty_leaderboard(player: Player) -> None:
+    body = player.get("/api/v1/daily/2030-01-01/leaderboard/").json()
+    assert body == {
+        "date": "2030-01-01",
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+        "me": None,
+    }
+
+
+@pytest.mark.parametrize(
+    "date", ["2026-13-01", "2026-02-30", "2026-3-14", "20260314", "today", "2026-03-14x"]
+)
+def test_a_bad_date_is_a_validation_error(player: Player, date: str) -> None:
+    body = problem(player.get(f"/api/v1/daily/{date}/leaderboard/"), 400, "validation_error")
+    assert "date" in body["errors"]
+
+
+@pytest.mark.parametrize(
+    "query", ["page=0", "page=x", "page_size=0", "page_size=101", "page_size=-1"]
+)
+def test_bad_paging_is_a_validation_error(player: Player, query: str) -> None:
+    problem(player.get(f"/api/v1/daily/2026-03-14/leaderboard/?{query}"), 400, "validation_error")
