@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from games.engine.solver import solve
 
 from games import services
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_seed
 from games.engine.position import Deal, initial_position, play, resolve_move, status
+from games.engine.solver import solve
 from games.models import DailyDeal, WinnableDeal
 from games.services import CertificationError, DealChoice
 from tests.api.conftest import DEALS
