@@ -1,0 +1,61 @@
+"""Inspect, certify or regenerate the daily deal of a date.
+
+python manage.py daily_deal                      # today's deal (certified now if missing)
+python manage.py daily_deal --date 2026-12-24    # that day's deal
+python manage.py daily_deal --ahead 7            # make sure today + 7 days are certified
+python manage.py daily_deal --date 2026-12-24 --regenerate   # future days only
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from games import services
+from games.models import DailyDeal
+
+
+def _date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+class Command(BaseCommand):
+    help = "Inspect, certify or regenerate a day's daily-challenge deal."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--date", type=_date, help="UTC date, YYYY-MM-DD (default: today)")
+        parser.add_argument("--ahead", type=int, help="certify today and this many days ahead")
+        parser.add_argument(
+            "--regenerate", action="store_true", help="certify a future day's deal again"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        today = timezone.now().date()
+        if options["ahead"] is not None:
+            if options["ahead"] < 0:
+                raise CommandError("--ahead must be 0 or more")
+            for deal in services.daily_deals_ensure_ahead(today=today, days_ahead=options["ahead"]):
+                self._show(deal)
+            return
+        day = options["date"] or today
+        try:
+            if options["regenerate"]:
+                deal = services.daily_deal_regenerate(day=day, today=today)
+            else:
+                deal = services.daily_deal_ensure(day=day)
+        except services.CertificationError as exc:
+            raise CommandError(str(exc)) from exc
+        self._show(deal)
+
+    def _show(self, deal: DailyDeal) -> None:
+        self.stdout.write(
+            f"{deal.date}  seed {deal.seed} (candidate {deal.candidate})  "
+            f"certified in {deal.solver_nodes} nodes, {deal.solver_seconds:.2f} s, "
+            f"winning line of {len(deal.certificate)} actions\n  {deal.deal_code}"
+        )
