@@ -256,15 +256,18 @@ def game_execute_command(
             new_state = outcome.state
             now = timezone.now()
             new_status = new_state.status
+            # Absolute values, not F() expressions: the compare-and-set below guarantees the
+            # row is still exactly what was read, so the values computed from it are current,
+            # and the same values then bring the in-memory game up to date without a re-read.
             changes: dict[str, Any] = {
-                "version": F("version") + 1,
+                "version": game.version + 1,
                 "state": new_state.to_dict(),
                 "status": new_status,
                 "moves": new_state.moves,
                 "updated_at": now,
             }
             if outcome.event_type == "undo":
-                changes["undo_count"] = F("undo_count") + 1
+                changes["undo_count"] = game.undo_count + 1
             if game.started_at is None and outcome.event_type in ("move", "deal"):
                 changes["started_at"] = now
             if new_status in (GameStatus.WON, GameStatus.RESIGNED):
@@ -280,7 +283,8 @@ def game_execute_command(
                 idempotency_key=idempotency_key,
                 request_fingerprint=fingerprint,
             )
-            game.refresh_from_db()
+            for field, value in changes.items():
+                setattr(game, field, value)
             if new_status in (GameStatus.WON, GameStatus.RESIGNED):
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
