@@ -8,12 +8,15 @@ COPY scorpion_site ./scorpion_site
 COPY games ./games
 COPY accounts ./accounts
 COPY stats ./stats
+COPY web ./web
 COPY templates ./templates
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
     && useradd --create-home scorpion
-# Static files are collected at build time and served by whitenoise.
-RUN DEBUG=true python manage.py collectstatic --noinput
+# Static files are collected at build time (with the production manifest storage, hence
+# DEBUG off and a throwaway key) and served by whitenoise.
+RUN DEBUG=false SECRET_KEY=build-only-key-not-used-at-runtime-0123456789abcdefghij \
+    python manage.py collectstatic --noinput
 USER scorpion
 EXPOSE 8000
 CMD ["gunicorn", "scorpion_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "4"]

@@ -205,6 +205,17 @@ def _create_game(
     return game
 
 
+def game_hints_request(*, owner: User, game_id: UUID) -> tuple[Game, selectors.HintsView]:
+    """The hints a player asked for; asking is recorded, since a win without hints is a
+    "clean" win in the statistics. An F() increment, outside the version's compare-and-set:
+    a hint changes no position, and no command writes this column."""
+    game = selectors.game_get(owner=owner, game_id=game_id)
+    hints = selectors.game_hints(game=game)
+    if not game.is_finished:
+        Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
+    return game, hints
+
+
 def request_fingerprint(command: Command) -> str:
     return _fingerprint([command.type, command.card, command.to])
 

@@ -283,6 +283,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scorpion_site.schema.add_problems_and_strict_requests",
+    ],
 }
 
 # Requests larger than this are refused before parsing (a move is a few dozen bytes).

@@ -18,6 +18,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", include("web.urls")),
     path("healthz/", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("staff/", include("scorpion_site.staff.urls")),

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games.api.problems import PROBLEMS
 
 
+@ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The lobby for a signed-in player, the sign-up and log-in forms for anyone else.
+
+    The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
+    """
+    return render(request, "home.html", {"page": "home"})
 
 
 def problem_type(request: HttpRequest, code: str) -> JsonResponse:

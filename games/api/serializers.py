@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from games.engine.cards import parse_card, parse_deal_code
@@ -57,7 +58,10 @@ class GameCreateSerializer(StrictSerializer):
     seed = StrictIntegerField(required=False, min_value=0, max_value=MAX_SEED)
     code = StrictCharField(required=False, min_length=1, max_length=200)
     pysol_number = StrictIntegerField(
-        required=False, min_value=PYSOL_MIN_GAME_NUMBER, max_value=PYSOL_MAX_GAME_NUMBER
+        required=False,
+        min_value=PYSOL_MIN_GAME_NUMBER,
+        # PySolFC numbers go up to 10**20; we store them in a 64-bit column.
+        max_value=min(PYSOL_MAX_GAME_NUMBER, MAX_SEED),
     )
 
     def validate_code(self, value: str) -> str:
@@ -98,6 +102,34 @@ class GameCreateSerializer(StrictSerializer):
             code=data.get("code"),
             pysol_number=data.get("pysol_number"),
         )
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer from a query string: ASCII digits only (``int()`` would take "²" or " 5")."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not data.isascii() or not data.isdecimal():
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class GameListQuerySerializer(StrictSerializer):
+    """The query of ``GET /games/``: a value given must be valid; repeated values are refused."""
+
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
+    page = QueryIntegerField(required=False, min_value=1, max_value=10**6)
+    page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "lists"):
+            repeated = [name for name, values in data.lists() if len(values) > 1]
+            if repeated:
+                raise serializers.ValidationError(
+                    {name: ["give this parameter once"] for name in repeated}
+                )
+            data = {name: values[0] for name, values in data.lists()}
+        return super().to_internal_value(data)
 
 
 class CommandSerializer(StrictSerializer):
@@ -187,6 +219,13 @@ RecordSerializer._declared_fields["from"] = serializers.IntegerField(
 )
 
 
+class GamePageSerializer(serializers.Serializer[Any]):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSerializer(many=True)
+
+
 class EventSerializer(RecordSerializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
@@ -257,7 +296,7 @@ def game_representation(
     reveal = game.reveals_deal
     elapsed: float | None = None
     if game.started_at is not None:
-        end = game.finished_at or game.updated_at
+        end = game.finished_at or timezone.now()
         elapsed = max(0.0, (end - game.started_at).total_seconds())
     return {
         "id": str(game.id),

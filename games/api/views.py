@@ -20,12 +20,13 @@ from games.api.serializers import (
     DailySerializer,
     EventSerializer,
     GameCreateSerializer,
+    GameListQuerySerializer,
+    GamePageSerializer,
     GameSerializer,
     HintsSerializer,
     event_representation,
     game_representation,
 )
-from games.models import GameMode, GameStatus
 from scorpion_site.api import ApiView
 
 
@@ -36,13 +37,20 @@ def player(request: Request) -> User:
     return user
 
 
-_ETAG = re.compile(r'^(?:W/)?"(\d+)"$')
 MAX_IDEMPOTENCY_KEY = 128
+_IDEMPOTENCY_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")
+_ETAG = re.compile(r'^(?:W/)?"(\d+)"$')
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY, "pattern": r"^[ -~]+$"},
     OpenApiParameter.HEADER,
     description="A retry with the same key returns the first answer and is applied once.",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    {"type": "string", "pattern": r'^(W/)?"[0-9]+"$'},
+    OpenApiParameter.HEADER,
+    description='The ETag of the version the command expects, e.g. "7".',
 )
 
 
@@ -59,25 +67,17 @@ class GamePagination(PageNumberPagination):
 class GameListView(ApiView):
     @extend_schema(
         operation_id="games_list",
-        parameters=[
-            OpenApiParameter("status", str, enum=GameStatus.values),
-            OpenApiParameter("mode", str, enum=GameMode.values),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
-        ],
-        responses={200: GameSerializer(many=True)},
+        parameters=[GameListQuerySerializer],
+        responses={200: GamePageSerializer},
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status")
-        mode = request.query_params.get("mode")
-        errors: dict[str, list[str]] = {}
-        if status and status not in GameStatus.values:
-            errors["status"] = [f"one of {', '.join(GameStatus.values)}"]
-        if mode and mode not in GameMode.values:
-            errors["mode"] = [f"one of {', '.join(GameMode.values)}"]
-        if errors:
-            raise serializers.ValidationError(errors)
-        games = selectors.game_list(owner=player(request), status=status, mode=mode)
+        query = GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = selectors.game_list(
+            owner=player(request),
+            status=query.validated_data.get("status"),
+            mode=query.validated_data.get("mode"),
+        )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response([game_representation(game) for game in page])
@@ -134,7 +134,7 @@ def _idempotency_key(request: Request) -> str | None:
     if key is None:
         return None
     key = key.strip()
-    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise serializers.ValidationError(
             {"Idempotency-Key": [f"1 to {MAX_IDEMPOTENCY_KEY} printable characters"]}
         )
@@ -147,7 +147,7 @@ class GameCommandView(ApiView):
         request=CommandSerializer,
         parameters=[
             IDEMPOTENCY_KEY,
-            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
+            IF_MATCH,
         ],
         responses={
             200: CommandResultSerializer,
@@ -178,8 +178,7 @@ class GameCommandView(ApiView):
 class GameHintsView(ApiView):
     @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
     def get(self, request: Request, game_id: UUID) -> Response:
-        game = selectors.game_get(owner=player(request), game_id=game_id)
-        view = selectors.game_hints(game=game)
+        game, view = services.game_hints_request(owner=player(request), game_id=game_id)
         moves = [
             {"card": h["card"], "to": h["to"], "reason": h["reason"]}
             for h in view.hints

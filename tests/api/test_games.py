@@ -516,6 +516,13 @@ def test_states_rebuild_every_earlier_position(player: Player) -> None:
     problem(player.get(f"/api/v1/games/{game['id']}/states/{len(seen)}/"), 404, "not_found")
 
 
+def test_asking_for_hints_is_counted(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    player.get(f"/api/v1/games/{game['id']}/hints/")
+    player.get(f"/api/v1/games/{game['id']}/hints/")
+    assert Game.objects.get(pk=game["id"]).hint_count == 2
+
+
 def test_hints_list_every_legal_move_and_the_deal(player: Player) -> None:
     game = player.new_game(code=CODE)
     hints = player.get(f"/api/v1/games/{game['id']}/hints/").json()
@@ -570,3 +577,26 @@ def test_stock_cards_are_hidden_again_after_the_deal_is_undone(player: Player) -
     undone = player.command(game["id"], {"type": "undo"}).json()
     assert undone["stock"] == 3
     assert undone["columns"] == game["columns"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page_size=abc",
+        "page_size=-3",
+        "page_size=101",
+        "status=",
+        "mode=",
+        "page=abc",
+        "page=%C2%B2",
+        "status=won&status=lost",
+        "colour=red",
+    ],
+)
+def test_bad_list_queries_are_validation_errors(player: Player, query: str) -> None:
+    problem(player.get(f"/api/v1/games/?{query}"), 400, "validation_error")
+
+
+def test_pysol_numbers_beyond_64_bits_are_refused(player: Player) -> None:
+    body = problem(player.post("/api/v1/games/", {"pysol_number": 2**63}), 400, "validation_error")
+    assert "pysol_number" in body["errors"]

@@ -1,0 +1,1 @@
+"""The browser client: Django pages that load plain JavaScript modules speaking the public API."""

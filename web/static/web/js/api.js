@@ -1,0 +1,188 @@
+// The public API, as the browser client speaks it: the session cookie set by allauth's browser
+// client, and the CSRF token (from the `csrftoken` cookie) on every write.
+//
+// Every failure becomes an ApiError carrying the server's problem details (`code`, `detail`,
+// and for a version conflict the current `game`), so that callers can show the server's own
+// words instead of inventing theirs.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    const body = problem && typeof problem === "object" ? problem : {};
+    super(body.detail || body.title || `The server answered ${status}.`);
+    this.status = status;
+    this.code = body.code || (status === 0 ? "network" : "error");
+    this.detail = this.message;
+    this.problem = body;
+  }
+}
+
+function cookie(name) {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return "";
+}
+
+// The server's clock minus ours, in milliseconds, from the Date header of the latest answer:
+// the game timer counts from the server's `started_at`, whatever the device's clock says.
+let clockOffset = 0;
+
+export function serverNow() {
+  return Date.now() + clockOffset;
+}
+
+function noteServerClock(response) {
+  const date = Date.parse(response.headers.get("Date") || "");
+  if (!Number.isNaN(date)) clockOffset = date - Date.now();
+}
+
+// allauth answers `{"status", "errors": [{"message", "param"}]}`; the API, problem details.
+function problemOf(data, status) {
+  if (data && Array.isArray(data.errors) && !data.detail) {
+    return { status, code: "auth_error", detail: data.errors.map((e) => e.message).join(" ") };
+  }
+  if (data && data.errors && typeof data.errors === "object" && !Array.isArray(data.errors)) {
+    // A validation error: name the fields in the sentence.
+    const parts = Object.entries(data.errors).map(([field, messages]) => {
+      const text = Array.isArray(messages) ? messages.join(" ") : String(messages);
+      return field === "non_field_errors" ? text : `${field}: ${text}`;
+    });
+    return { ...data, detail: parts.join("; ") || data.detail };
+  }
+  return data;
+}
+
+// JSON written by hand, for numbers that a JavaScript number cannot hold exactly.
+export class JsonText {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
+// Integers beyond 2^53 (a seed) are kept as their digits instead of being rounded.
+function keepBigIntegers(key, value, context) {
+  if (typeof value === "number" && !Number.isSafeInteger(value) && context?.source) {
+    if (/^-?\d+$/.test(context.source)) return context.source;
+  }
+  return value;
+}
+
+export async function request(method, path, body, { allowStatus = [] } = {}) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin", cache: "no-store" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    // A JsonText is sent as written: seeds go up to 2^63, beyond a JavaScript number.
+    init.body = body instanceof JsonText ? body.text : JSON.stringify(body);
+  }
+  if (method !== "GET" && method !== "HEAD") headers["X-CSRFToken"] = cookie("csrftoken");
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, { detail: "The server cannot be reached: check the connection." });
+  }
+  noteServerClock(response);
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text, keepBigIntegers);
+    } catch {
+      data = null;
+    }
+  }
+  if (response.ok || allowStatus.includes(response.status)) {
+    return { status: response.status, data };
+  }
+  if (response.status === 401 && path.startsWith("/api/")) {
+    // The session ended (logged out in another tab, account closed): back to the log-in form.
+    const next = location.pathname + location.search;
+    location.assign(`/?next=${encodeURIComponent(next)}`);
+  }
+  throw new ApiError(response.status, problemOf(data, response.status));
+}
+
+async function json(method, path, body) {
+  return (await request(method, path, body)).data;
+}
+
+function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+// --- accounts: allauth headless, browser client ---
+const AUTH = "/_allauth/browser/v1";
+
+export const auth = {
+  async session() {
+    const { status, data } = await request("GET", `${AUTH}/auth/session`, undefined, {
+      allowStatus: [401, 410],
+    });
+    return status === 200 ? data.data.user : null;
+  },
+  // Both answer the user when signed in, or `{pending: [...]}` when a step such as e-mail
+  // verification is still needed (401 with the flows left to complete).
+  async signup(email, password) {
+    return signedIn(
+      await request("POST", `${AUTH}/auth/signup`, { email, password }, { allowStatus: [401] }),
+    );
+  },
+  async login(email, password) {
+    return signedIn(
+      await request("POST", `${AUTH}/auth/login`, { email, password }, { allowStatus: [401, 409] }),
+    );
+  },
+  async logout() {
+    // allauth answers 401 ("not authenticated any more") to a successful log-out.
+    await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
+  },
+};
+
+function signedIn({ status, data }) {
+  if (status === 200 || status === 409) return { user: data?.data?.user ?? null };
+  const flows = (data?.data?.flows || []).filter((flow) => flow.is_pending);
+  return { user: null, pending: flows.map((flow) => flow.id) };
+}
+
+// --- games ---
+export const games = {
+  list: (params) => json("GET", `/api/v1/games/${query(params)}`),
+  get: (id) => json("GET", `/api/v1/games/${id}/`),
+  create: (body) => json("POST", "/api/v1/games/", body),
+  command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
+  hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
+  events: (id) => json("GET", `/api/v1/games/${id}/events/`),
+  state: (id, version) => json("GET", `/api/v1/games/${id}/states/${version}/`),
+  restart: (id) => json("POST", `/api/v1/games/${id}/restart/`),
+};
+
+export const daily = {
+  today: () => json("GET", "/api/v1/daily/"),
+  leaderboard: (date, params) =>
+    json("GET", `/api/v1/daily/${encodeURIComponent(date)}/leaderboard/${query(params)}`),
+};
+
+export const stats = {
+  get: () => json("GET", "/api/v1/stats/"),
+};
+
+// Only same-site paths may be followed after logging in (no open redirect).
+export function safeNext(value) {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return "/";
+  if (value.includes("\\")) return "/";
+  return value;
+}
+
+// A link of the paginated API (absolute, as DRF builds it) as a path of this site.
+export function pathOf(url) {
+  if (!url) return null;
+  const parsed = new URL(url, location.href);
+  return parsed.pathname + parsed.search;
+}

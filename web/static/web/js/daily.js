@@ -1,0 +1,145 @@
+// The daily challenge: today's deal for everyone, and the day's leaderboard.
+
+import { daily, games, pathOf, request } from "scorpion/api.js";
+import { formatDate, formatDuration, h, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+
+const todayBox = document.getElementById("today");
+const boardBox = document.getElementById("leaderboard");
+const myRank = document.getElementById("my-rank");
+const dayInput = document.getElementById("day");
+const prev = document.getElementById("board-prev");
+const next = document.getElementById("board-next");
+const title = document.getElementById("board-title");
+let links = { next: null, previous: null };
+let today = null;
+
+async function play(button) {
+  setBusy(todayBox, true);
+  try {
+    const game = await games.create({ mode: "daily" });
+    location.assign(`/play/${game.id}/`);
+  } catch (error) {
+    setBusy(todayBox, false);
+    toast(error.detail, { kind: "error", ms: 5000 });
+    button.focus();
+  }
+}
+
+function showToday(summary) {
+  const parts = [];
+  parts.push(h("p", {}, `The deal of ${formatDate(`${summary.date}T00:00:00Z`, { time: false })} (UTC), the same for every player.`));
+  if (summary.solved) {
+    parts.push(h("p", { class: "badge won" }, "Solved"));
+  }
+  if (summary.attempts) {
+    parts.push(
+      h("p", {}, `Your attempts today: ${summary.attempts}${summary.status ? ` · latest: ${STATUS_LABELS[summary.status] || summary.status}` : ""}.`),
+    );
+  }
+  const actions = h("div", { class: "choices" });
+  const open = summary.game && (summary.status === "playing" || summary.status === "stuck");
+  if (open) {
+    actions.append(h("a", { class: "button primary", href: `/play/${summary.game}/` }, "Resume today's game"));
+  }
+  const start = h(
+    "button",
+    { type: "button", class: open ? "" : "primary", id: "play-daily" },
+    summary.attempts ? "New attempt" : "Play today's deal",
+  );
+  start.addEventListener("click", () => play(start));
+  actions.append(start);
+  parts.push(actions);
+  todayBox.replaceChildren(...parts);
+}
+
+function showBoard(board) {
+  links = { next: pathOf(board.next), previous: pathOf(board.previous) };
+  prev.hidden = !links.previous;
+  next.hidden = !links.next;
+  const isToday = today && board.date === today.date;
+  title.textContent = isToday ? "Today's leaderboard" : `Leaderboard of ${board.date}`;
+  if (board.me) {
+    myRank.replaceChildren(
+      "Your rank: ",
+      h("strong", {}, `#${board.me.rank}`),
+      ` of ${board.count} · ${formatDuration(board.me.time)} · ${board.me.moves} moves`,
+    );
+  } else {
+    myRank.textContent = isToday
+      ? "Win today's deal to get on the board."
+      : "You have no win on this day.";
+  }
+  if (!board.results.length) {
+    boardBox.replaceChildren(h("p", { class: "muted" }, "No winner yet."));
+    return;
+  }
+  boardBox.replaceChildren(
+    h(
+      "table",
+      { class: "data" },
+      h("caption", { class: "visually-hidden" }, `Wins of ${board.date}, fastest first`),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col", class: "num" }, "Rank"),
+          h("th", { scope: "col" }, "Player"),
+          h("th", { scope: "col", class: "num" }, "Time"),
+          h("th", { scope: "col", class: "num" }, "Moves"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        board.results.map((entry) =>
+          h(
+            "tr",
+            { class: entry.is_me ? "me" : null },
+            h("td", { class: "num" }, String(entry.rank)),
+            h("td", {}, entry.player, entry.is_me ? " (you)" : ""),
+            h("td", { class: "num" }, formatDuration(entry.time)),
+            h("td", { class: "num" }, String(entry.moves)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function loadBoard(pathOrDate) {
+  try {
+    const board = pathOrDate.startsWith("/")
+      ? (await request("GET", pathOrDate)).data
+      : await daily.leaderboard(pathOrDate, { page_size: 20 });
+    showBoard(board);
+  } catch (error) {
+    myRank.textContent = "";
+    prev.hidden = true;
+    next.hidden = true;
+    boardBox.replaceChildren(h("p", { class: "error" }, error.detail));
+  }
+}
+
+prev.addEventListener("click", () => links.previous && loadBoard(links.previous));
+next.addEventListener("click", () => links.next && loadBoard(links.next));
+dayInput.addEventListener("change", () => {
+  if (dayInput.value) loadBoard(dayInput.value);
+});
+
+async function main() {
+  wireHeader();
+  try {
+    today = await daily.today();
+  } catch (error) {
+    todayBox.replaceChildren(h("p", { class: "error" }, error.detail));
+    return;
+  }
+  showToday(today);
+  dayInput.value = today.date;
+  dayInput.max = today.date;
+  await loadBoard(today.date);
+}
+
+main();

@@ -1,0 +1,67 @@
+// The player's games, newest first, filtered by status and kind of deal.
+
+import { games, pathOf, request } from "scorpion/api.js";
+import { formatDate, formatDuration, h, MODE_LABELS, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+
+const box = document.getElementById("games");
+const form = document.getElementById("filters");
+const newer = document.getElementById("games-prev");
+const older = document.getElementById("games-next");
+let links = { next: null, previous: null };
+
+function row(game) {
+  const over = game.status === "won" || game.status === "resigned";
+  return h(
+    "li",
+    { class: `status-${game.status}`, dataset: { gameId: game.id } },
+    h("span", { class: `badge ${game.status}` }, STATUS_LABELS[game.status] || game.status),
+    h(
+      "span",
+      { class: "what" },
+      [
+        MODE_LABELS[game.mode] || game.mode,
+        `${game.moves} moves`,
+        game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
+      ]
+        .filter(Boolean)
+        .join(" · "),
+    ),
+    h("span", { class: "when" }, formatDate(game.finished_at || game.created_at)),
+    over
+      ? h("a", { href: `/history/${game.id}/` }, "Replay")
+      : h("a", { href: `/play/${game.id}/` }, "Resume"),
+  );
+}
+
+function show(page) {
+  links = { next: pathOf(page.next), previous: pathOf(page.previous) };
+  older.hidden = !links.next;
+  newer.hidden = !links.previous;
+  if (!page.results.length) {
+    box.replaceChildren(h("p", { class: "muted" }, "No game here yet."));
+    return;
+  }
+  box.replaceChildren(
+    h("p", { class: "muted" }, `${page.count} game${page.count === 1 ? "" : "s"}`),
+    h("ul", { class: "game-list" }, page.results.map(row)),
+  );
+}
+
+async function load(path) {
+  try {
+    const page = path
+      ? (await request("GET", path)).data
+      : await games.list({ status: form.elements.status.value, mode: form.elements.mode.value, page_size: 20 });
+    show(page);
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "error" }, error.detail));
+  }
+}
+
+form.addEventListener("change", () => load(null));
+form.addEventListener("submit", (event) => event.preventDefault());
+older.addEventListener("click", () => links.next && load(links.next));
+newer.addEventListener("click", () => links.previous && load(links.previous));
+
+wireHeader();
+load(null);

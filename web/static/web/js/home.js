@@ -1,0 +1,192 @@
+// The home page: log-in and sign-up forms (allauth's browser client), or the lobby.
+
+import { auth, games, JsonText, safeNext } from "scorpion/api.js";
+import {
+  formatDate,
+  formatDuration,
+  h,
+  MODE_LABELS,
+  setBusy,
+  STATUS_LABELS,
+  toast,
+  wireHeader,
+} from "scorpion/ui.js";
+
+const next = safeNext(new URLSearchParams(location.search).get("next") || "/");
+
+function wireAuthForm(form, action) {
+  const error = form.querySelector(".error");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const email = form.elements.email.value.trim();
+    const password = form.elements.password.value;
+    if (!email || !password) {
+      error.textContent = "Enter your e-mail address and a password.";
+      (email ? form.elements.password : form.elements.email).focus();
+      return;
+    }
+    setBusy(form, true);
+    try {
+      const result = await action(email, password);
+      if (result.user) {
+        location.assign(next);
+        return;
+      }
+      error.textContent = result.pending?.includes("verify_email")
+        ? "Almost there: open the link we sent to your e-mail address, then log in."
+        : "One more step is needed before you can log in.";
+    } catch (failure) {
+      error.textContent = failure.detail;
+    } finally {
+      setBusy(form, false);
+    }
+  });
+}
+
+// --- the lobby ---
+
+async function start(body, control) {
+  setBusy(control, true);
+  try {
+    const game = await games.create(body);
+    location.assign(`/play/${game.id}/`);
+  } catch (error) {
+    setBusy(control, false);
+    return error;
+  }
+  return null;
+}
+
+function gameSummary(game) {
+  const parts = [MODE_LABELS[game.mode] || game.mode, `${game.moves} moves`];
+  if (game.elapsed_seconds) parts.push(formatDuration(game.elapsed_seconds));
+  return parts.join(" · ");
+}
+
+function gameLink(game) {
+  return game.status === "won" || game.status === "resigned"
+    ? h("a", { href: `/history/${game.id}/` }, "Replay")
+    : h("a", { href: `/play/${game.id}/` }, "Resume");
+}
+
+async function showResume(box) {
+  try {
+    const [playing, stuck] = await Promise.all([
+      games.list({ status: "playing", page_size: 1 }),
+      games.list({ status: "stuck", page_size: 1 }),
+    ]);
+    const open = [...playing.results, ...stuck.results].sort((a, b) =>
+      b.updated_at.localeCompare(a.updated_at),
+    );
+    const latest = open[0];
+    if (!latest) {
+      box.replaceChildren(h("p", { class: "muted" }, "No game in progress: deal a new one."));
+      return;
+    }
+    box.replaceChildren(
+      h(
+        "p",
+        {},
+        h("strong", {}, STATUS_LABELS[latest.status]),
+        ` · ${gameSummary(latest)} · last played ${formatDate(latest.updated_at)}`,
+      ),
+      h("a", { class: "button primary", href: `/play/${latest.id}/`, id: "resume-latest" }, "Resume latest game"),
+    );
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "error" }, error.detail));
+  }
+}
+
+async function showRecent(box) {
+  try {
+    const page = await games.list({ page_size: 8 });
+    if (!page.results.length) {
+      box.replaceChildren(h("p", { class: "muted" }, "Your games will be listed here."));
+      return;
+    }
+    box.replaceChildren(
+      h(
+        "ul",
+        { class: "game-list" },
+        page.results.map((game) =>
+          h(
+            "li",
+            { class: `status-${game.status}` },
+            h("span", { class: `badge ${game.status}` }, STATUS_LABELS[game.status]),
+            h("span", { class: "what" }, gameSummary(game)),
+            h("span", { class: "when" }, formatDate(game.created_at)),
+            gameLink(game),
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "error" }, error.detail));
+  }
+}
+
+function wireNewGame(section) {
+  for (const button of section.querySelectorAll("button[data-mode]")) {
+    button.addEventListener("click", async () => {
+      const failure = await start({ mode: button.dataset.mode }, section);
+      if (failure) toast(failure.detail, { kind: "error", ms: 5000 });
+    });
+  }
+  const form = document.getElementById("seeded-form");
+  const error = document.getElementById("seeded-error");
+  const kind = form.elements.kind;
+  const value = form.elements.value;
+  const hints = {
+    seed: "e.g. 123456789 (0 up to 2^63 − 1)",
+    code: "104 characters: 52 cards such as KD7DJS…",
+    pysol_number: "e.g. 1234, as in PySolFC",
+  };
+  const showHint = () => {
+    value.placeholder = hints[kind.value];
+    value.inputMode = kind.value === "code" ? "text" : "numeric";
+  };
+  kind.addEventListener("change", showHint);
+  showHint();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const raw = value.value.trim();
+    let body;
+    if (kind.value === "code") {
+      const code = raw.replace(/\s+/g, "").toUpperCase();
+      if (!code) {
+        error.textContent = "Enter a deal code.";
+        return;
+      }
+      body = { code };
+    } else {
+      if (!/^\d+$/.test(raw)) {
+        error.textContent = "Enter a whole number.";
+        value.focus();
+        return;
+      }
+      // Written by hand: a seed can be larger than a JavaScript number holds exactly.
+      body = new JsonText(`{"${kind.value}": ${raw.replace(/^0+(?=\d)/, "")}}`);
+    }
+    const failure = await start(body, form);
+    if (failure) {
+      error.textContent = failure.detail;
+      value.focus();
+    }
+  });
+}
+
+const loginForm = document.getElementById("login-form");
+if (loginForm) {
+  wireAuthForm(loginForm, auth.login);
+  wireAuthForm(document.getElementById("signup-form"), auth.signup);
+}
+
+const lobby = document.getElementById("lobby");
+if (lobby) {
+  wireHeader();
+  wireNewGame(lobby.querySelector(".new-game"));
+  showResume(document.getElementById("resume"));
+  showRecent(document.getElementById("recent"));
+}

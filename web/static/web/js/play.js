@@ -1,0 +1,531 @@
+// The table: one game of the API, played by tapping or dragging cards.
+//
+// Every change goes through POST /api/v1/games/{id}/commands/ with the version this page last
+// saw (`expected_version`). The answer is the whole game, which is drawn again; a 409
+// `version_conflict` (the game moved on in another tab or the SDK) carries the current game,
+// which is drawn instead. Commands are sent one at a time, in the order the player made them.
+
+import { games, serverNow } from "scorpion/api.js";
+import { cardLabel, describeRecord, fitColumns, renderTable } from "scorpion/cards.js";
+import {
+  announce,
+  confirmDialog,
+  formatDuration,
+  h,
+  MODE_LABELS,
+  toast,
+  wireHeader,
+} from "scorpion/ui.js";
+
+const page = document.getElementById("play");
+const gameId = page.dataset.gameId;
+const board = document.getElementById("board");
+const banner = document.getElementById("banner");
+const controls = {
+  deal: document.getElementById("btn-deal"),
+  undo: document.getElementById("btn-undo"),
+  redo: document.getElementById("btn-redo"),
+  hint: document.getElementById("btn-hint"),
+  restart: document.getElementById("btn-restart"),
+  resign: document.getElementById("btn-resign"),
+};
+const movesOut = document.getElementById("moves");
+const timerOut = document.getElementById("timer");
+const modeOut = document.getElementById("mode");
+
+let game = null;
+let queue = Promise.resolve();
+let pending = 0;
+let hints = null; // the hints answer for the version on the table
+let hintIndex = -1;
+let hintShown = null;
+
+const finished = (g) => g.status === "won" || g.status === "resigned";
+const playable = (g) => g.status === "playing" || g.status === "stuck";
+
+// --- drawing ---
+
+function render() {
+  const active = document.activeElement;
+  const focusCard = active?.dataset?.card;
+  const focusStock = active?.id === "stock";
+  const tableau = renderTable(board, game, { interactive: playable(game) });
+  board.setAttribute("aria-busy", pending ? "true" : "false");
+  if (focusCard) {
+    const again = board.querySelector(`button.card[data-card="${focusCard}"]`);
+    (again || board.querySelector("button.card") || controls.undo).focus({ preventScroll: true });
+  } else if (focusStock) {
+    (board.querySelector("#stock") || controls.undo).focus({ preventScroll: true });
+  }
+  movesOut.textContent = String(game.moves);
+  modeOut.textContent = describeMode(game);
+  controls.deal.disabled = !playable(game) || !game.stock;
+  controls.deal.querySelector(".n").textContent = game.stock ? ` (${game.stock})` : "";
+  controls.undo.disabled = !game.can_undo;
+  controls.redo.disabled = !game.can_redo;
+  controls.hint.disabled = !playable(game);
+  controls.resign.disabled = !playable(game);
+  renderBanner();
+  tick();
+  if (hintShown && hints && hints.version === game.version) highlight(hintShown);
+  return tableau;
+}
+
+function describeMode(g) {
+  const parts = [MODE_LABELS[g.mode] || g.mode];
+  if (g.daily_date) parts.push(g.daily_date);
+  if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
+  else if (g.seed !== null && g.seed !== undefined) parts.push(`seed ${g.seed}`);
+  return parts.join(" · ");
+}
+
+function renderBanner() {
+  const status = game.status;
+  banner.className = `banner ${status}`;
+  if (status === "won") {
+    banner.replaceChildren(
+      h("h2", { tabindex: "-1" }, "You won!"),
+      h(
+        "p",
+        {},
+        `All four suits collected in ${game.moves} moves and ${formatDuration(game.elapsed_seconds)}.`,
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
+        h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
+        h("a", { class: "button", href: "/stats/" }, "Your statistics"),
+      ),
+    );
+  } else if (status === "stuck") {
+    banner.replaceChildren(
+      h("h2", { tabindex: "-1" }, "No moves available"),
+      h("p", {}, "Undo to try another way, restart the deal, or resign."),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "primary", onclick: () => command({ type: "undo" }) }, "Undo"),
+        h("button", { type: "button", onclick: restart }, "Restart"),
+        h("button", { type: "button", onclick: resign }, "Resign"),
+      ),
+    );
+  } else if (status === "resigned") {
+    banner.replaceChildren(
+      h("h2", { tabindex: "-1" }, "Game over: resigned"),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
+        h("button", { type: "button", onclick: restart }, "Play this deal again"),
+        h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
+      ),
+    );
+  } else {
+    banner.replaceChildren();
+  }
+  const wasHidden = banner.hidden;
+  banner.hidden = status === "playing";
+  if (wasHidden && !banner.hidden && banner.dataset.shownFor !== `${game.id}:${status}`) {
+    banner.dataset.shownFor = `${game.id}:${status}`;
+    announce(banner.querySelector("h2").textContent + ". " + (banner.querySelector("p")?.textContent || ""));
+  }
+}
+
+function elapsedSeconds() {
+  if (!game || !game.started_at) return 0;
+  if (finished(game)) return game.elapsed_seconds ?? 0;
+  return (serverNow() - Date.parse(game.started_at)) / 1000;
+}
+
+function tick() {
+  if (game) timerOut.textContent = formatDuration(elapsedSeconds());
+}
+
+function setGame(next) {
+  const { event, ...rest } = next;
+  if (!game || rest.version !== game.version) {
+    hints = null;
+    hintIndex = -1;
+    hintShown = null;
+  }
+  game = rest;
+  render();
+  return event;
+}
+
+// --- talking to the server ---
+
+async function load({ quiet = false } = {}) {
+  try {
+    const fresh = await games.get(gameId);
+    if (game && fresh.version !== game.version && !quiet) {
+      toast("This game was played elsewhere meanwhile: showing its current position.");
+    }
+    if (!game || fresh.version !== game.version || fresh.status !== game.status) setGame(fresh);
+  } catch (error) {
+    if (!game) {
+      board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
+      for (const control of Object.values(controls)) control.disabled = true;
+    } else {
+      toast(error.detail, { kind: "error" });
+    }
+  }
+}
+
+// Sends one command after those already on their way; resolves true if it was accepted.
+function command(body) {
+  const run = queue.then(() => send(body));
+  queue = run.catch(() => false);
+  return run;
+}
+
+async function send(body) {
+  if (!game || finished(game)) return false;
+  pending += 1;
+  board.setAttribute("aria-busy", "true");
+  try {
+    const event = setGame(await games.command(gameId, { ...body, expected_version: game.version }));
+    const said = describeEventForPlayer(body, event);
+    if (said && game.status === "playing") announce(said);
+    return true;
+  } catch (error) {
+    if (error.code === "version_conflict" && error.problem.game) {
+      setGame(error.problem.game);
+      toast("This game was played elsewhere meanwhile: showing its current position.");
+    } else if (error.code === "game_finished") {
+      await load({ quiet: true });
+      toast(error.detail, { kind: "error" });
+    } else {
+      toast(error.detail, { kind: "error" });
+    }
+    return false;
+  } finally {
+    pending -= 1;
+    board.setAttribute("aria-busy", pending ? "true" : "false");
+  }
+}
+
+function describeEventForPlayer(body, event) {
+  if (!event) return "";
+  if (body.type === "undo") return `Undone: ${describeRecord(event.undone)}`;
+  if (body.type === "redo") return `Redone: ${describeRecord(event.redone)}`;
+  return describeRecord(event);
+}
+
+async function newGame() {
+  try {
+    const created = await games.create({});
+    location.assign(`/play/${created.id}/`);
+  } catch (error) {
+    toast(error.detail, { kind: "error" });
+  }
+}
+
+async function restart() {
+  controls.restart.disabled = true;
+  try {
+    const created = await games.restart(gameId);
+    location.assign(`/play/${created.id}/`);
+  } catch (error) {
+    controls.restart.disabled = false;
+    toast(error.detail, { kind: "error" });
+  }
+}
+
+async function resign() {
+  if (await confirmDialog("Resign this game? It ends here and counts as a loss.", "Resign")) {
+    await command({ type: "resign" });
+  }
+}
+
+// --- hints ---
+
+// The hint reasons name columns as the API does (0 to 6); the table shows 1 to 7.
+function humanColumns(text) {
+  return text.replace(/\b(columns?) ((?:\d+(?:, | and )?)+)/g, (_, word, numbers) =>
+    `${word} ${numbers.replace(/\d+/g, (n) => String(Number(n) + 1))}`,
+  );
+}
+
+async function hint() {
+  if (!game || !playable(game)) return;
+  try {
+    if (!hints || hints.version !== game.version) {
+      const version = game.version;
+      const answer = await games.hints(gameId);
+      if (!game || game.version !== version) return; // the table changed meanwhile
+      hints = answer;
+      hintIndex = -1;
+    }
+  } catch (error) {
+    toast(error.detail, { kind: "error" });
+    return;
+  }
+  const options = [...hints.moves.map((m) => ({ kind: "move", ...m }))];
+  if (hints.deal) options.push({ kind: "deal", reason: "deal the three stock cards" });
+  if (!options.length) {
+    toast("No moves available.");
+    return;
+  }
+  hintIndex = (hintIndex + 1) % options.length;
+  hintShown = options[hintIndex];
+  highlight(hintShown);
+  const where = options.length > 1 ? `Hint ${hintIndex + 1} of ${options.length}: ` : "Hint: ";
+  toast(where + hintText(hintShown), { ms: 5000 });
+}
+
+function hintText(option) {
+  if (option.kind === "deal") return "deal the stock onto columns 1, 2 and 3.";
+  const column = game.columns[option.to];
+  const onto = column.cards.length
+    ? `onto the ${cardLabel(column.cards[column.cards.length - 1])}`
+    : `to the empty column ${option.to + 1}`;
+  // The reason's first part often restates the move itself; the rest says why it is good.
+  const why = (option.reason || "")
+    .split("; ")
+    .filter((part) => part && !/^(moves|puts) /.test(part))
+    .map(humanColumns)
+    .join("; ");
+  const reason = why ? `: it ${why}` : "";
+  return `move the ${cardLabel(option.card)} ${onto}${reason}.`;
+}
+
+function clearHighlight() {
+  for (const element of document.querySelectorAll(".hint, .hint-target")) {
+    element.classList.remove("hint", "hint-target");
+  }
+}
+
+function highlight(option) {
+  clearHighlight();
+  if (option.kind === "deal") {
+    board.querySelector("#stock")?.classList.add("hint");
+    controls.deal.classList.add("hint");
+    return;
+  }
+  board.querySelector(`.card[data-card="${option.card}"]`)?.classList.add("hint");
+  const column = board.querySelector(`.column[data-column="${option.to}"]`);
+  const cards = column ? column.querySelectorAll(".card") : [];
+  const target = cards.length ? cards[cards.length - 1] : column?.querySelector(".empty-slot");
+  target?.classList.add("hint-target");
+}
+
+// --- tapping and dragging ---
+
+// A tap is played when the pointer comes up on the card it went down on without travelling;
+// a drag once it travels. Browsers' own clicks on cards are not used for pointers (a touch
+// click can go missing right after a drag); only the keyboard's clicks (Enter, Space) are.
+let drag = null; // {pointerId, card, from, startX, startY, active, layer}
+
+function cardButton(target) {
+  const card = target instanceof Element ? target.closest("button.card[data-card]") : null;
+  return card && board.contains(card) ? card : null;
+}
+
+function stockButton(target) {
+  const stock = target instanceof Element ? target.closest("button#stock") : null;
+  return stock && board.contains(stock) ? stock : null;
+}
+
+board.addEventListener("click", (event) => {
+  if (event.detail !== 0) return; // a pointer's click: already played on pointerup
+  if (stockButton(event.target)) {
+    command({ type: "deal" });
+    return;
+  }
+  const card = cardButton(event.target);
+  if (card) command({ type: "move", card: card.dataset.card });
+});
+
+board.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0 || !game || !playable(game)) return;
+  if (drag) {
+    // A press whose release never came (the window lost focus, say): forget it.
+    if (drag.active) snapBack(drag);
+    markDropTarget(null);
+    drag = null;
+  }
+  const stock = stockButton(event.target);
+  const card = cardButton(event.target);
+  if (!stock && !card) return;
+  drag = {
+    pointerId: event.pointerId,
+    card: card ? card.dataset.card : null, // null: the stock, which only taps
+    from: card ? Number(card.dataset.column) : null,
+    startX: event.clientX,
+    startY: event.clientY,
+    active: false,
+  };
+});
+
+document.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const dx = event.clientX - drag.startX;
+  const dy = event.clientY - drag.startY;
+  if (!drag.active) {
+    if (Math.hypot(dx, dy) < 6) return;
+    if (!drag.card || !liftStack()) {
+      drag = null;
+      return;
+    }
+  }
+  event.preventDefault();
+  drag.layer.style.transform = `translate(${dx}px, ${dy}px)`;
+  markDropTarget(columnAt(event.clientX, event.clientY));
+});
+
+document.addEventListener("pointerup", async (event) => {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const current = drag;
+  drag = null;
+  if (!current.active) {
+    // A tap: the stock deals; a card goes where the server finds it a place.
+    command(current.card ? { type: "move", card: current.card } : { type: "deal" });
+    return;
+  }
+  markDropTarget(null);
+  const to = columnAt(event.clientX, event.clientY);
+  if (to === null || to === current.from) {
+    snapBack(current);
+    return;
+  }
+  const accepted = await command({ type: "move", card: current.card, to });
+  if (accepted) {
+    dropLayer(current);
+  } else {
+    snapBack(current);
+  }
+});
+
+document.addEventListener("pointercancel", (event) => {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const current = drag;
+  drag = null;
+  if (current.active) {
+    markDropTarget(null);
+    snapBack(current);
+  }
+});
+
+// Moves the dragged card and everything on it into a floating layer that follows the pointer.
+function liftStack() {
+  const card = board.querySelector(`button.card[data-card="${drag.card}"]`);
+  if (!card) return false;
+  const stack = [card];
+  for (let next = card.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.classList.contains("card")) stack.push(next);
+  }
+  const first = card.getBoundingClientRect();
+  const layer = h("div", { class: "drag-layer", "aria-hidden": "true" });
+  layer.style.left = `${first.left}px`;
+  layer.style.top = `${first.top}px`;
+  for (const element of stack) {
+    const rect = element.getBoundingClientRect();
+    const clone = element.cloneNode(true);
+    clone.removeAttribute("id");
+    clone.style.position = "absolute";
+    clone.style.margin = "0";
+    clone.style.left = "0";
+    clone.style.top = `${rect.top - first.top}px`;
+    clone.style.width = `${rect.width}px`;
+    clone.style.height = `${rect.height}px`;
+    layer.append(clone);
+    element.classList.add("lifted");
+  }
+  document.body.append(layer);
+  drag.active = true;
+  drag.layer = layer;
+  clearHighlight();
+  return true;
+}
+
+function dropLayer(current) {
+  current.layer?.remove();
+  for (const element of board.querySelectorAll(".lifted")) element.classList.remove("lifted");
+}
+
+// An illegal drop: the cards glide back where they came from.
+function snapBack(current) {
+  const layer = current.layer;
+  if (!layer) return;
+  layer.classList.add("returning");
+  layer.style.transform = "translate(0px, 0px)";
+  const done = () => dropLayer(current);
+  layer.addEventListener("transitionend", done, { once: true });
+  setTimeout(done, 300);
+}
+
+// The column under the pointer: anywhere in its strip, below the top row.
+function columnAt(x, y) {
+  const tableau = board.querySelector(".tableau");
+  if (!tableau) return null;
+  const area = tableau.getBoundingClientRect();
+  if (y < area.top - 24) return null;
+  for (const column of tableau.querySelectorAll(".column")) {
+    const rect = column.getBoundingClientRect();
+    const gap = 4;
+    if (x >= rect.left - gap && x <= rect.right + gap) return Number(column.dataset.column);
+  }
+  return null;
+}
+
+function markDropTarget(index) {
+  for (const column of board.querySelectorAll(".column.drop-target")) {
+    column.classList.remove("drop-target");
+  }
+  if (index !== null && drag && index !== drag.from) {
+    board.querySelector(`.column[data-column="${index}"]`)?.classList.add("drop-target");
+  }
+}
+
+// --- controls and keys ---
+
+controls.deal.addEventListener("click", () => command({ type: "deal" }));
+controls.undo.addEventListener("click", () => command({ type: "undo" }));
+controls.redo.addEventListener("click", () => command({ type: "redo" }));
+controls.hint.addEventListener("click", hint);
+controls.restart.addEventListener("click", restart);
+controls.resign.addEventListener("click", resign);
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  const target = event.target;
+  if (target instanceof Element && target.closest("input, textarea, select, dialog")) return;
+  const key = event.key;
+  if (key === "z" && !event.shiftKey) {
+    event.preventDefault();
+    if (game?.can_undo) command({ type: "undo" });
+  } else if (key === "y" || key === "Y" || (key === "Z" && event.shiftKey)) {
+    event.preventDefault();
+    if (game?.can_redo) command({ type: "redo" });
+  } else if (key === "h") {
+    event.preventDefault();
+    hint();
+  } else if (key === "d") {
+    event.preventDefault();
+    if (game?.stock && playable(game)) command({ type: "deal" });
+  } else if (key === "Escape") {
+    hintShown = null;
+    clearHighlight();
+  } else if (/^[1-7]$/.test(key)) {
+    // With a card focused, a digit moves it to that column (the keyboard's drag and drop).
+    const card = cardButton(target);
+    if (card) {
+      event.preventDefault();
+      command({ type: "move", card: card.dataset.card, to: Number(key) - 1 });
+    }
+  }
+});
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && game && !pending) load();
+});
+window.addEventListener("resize", () => {
+  const tableau = board.querySelector(".tableau");
+  if (tableau) fitColumns(tableau);
+});
+setInterval(tick, 1000);
+
+wireHeader();
+load();

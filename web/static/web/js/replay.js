@@ -1,0 +1,147 @@
+// Replays a game step by step: the position after each event of its history
+// (GET /api/v1/games/{id}/states/{version}/), undos and redos included.
+
+import { games } from "scorpion/api.js";
+import { describeEvent, renderTable } from "scorpion/cards.js";
+import { formatDuration, h, MODE_LABELS, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+
+const root = document.getElementById("replay");
+const gameId = root.dataset.gameId;
+const board = document.getElementById("board");
+const range = document.getElementById("step-range");
+const count = document.getElementById("step-count");
+const text = document.getElementById("step-text");
+const info = document.getElementById("replay-info");
+const actions = document.getElementById("replay-actions");
+const buttons = {
+  first: document.getElementById("step-first"),
+  prev: document.getElementById("step-prev"),
+  play: document.getElementById("step-play"),
+  next: document.getElementById("step-next"),
+  last: document.getElementById("step-last"),
+};
+
+let game = null;
+let events = [];
+let current = 0;
+let wanted = 0;
+let timer = 0;
+const states = new Map();
+
+function fetchState(version) {
+  if (!states.has(version)) {
+    const promise = games.state(gameId, version).catch((error) => {
+      states.delete(version);
+      throw error;
+    });
+    states.set(version, promise);
+  }
+  return states.get(version);
+}
+
+async function show(version) {
+  const last = events.length;
+  version = Math.max(0, Math.min(last, version));
+  wanted = version;
+  let state;
+  try {
+    state = await fetchState(version);
+  } catch (error) {
+    toast(error.detail, { kind: "error" });
+    stop();
+    return;
+  }
+  if (wanted !== version) return; // a later step was asked for meanwhile
+  current = version;
+  renderTable(board, state, { interactive: false });
+  range.value = String(version);
+  count.textContent = `${version} / ${last}`;
+  text.textContent = version === 0 ? "The deal." : `Step ${version}: ${describeEvent(events[version - 1])}.`;
+  buttons.first.disabled = buttons.prev.disabled = version === 0;
+  buttons.next.disabled = buttons.last.disabled = version === last;
+  if (version < last) fetchState(version + 1).catch(() => {}); // the next step, ahead of time
+  if (version === last) stop();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = 0;
+  buttons.play.textContent = "Play";
+  buttons.play.setAttribute("aria-pressed", "false");
+}
+
+function play() {
+  if (timer) {
+    stop();
+    return;
+  }
+  if (current >= events.length) show(0);
+  buttons.play.textContent = "Pause";
+  buttons.play.setAttribute("aria-pressed", "true");
+  timer = setInterval(() => show(wanted + 1), 700);
+}
+
+function describeGame(g) {
+  const parts = [MODE_LABELS[g.mode] || g.mode, STATUS_LABELS[g.status] || g.status, `${g.moves} moves`];
+  if (g.elapsed_seconds) parts.push(formatDuration(g.elapsed_seconds));
+  return parts.join(" · ");
+}
+
+function showActions(g) {
+  const items = [];
+  if (g.status === "playing" || g.status === "stuck") {
+    items.push(h("a", { class: "button primary", href: `/play/${g.id}/` }, "Back to this game"));
+  }
+  if (g.code) {
+    const again = h("button", { type: "button" }, "Play this deal again");
+    again.addEventListener("click", async () => {
+      try {
+        const created = await games.create({ code: g.code });
+        location.assign(`/play/${created.id}/`);
+      } catch (error) {
+        toast(error.detail, { kind: "error" });
+      }
+    });
+    items.push(again);
+  }
+  if (!items.length) return;
+  actions.replaceChildren(
+    g.code ? h("p", {}, "Deal code: ", h("code", { class: "deal-code" }, g.code)) : "",
+    h("div", { class: "actions" }, ...items),
+  );
+  actions.hidden = false;
+}
+
+buttons.first.addEventListener("click", () => show(0));
+buttons.prev.addEventListener("click", () => show(wanted - 1));
+buttons.next.addEventListener("click", () => show(wanted + 1));
+buttons.last.addEventListener("click", () => show(events.length));
+buttons.play.addEventListener("click", play);
+range.addEventListener("input", () => show(Number(range.value)));
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
+  if (event.key === "ArrowLeft") show(wanted - 1);
+  else if (event.key === "ArrowRight") show(wanted + 1);
+  else if (event.key === "Home") show(0);
+  else if (event.key === "End") show(events.length);
+  else return;
+  event.preventDefault();
+});
+
+async function main() {
+  wireHeader();
+  try {
+    [game, events] = await Promise.all([games.get(gameId), games.events(gameId)]);
+  } catch (error) {
+    board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
+    for (const button of Object.values(buttons)) button.disabled = true;
+    return;
+  }
+  info.textContent = describeGame(game);
+  range.max = String(events.length);
+  showActions(game);
+  await show(0);
+}
+
+main();

@@ -1,0 +1,143 @@
+// Small helpers shared by every page: building elements, messages, formatting, the header.
+
+import { auth } from "scorpion/api.js";
+
+// h("button", {class: "x", onclick: f}, "text", child...) -> an element.
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === "dataset") {
+      Object.assign(element.dataset, value);
+    } else if (name === "text") {
+      element.textContent = value;
+    } else {
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+// A short message that goes away by itself; screen readers hear it through the live region.
+let toastTimer = 0;
+export function toast(message, { kind = "info", ms = 3200 } = {}) {
+  announce(message);
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.hidden = true;
+    box.textContent = "";
+  }, ms);
+}
+
+// Said to screen readers only (the visible table already shows it).
+export function announce(message) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  region.textContent = "";
+  // A new text node in a later task makes the live region speak even for a repeated message.
+  setTimeout(() => {
+    region.textContent = message;
+  }, 30);
+}
+
+export function formatDuration(seconds) {
+  if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return "–";
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+export function formatDate(iso, { time = true } = {}) {
+  if (!iso) return "–";
+  const date = new Date(iso);
+  const options = time
+    ? { dateStyle: "medium", timeStyle: "short" }
+    : { dateStyle: "medium", timeZone: "UTC" };
+  return new Intl.DateTimeFormat(undefined, options).format(date);
+}
+
+export const MODE_LABELS = {
+  random: "Random deal",
+  seeded: "Chosen deal",
+  daily: "Daily challenge",
+  winnable: "Winnable deal",
+};
+
+export const STATUS_LABELS = {
+  playing: "In play",
+  stuck: "No moves available",
+  won: "Won",
+  resigned: "Resigned",
+};
+
+export function setBusy(element, busy) {
+  if (!element) return;
+  element.toggleAttribute("aria-busy", busy);
+  for (const control of element.querySelectorAll("button, input, select")) {
+    if (busy) {
+      control.dataset.wasDisabled = control.disabled ? "1" : "";
+      control.disabled = true;
+    } else if (control.dataset.wasDisabled !== undefined) {
+      control.disabled = control.dataset.wasDisabled === "1";
+      delete control.dataset.wasDisabled;
+    }
+  }
+}
+
+// The header's log-out button, on every page.
+export function wireHeader() {
+  const button = document.getElementById("logout");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await auth.logout();
+      location.assign("/");
+    } catch (error) {
+      button.disabled = false;
+      toast(error.detail, { kind: "error" });
+    }
+  });
+}
+
+// Shows an error in a page's message area instead of its content.
+export function showError(container, error) {
+  container.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail || String(error)));
+}
+
+// A modal question with two answers; resolves true when confirmed.
+export function confirmDialog(question, confirmLabel) {
+  return new Promise((resolve) => {
+    const yes = h("button", { type: "submit", class: "danger", value: "yes" }, confirmLabel);
+    const no = h("button", { type: "submit", value: "no", autofocus: true }, "Cancel");
+    const dialog = h(
+      "dialog",
+      { class: "confirm", "aria-labelledby": "confirm-question" },
+      h(
+        "form",
+        { method: "dialog" },
+        h("p", { id: "confirm-question" }, question),
+        h("div", { class: "actions" }, no, yes),
+      ),
+    );
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "yes");
+      dialog.remove();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
