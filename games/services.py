@@ -257,6 +257,10 @@ def game_execute_command(
                             "this Idempotency-Key was already used for a different command "
                             "on this game"
                         )
+                    # Under READ COMMITTED the game may have been read before the first
+                    # command committed and its event after: read the game again, which
+                    # now includes that command (it committed with its event).
+                    game.refresh_from_db()
                     state = selectors.game_state_at(game=game, version=prior.seq)
                     return CommandResult(game, state, prior, replayed=True)
             if expected_version is not None and expected_version != game.version:
