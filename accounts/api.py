@@ -35,6 +35,8 @@ def _counts(name: str, keys: tuple[str, ...]) -> serializers.Serializer[Any]:
 
 
 class MeView(ApiView):
+    """The caller's account."""
+
     @extend_schema(
         operation_id="me_retrieve",
         responses={
@@ -78,6 +80,8 @@ class MeView(ApiView):
 
 
 class MeDataView(ApiView):
+    """The caller's games and results, which can be erased while keeping the account."""
+
     @extend_schema(
         operation_id="me_data_destroy",
         description=(
@@ -91,6 +95,8 @@ class MeDataView(ApiView):
 
 
 class MeExportView(ApiView):
+    """Everything stored about the caller."""
+
     @extend_schema(
         operation_id="me_export",
         description=(

@@ -9,18 +9,20 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from games.api.serializers import QueryIntegerField, StrictSerializer
 from scorpion_site.api import ApiView
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+MAX_PAGE = 10**6  # as the games list: far past any real page, far below the database's OFFSET
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -87,19 +89,31 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
 
 
 class StatsView(ApiView):
+    """The caller's statistics, overall and per mode (the daily challenge apart)."""
+
     @extend_schema(operation_id="stats_retrieve", responses={200: StatsSerializer})
     def get(self, request: Request) -> Response:
         return Response(selectors.stats_for(user=player(request)).to_dict())
 
 
-def _positive_int(request: Request, name: str, default: int, maximum: int | None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isdigit() or int(raw) < 1 or (maximum is not None and int(raw) > maximum):
-        bound = f" up to {maximum}" if maximum is not None else ""
-        raise serializers.ValidationError({name: [f"a whole number from 1{bound}"]})
-    return int(raw)
+class LeaderboardQuerySerializer(StrictSerializer):
+    """The query of the leaderboard, as strict as the games list's: ASCII digits in range,
+    each parameter at most once, nothing unknown (a value given must be valid)."""
+
+    page = QueryIntegerField(required=False, min_value=1, max_value=MAX_PAGE)
+    page_size = QueryIntegerField(
+        required=False, min_value=1, max_value=MAX_PAGE_SIZE, help_text="Default 20."
+    )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "lists"):
+            repeated = [name for name, values in data.lists() if len(values) > 1]
+            if repeated:
+                raise serializers.ValidationError(
+                    {name: ["give this parameter once"] for name in repeated}
+                )
+            data = {name: values[0] for name, values in data.lists()}
+        return super().to_internal_value(data)
 
 
 def parse_day(raw: str) -> datetime.date:
@@ -131,21 +145,29 @@ def _page_link(request: Request, page: int) -> str:
 
 
 class DailyLeaderboardView(ApiView):
+    """A UTC day's daily-challenge leaderboard: each player's best win on that day's deal,
+    fastest first (time, then moves, then who finished first), with the caller's own rank."""
+
     @extend_schema(
         operation_id="daily_leaderboard",
         parameters=[
             OpenApiParameter(
                 "date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="UTC day"
             ),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int, description=f"1 to {MAX_PAGE_SIZE}"),
+            LeaderboardQuerySerializer,
         ],
-        responses={200: LeaderboardSerializer},
+        responses={
+            200: LeaderboardSerializer,
+            400: OpenApiResponse(description="validation_error: a bad date, page or page_size"),
+            404: OpenApiResponse(description="not_found: a page past the end"),
+        },
     )
     def get(self, request: Request, date: str) -> Response:
         day = parse_day(date)
-        page = _positive_int(request, "page", 1, None)
-        page_size = _positive_int(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        query = LeaderboardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        page: int = query.validated_data.get("page", 1)
+        page_size: int = query.validated_data.get("page_size", DEFAULT_PAGE_SIZE)
         me = player(request)
         board = selectors.daily_leaderboard(day=day, page=page, page_size=page_size, user=me)
         if page > 1 and not board.entries:

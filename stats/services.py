@@ -72,15 +72,22 @@ def _lock_rows(*, user_id: int) -> dict[str, PlayerStats]:
     Locked in one fixed order (by mode) so that two transactions of one player can never each
     hold a row the other waits for.
     """
-    if not PlayerStats.objects.filter(user_id=user_id, mode=ALL_MODES).exists():
+    rows = _select_for_update(user_id=user_id)
+    if len(rows) < len(StatsMode.values):
         # Two first finishes may race here: the unique (user, mode) constraint keeps one row
-        # each, and ignore_conflicts makes the loser's insert a no-op instead of an error.
+        # each, and ignore_conflicts makes the loser's insert a no-op instead of an error (on
+        # PostgreSQL it waits for the winner to commit, then finds its rows and locks them).
+        missing = [mode for mode in StatsMode.values if mode not in rows]
         PlayerStats.objects.bulk_create(
-            [PlayerStats(user_id=user_id, mode=mode) for mode in StatsMode.values],
-            ignore_conflicts=True,
+            [PlayerStats(user_id=user_id, mode=mode) for mode in missing], ignore_conflicts=True
         )
-    rows = PlayerStats.objects.select_for_update().filter(user_id=user_id).order_by("mode")
-    return {row.mode: row for row in rows}
+        rows = _select_for_update(user_id=user_id)
+    return rows
+
+
+def _select_for_update(*, user_id: int) -> dict[str, PlayerStats]:
+    locked = PlayerStats.objects.select_for_update().filter(user_id=user_id).order_by("mode")
+    return {row.mode: row for row in locked}
 
 
 def _require_transaction() -> None:

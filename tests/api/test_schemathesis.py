@@ -174,42 +174,7 @@ def _only_query_parameters_invalid(observation: Observation, *names: str) -> boo
     return bool(invalid) and invalid <= set(names)
 
 
-KNOWN_DEFECTS = [
-    KnownDefect(
-        "leaderboard_page_overflow",
-        "GET /api/v1/daily/{date}/leaderboard/?page=461168601842738792 is a 500: "
-        "(page - 1) * page_size overflows the database's OFFSET (IntegrityError 'datatype "
-        "mismatch' on SQLite, a DataError on PostgreSQL)",
-        lambda o: (
-            _server_error(o, "daily_leaderboard")
-            and any(v.isdecimal() and int(v) > 10**15 for v in _query_values(o.case, "page"))
-        ),
-    ),
-    KnownDefect(
-        "leaderboard_unicode_digits",
-        "GET /api/v1/daily/{date}/leaderboard/?page=² (or page_size=²) is a 500: "
-        "stats.api._positive_int checks str.isdigit(), which '²' passes, then int('²') raises "
-        "ValueError",
-        lambda o: (
-            _server_error(o, "daily_leaderboard")
-            and any(
-                v.isdigit() and not v.isdecimal()
-                for v in _query_values(o.case, "page", "page_size")
-            )
-        ),
-    ),
-    KnownDefect(
-        "lenient_list_query",
-        "GET /api/v1/daily/{date}/leaderboard/ takes page= and page_size= (empty) as absent, "
-        "and reads only the last of repeated parameters",
-        lambda o: (
-            o.status == 200
-            and _failed(o, "ST201", "daily_leaderboard")
-            and _only_query_parameters_invalid(o, "page", "page_size")
-            and all(_read_as_valid(o.case, name) for name in ("page", "page_size"))
-        ),
-    ),
-]
+KNOWN_DEFECTS: list[KnownDefect] = []
 
 
 def known_defect(observation: Observation) -> KnownDefect | None:
@@ -568,13 +533,11 @@ def test_pysol_number_beyond_the_database_is_refused(player: Player) -> None:
     assert response.status_code == 400, response.content
 
 
-@pytest.mark.xfail(strict=True, reason="leaderboard_page_overflow (KNOWN_DEFECTS)")
-def test_leaderboard_page_beyond_the_database_is_a_404(player: Player) -> None:
+def test_leaderboard_page_beyond_the_database_is_a_validation_error(player: Player) -> None:
     response = player.get("/api/v1/daily/2025-01-01/leaderboard/?page=461168601842738792")
-    assert response.status_code == 404, response.content
+    assert response.status_code == 400, response.content
 
 
-@pytest.mark.xfail(strict=True, reason="leaderboard_unicode_digits (KNOWN_DEFECTS)")
 def test_leaderboard_page_in_superscript_digits_is_a_validation_error(player: Player) -> None:
     response = player.get("/api/v1/daily/2025-01-01/leaderboard/?page=%C2%B2")
     assert response.status_code == 400, response.content

@@ -219,7 +219,21 @@ def test_a_bad_date_is_a_validation_error(player: Player, date: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "query", ["page=0", "page=x", "page_size=0", "page_size=101", "page_size=-1"]
+    "query",
+    [
+        "page=0",
+        "page=x",
+        "page=",  # a value given must be valid: empty is not "absent"
+        "page=%C2%B2",  # "²" passes str.isdigit() but is no number
+        "page_size=%C2%B2",
+        "page=%201",
+        "page=461168601842738792",  # far past the database's OFFSET: 400, not a 500
+        "page=1&page=2",
+        "page_size=0",
+        "page_size=101",
+        "page_size=-1",
+        "sort=time",
+    ],
 )
 def test_bad_paging_is_a_validation_error(player: Player, query: str) -> None:
     problem(player.get(f"/api/v1/daily/2026-03-14/leaderboard/?{query}"), 400, "validation_error")
