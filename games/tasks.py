@@ -20,6 +20,17 @@ logger = logging.getLogger(__name__)
 # Transient failures worth retrying with backoff: the database restarting or failing over.
 TRANSIENT = (OperationalError, InterfaceError)
 
+# Every task: redelivered if its worker dies (acks_late), retried with backoff on transient
+# database errors, result ignored (the services write their results to the database).
+RELIABLE: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "max_retries": 5,
+    "ignore_result": True,
+}
+
 DAYS_AHEAD = 7
 POOL_TARGET = 50
 POOL_BATCH = 5
@@ -42,58 +53,25 @@ def enqueue(task: Task[Any, Any], *args: Any) -> bool:
     return True
 
 
-@shared_task(
-    acks_late=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=5,
-    soft_time_limit=20,
-    time_limit=30,
-    ignore_result=True,
-)
+@shared_task(**RELIABLE, soft_time_limit=20, time_limit=30)
 def analyse_game(game_id: str, version: int) -> None:
     """Precompute hints for one version of a game; exits at once if the game moved on."""
     services.game_analyse(game_id=UUID(game_id), version=version)
 
 
-@shared_task(
-    acks_late=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-    soft_time_limit=600,
-    time_limit=660,
-    ignore_result=True,
-)
+@shared_task(**RELIABLE, soft_time_limit=600, time_limit=660)
 def ensure_daily_deals(days_ahead: int = DAYS_AHEAD) -> None:
     """Keep today's deal and the next ``days_ahead`` days' certified."""
     today = timezone.now().date()
     services.daily_deals_ensure_ahead(today=today, days_ahead=days_ahead)
 
 
-@shared_task(
-    acks_late=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-    soft_time_limit=300,
-    time_limit=360,
-    ignore_result=True,
-)
+@shared_task(**RELIABLE, soft_time_limit=300, time_limit=360)
 def certify_daily_deal(day: str) -> None:
     services.daily_deal_ensure(day=datetime.date.fromisoformat(day))
 
 
-@shared_task(
-    acks_late=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-    soft_time_limit=300,
-    time_limit=360,
-    ignore_result=True,
-)
+@shared_task(**RELIABLE, soft_time_limit=300, time_limit=360)
 def top_up_winnable_pool(target: int = POOL_TARGET, batch: int = POOL_BATCH) -> None:
     """Certify a few more deals whenever the pool is below its target."""
     services.winnable_pool_top_up(target=target, max_new=batch)

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
-from games.api.serializers import QueryIntegerField, StrictSerializer
+from games.api.serializers import QueryIntegerField, QuerySerializer
 from scorpion_site.api import ApiView
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
@@ -96,24 +96,13 @@ class StatsView(ApiView):
         return Response(selectors.stats_for(user=player(request)).to_dict())
 
 
-class LeaderboardQuerySerializer(StrictSerializer):
-    """The query of the leaderboard, as strict as the games list's: ASCII digits in range,
-    each parameter at most once, nothing unknown (a value given must be valid)."""
+class LeaderboardQuerySerializer(QuerySerializer):
+    """The query of the leaderboard, as strict as the games list's."""
 
     page = QueryIntegerField(required=False, min_value=1, max_value=MAX_PAGE)
     page_size = QueryIntegerField(
         required=False, min_value=1, max_value=MAX_PAGE_SIZE, help_text="Default 20."
     )
-
-    def to_internal_value(self, data: Any) -> Any:
-        if hasattr(data, "lists"):
-            repeated = [name for name, values in data.lists() if len(values) > 1]
-            if repeated:
-                raise serializers.ValidationError(
-                    {name: ["give this parameter once"] for name in repeated}
-                )
-            data = {name: values[0] for name, values in data.lists()}
-        return super().to_internal_value(data)
 
 
 def parse_day(raw: str) -> datetime.date:

@@ -113,13 +113,9 @@ class QueryIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
-class GameListQuerySerializer(StrictSerializer):
-    """The query of ``GET /games/``: a value given must be valid; repeated values are refused."""
-
-    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
-    mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
-    page = QueryIntegerField(required=False, min_value=1, max_value=10**6)
-    page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
+class QuerySerializer(StrictSerializer):
+    """A query string: a value given must be valid, and each parameter comes at most once
+    (a repeated one would otherwise be read as its last value, silently)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "lists"):
@@ -130,6 +126,15 @@ class GameListQuerySerializer(StrictSerializer):
                 )
             data = {name: values[0] for name, values in data.lists()}
         return super().to_internal_value(data)
+
+
+class GameListQuerySerializer(QuerySerializer):
+    """The query of ``GET /games/``."""
+
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
+    page = QueryIntegerField(required=False, min_value=1, max_value=10**6)
+    page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
 
 
 class CommandSerializer(StrictSerializer):
