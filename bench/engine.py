@@ -11,7 +11,6 @@ other work on the machine can only slow a round down.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import random
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import machine_description
 from games.engine.cards import DECK_SIZE
 from games.engine.position import apply, initial_position, legal_actions
 
@@ -50,17 +50,6 @@ def play_random_games(deals: list[PreparedDeal]) -> int:
             position, _ = apply(position, actions[rng.randrange(len(actions))])
             actions_applied += 1
     return actions_applied
-
-
-def machine_description() -> str:
-    model = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.partition(":")[2].strip()
-                break
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, {model or 'unknown'}"
 
 
 def main() -> None:

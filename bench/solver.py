@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import platform
 import statistics
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import machine_description
 from games.engine.cards import parse_card
 from games.engine.deals import deal_code_for_seed
 from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
@@ -54,17 +54,6 @@ def line_wins(code: str, solution: Solution) -> bool:
             action = resolve_move(position, parse_card(command["card"]), command["to"])
         position, _ = play(position, action)
     return status(position) == "won"
-
-
-def machine_description() -> str:
-    model = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.partition(":")[2].strip()
-                break
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, {model or 'unknown'}"
 
 
 def format_seconds(seconds: float) -> str:
