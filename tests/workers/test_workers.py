@@ -7,6 +7,8 @@ faults: Redis stopped while playing, a worker killed in the middle of a task.
 from __future__ import annotations
 
 import datetime
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -211,23 +213,31 @@ def test_play_goes_on_with_redis_down_and_workers_catch_up() -> None:
             )
 
 
-def test_killed_worker_leaves_only_whole_deals_and_the_task_is_redone() -> None:
-    env = process_env(str(settings.REDIS_URL), CELERY_VISIBILITY_TIMEOUT="5")
-    command = compose_commands()["worker"]
-    with running("worker", command, env) as first:
-        first.wait_for_output("ready.")
-        assert tasks.enqueue(tasks.top_up_winnable_pool, 2, 2)
-        first.wait_for_output("top_up_winnable_pool")
-        first.kill()  # SIGKILL in the middle of certifying: no clean-up code runs
+def pool_processes(worker: Process) -> list[int]:
+    """The prefork pool's child processes of a worker (they run the tasks)."""
+    tasks_dir = Path(f"/proc/{worker.popen.pid}/task")
+    return [
+        int(pid) for task in tasks_dir.iterdir() for pid in (task / "children").read_text().split()
+    ]
+
+
+def test_task_killed_mid_run_leaves_only_whole_deals_and_is_redone(worker: Process) -> None:
+    """The process running a task is SIGKILLed (as the OOM killer or a hard time limit
+    would): no clean-up code runs. Every deal written so far is whole, and the task, which
+    was never acknowledged, is delivered again and finishes the job."""
+    target = 60
+    assert tasks.enqueue(tasks.top_up_winnable_pool, target, target)
+    wait_until(lambda: WinnableDeal.objects.exists(), 60, lambda: worker.output[-3000:])
+    for pid in pool_processes(worker):
+        os.kill(pid, signal.SIGKILL)
     for deal in WinnableDeal.objects.all():
         assert_certificate_wins(deal.deal_code, deal.certificate)
-    with running("worker", command, env) as second:
-        wait_until(
-            lambda: WinnableDeal.objects.count() >= 2,
-            # Redelivery waits for the visibility timeout and kombu's restore sweep.
-            300,
-            lambda: f"the task was not redone; worker said:\n{second.output[-3000:]}",
-        )
+    wait_until(
+        lambda: WinnableDeal.objects.count() >= target,
+        180,
+        lambda: f"the task was not redone; worker said:\n{worker.output[-3000:]}",
+    )
+    assert "WorkerLostError" in worker.output  # the kill did hit the running task
     for deal in WinnableDeal.objects.all():
         assert_certificate_wins(deal.deal_code, deal.certificate)
     assert Game.objects.count() == 0
