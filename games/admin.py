@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -142,30 +143,8 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
             {"fields": ("state_json",), "classes": ["collapse"]},
         ),
     )
-    readonly_fields = (
-        "id",
-        "owner",
-        "mode",
-        "status",
-        "replay_link",
-        "events_link",
-        "version",
-        "moves",
-        "undo_count",
-        "hint_count",
-        "created_at",
-        "updated_at",
-        "started_at",
-        "finished_at",
-        "deal_code_wrapped",
-        "seed",
-        "pysol_number",
-        "deal_supplied",
-        "daily_date",
-        "restarted_from",
-        "position",
-        "state_json",
-    )
+    # Everything shown is read-only: the projection and the log are never edited by hand.
+    readonly_fields = tuple(flatten_fieldsets(fieldsets))
 
     @admin.display(description="owner", ordering="owner__email")
     def owner_email(self, game: Game) -> str:
