@@ -103,7 +103,7 @@ class MeExportView(ApiView):
             "Everything stored about the caller, as a JSON download: the account and its "
             "e-mail addresses, every game with its full event log, and the statistics. The "
             "deal (code and seed) of a game still being played is left out: it is hidden "
-            "information until the game ends."
+            "information until the game ends (a daily deal: until its UTC day is over)."
         ),
         responses={
             200: OpenApiResponse(

@@ -22,7 +22,7 @@ def _iso(value: Any) -> str | None:
 def _game(game: Game) -> dict[str, Any]:
     # The deal of a game still on is hidden information (RULES.md): an export must not become
     # a way to see the face-down cards. Shown, as in the game API, once the game is over or
-    # when the player supplied the deal themselves.
+    # when the player supplied the deal themselves; a daily deal only once its day is over.
     reveal = game.reveals_deal
     return {
         "id": str(game.id),
@@ -36,6 +36,7 @@ def _game(game: Game) -> dict[str, Any]:
         "code": game.deal_code if reveal else None,
         "pysol_number": game.pysol_number,
         "daily_date": _iso(game.daily_date),
+        "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
         "created_at": _iso(game.created_at),
         "updated_at": _iso(game.updated_at),

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class GameMode(models.TextChoices):
@@ -61,6 +62,12 @@ class Game(models.Model):
     restarted_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="restarts"
     )
+    # The player's first attempt at a day's daily challenge, the only one that can rank on
+    # the leaderboard; every later attempt of the day (a new attempt, a restart) is practice.
+    ranked = models.BooleanField(
+        default=False,
+        help_text="The player's first attempt at the day's daily challenge (the one that ranks).",
+    )
 
     status = models.CharField(
         max_length=16, choices=GameStatus.choices, default=GameStatus.PLAYING, db_index=True
@@ -93,6 +100,16 @@ class Game(models.Model):
                 condition=Q(creation_key__isnull=False),
                 name="game_unique_creation_key",
             ),
+            # One ranked attempt per player and day, whatever races between two devices:
+            # the second insert fails here and the service makes that attempt practice.
+            models.UniqueConstraint(
+                fields=["owner", "daily_date"],
+                condition=Q(ranked=True),
+                name="game_one_ranked_daily_attempt",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranked=False) | Q(mode="daily"), name="game_ranked_is_daily"
+            ),
             models.CheckConstraint(
                 condition=(
                     Q(mode="daily", daily_date__isnull=False)
@@ -117,8 +134,21 @@ class Game(models.Model):
         return self.status in FINISHED_STATUSES
 
     @property
+    def is_practice(self) -> bool:
+        """A later attempt at a daily challenge: played like any game, never ranked."""
+        return self.mode == GameMode.DAILY and not self.ranked
+
+    @property
     def reveals_deal(self) -> bool:
-        """Whether the deal may be shown to the player (RULES.md, hidden information)."""
+        """Whether the deal (code and seed) may be shown to the player.
+
+        A daily deal is the same for every player and ranks them: it stays secret until its
+        UTC day is over, for every daily game, finished or not (a finished attempt must not
+        hand the deal to a second account, or to the player's own next attempt). Any other
+        deal is shown once the game is over, or at once if the player supplied it.
+        """
+        if self.mode == GameMode.DAILY:
+            return self.daily_date is not None and self.daily_date < timezone.now().date()
         return self.deal_supplied or self.is_finished
 
 
@@ -165,11 +195,17 @@ class DailyDeal(models.Model):
     """The deal of one UTC day, the same for every player, proven winnable by the solver.
 
     ``date`` is unique, so however many workers or web processes generate the same day at
-    once, one row wins and everyone plays it.
+    once, one row wins and everyone plays it. Its code, seed and certificate are for staff
+    only until the day is over (``Game.reveals_deal``).
     """
 
     date = models.DateField(unique=True)
     seed = models.BigIntegerField()
+    # How often the day was regenerated: part of the HMAC message, so each regeneration
+    # draws a fresh series of candidates (docs/deals.md, "Daily deals").
+    generation = models.PositiveIntegerField(
+        default=0, help_text="How many times the day's deal was regenerated (0 = never)."
+    )
     candidate = models.PositiveIntegerField(
         help_text="Which candidate seed of the day this is (0 = the first one tried)."
     )

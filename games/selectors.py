@@ -81,18 +81,21 @@ def game_hints(*, game: Game) -> HintsView:
 class DailySummary:
     date: datetime.date
     game: Game | None
+    ranked_game: Game | None
     solved: bool
     attempts: int
     deal_ready: bool
 
 
 def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
-    """The player's standing on a day's challenge."""
+    """The player's standing on a day's challenge: their latest attempt, their ranked (first)
+    attempt, and whether any attempt was won."""
     attempts = Game.objects.filter(owner=owner, mode=GameMode.DAILY, daily_date=day)
     latest = attempts.order_by("-created_at", "-pk").first()
     return DailySummary(
         date=day,
         game=latest,
+        ranked_game=attempts.filter(ranked=True).first(),
         solved=attempts.filter(status=GameStatus.WON).exists(),
         attempts=attempts.count(),
         deal_ready=DailyDeal.objects.filter(date=day).exists(),

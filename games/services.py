@@ -6,11 +6,13 @@ import datetime
 import hashlib
 import json
 import logging
+import secrets
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -95,6 +97,11 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
             deal_code=daily.deal_code,
             seed=daily.seed,
             daily_date=daily.date,
+            # The first attempt of the day ranks, every later one is practice (docs/api.md).
+            # Only a hint: the partial unique constraint decides between racing creates.
+            ranked=not Game.objects.filter(
+                owner=owner, mode=GameMode.DAILY, daily_date=daily.date, ranked=True
+            ).exists(),
         )
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner)
@@ -122,7 +129,8 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
 
 
 def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
-    """A new game with the same deal as the given one (RULES.md, restart)."""
+    """A new game with the same deal as the given one (RULES.md, restart). A restarted daily
+    game is practice: only the first attempt of the day ranks."""
     original = selectors.game_get(owner=owner, game_id=game_id)
     fingerprint = _fingerprint(["restart", str(original.pk)])
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
@@ -174,33 +182,40 @@ def _create_game(
     deal_supplied: bool = False,
     daily_date: datetime.date | None = None,
     restarted_from: Game | None = None,
+    ranked: bool = False,
 ) -> Game:
     state = history.new_game_state(parse_deal_code(deal_code))
+    fields: dict[str, Any] = {
+        "owner": creation.owner,
+        "mode": mode,
+        "deal_code": deal_code,
+        "seed": seed,
+        "pysol_number": pysol_number,
+        "deal_supplied": deal_supplied,
+        "daily_date": daily_date,
+        "restarted_from": restarted_from,
+        "state": state.to_dict(),
+        "status": state.status,
+        "creation_key": creation.key,
+        "creation_fingerprint": creation.fingerprint if creation.key else "",
+    }
     try:
         # A savepoint: two racing creates with the same key collide on the unique
-        # (owner, creation_key) constraint, and the loser returns the winner's game.
+        # (owner, creation_key) constraint, and the loser returns the winner's game. Two
+        # racing first attempts at a daily collide on the one-ranked-attempt constraint.
         with transaction.atomic():
-            game = Game.objects.create(
-                owner=creation.owner,
-                mode=mode,
-                deal_code=deal_code,
-                seed=seed,
-                pysol_number=pysol_number,
-                deal_supplied=deal_supplied,
-                daily_date=daily_date,
-                restarted_from=restarted_from,
-                state=state.to_dict(),
-                status=state.status,
-                creation_key=creation.key,
-                creation_fingerprint=creation.fingerprint if creation.key else "",
-            )
+            game = Game.objects.create(**fields, ranked=ranked)
     except IntegrityError:
         prior = _prior_creation(
             owner=creation.owner, key=creation.key, fingerprint=creation.fingerprint
         )
-        if prior is None:
+        if prior is not None:
+            return prior
+        if not ranked:
             raise
-        return prior
+        # Another device's first attempt of the day committed first: this one is practice.
+        with transaction.atomic():
+            game = Game.objects.create(**fields, ranked=False)
     transaction.on_commit(lambda: _enqueue_analysis(game.pk, 0))
     return game
 
@@ -331,36 +346,54 @@ def _certify(deal_code: str, *, node_budget: int) -> Solution | None:
     return solution if solution.verdict == "won" else None
 
 
+def _daily_secret() -> bytes:
+    """The key of the daily deals (settings.DAILY_DEAL_SECRET, docs/deals.md)."""
+    return str(settings.DAILY_DEAL_SECRET).encode()
+
+
+def _daily_certify(
+    *, day: datetime.date, generation: int, avoid: str | None = None
+) -> tuple[int, int, str, Solution]:
+    """The first candidate of the day's ``generation`` that the solver proves winnable:
+    ``(candidate, seed, deal_code, solution)``. A candidate dealing ``avoid`` (the deal a
+    regeneration replaces) is skipped, so a regenerated day always gets another deal."""
+    secret = _daily_secret()
+    for candidate in range(MAX_DAILY_CANDIDATES):
+        seed = daily_seed(day, candidate, secret=secret, generation=generation)
+        deal_code = deal_code_for_seed(seed)
+        if deal_code == avoid:
+            continue
+        solution = _certify(deal_code, node_budget=DAILY_NODE_BUDGET)
+        if solution is not None:
+            return candidate, seed, deal_code, solution
+    raise CertificationError(f"no winnable deal among {MAX_DAILY_CANDIDATES} candidates of {day}")
+
+
 def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
     """The day's deal, certifying it now if no worker has done so yet.
 
-    Idempotent and safe to race: candidates are derived from the date, so every process finds
-    the same first winnable candidate; ``DailyDeal.date`` is unique, so when two of them insert
-    at once one insert wins and the other reads the winner's row.
+    Idempotent and safe to race: candidates are derived from the date and the server's secret,
+    so every process finds the same first winnable candidate; ``DailyDeal.date`` is unique, so
+    when two of them insert at once one insert wins and the other reads the winner's row.
     """
     existing = DailyDeal.objects.filter(date=day).first()
     if existing is not None:
         return existing
-    for candidate in range(MAX_DAILY_CANDIDATES):
-        seed = daily_seed(day, candidate)
-        deal_code = deal_code_for_seed(seed)
-        solution = _certify(deal_code, node_budget=DAILY_NODE_BUDGET)
-        if solution is None:
-            continue
-        try:
-            with transaction.atomic():
-                return DailyDeal.objects.create(
-                    date=day,
-                    seed=seed,
-                    candidate=candidate,
-                    deal_code=deal_code,
-                    certificate=solution.line,
-                    solver_nodes=solution.nodes,
-                    solver_seconds=solution.seconds,
-                )
-        except IntegrityError:
-            return DailyDeal.objects.get(date=day)
-    raise CertificationError(f"no winnable deal among {MAX_DAILY_CANDIDATES} candidates of {day}")
+    candidate, seed, deal_code, solution = _daily_certify(day=day, generation=0)
+    try:
+        with transaction.atomic():
+            return DailyDeal.objects.create(
+                date=day,
+                seed=seed,
+                generation=0,
+                candidate=candidate,
+                deal_code=deal_code,
+                certificate=solution.line,
+                solver_nodes=solution.nodes,
+                solver_seconds=solution.seconds,
+            )
+    except IntegrityError:
+        return DailyDeal.objects.get(date=day)
 
 
 def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[DailyDeal]:
@@ -372,13 +405,33 @@ def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[D
 
 
 def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyDeal:
-    """Certify a future day's deal again (staff). Past and current days are never changed:
-    players have played them and the leaderboard depends on them."""
+    """Give a future day another deal (staff), e.g. after its deal leaked. Past and current
+    days are never changed: players have played them and the leaderboard depends on them.
+
+    The day's row is kept and its ``generation`` counter goes up by one; the next generation
+    is a fresh series of HMAC candidates, so the new deal differs from the old one (a
+    candidate dealing the old deal again is skipped). The row is locked while the solver runs,
+    so two regenerations of one day follow each other instead of both writing the same
+    generation.
+    """
     if day <= today:
         raise CertificationError("only a future day's deal can be regenerated")
+    current = daily_deal_ensure(day=day)
     with transaction.atomic():
-        DailyDeal.objects.filter(date=day).delete()
-        return daily_deal_ensure(day=day)
+        deal = DailyDeal.objects.select_for_update().get(pk=current.pk)
+        generation = deal.generation + 1
+        candidate, seed, deal_code, solution = _daily_certify(
+            day=day, generation=generation, avoid=deal.deal_code
+        )
+        deal.generation = generation
+        deal.candidate = candidate
+        deal.seed = seed
+        deal.deal_code = deal_code
+        deal.certificate = solution.line
+        deal.solver_nodes = solution.nodes
+        deal.solver_seconds = solution.seconds
+        deal.save()
+    return deal
 
 
 def winnable_pool_add(*, max_attempts: int = 200) -> WinnableDeal:
@@ -413,10 +466,21 @@ def winnable_pool_top_up(*, target: int, max_new: int) -> int:
 
 
 def winnable_deal_draw(*, owner: User) -> WinnableDeal:
-    """A certified deal the player has not played; certified on the spot if the pool has
-    none left for them, so the mode never runs dry."""
+    """A certified deal the player has not played, drawn at random (``secrets``) among those,
+    so that no two accounts meet the pool in the same order and a deal seen on one account
+    says nothing about the next deal of another. When the player has played every deal of
+    the pool, one is certified on the spot (and joins the pool), so the mode never runs dry
+    and never repeats a deal for them."""
     played = Game.objects.filter(owner=owner, mode=GameMode.WINNABLE).values("deal_code")
-    deal = WinnableDeal.objects.exclude(deal_code__in=played).order_by("id").first()
+    unplayed = WinnableDeal.objects.exclude(deal_code__in=played).order_by("id")
+    # COUNT then OFFSET: two indexed queries, unlike ORDER BY RANDOM() over the whole pool.
+    # A deal added or removed in between only shifts which deal the offset lands on.
+    count = unplayed.count()
+    picked: list[WinnableDeal] = []
+    if count:
+        offset = secrets.randbelow(count)
+        picked = list(unplayed[offset : offset + 1])
+    deal = picked[0] if picked else unplayed.first()
     if deal is None:
         logger.warning(
             "winnable pool has no unplayed deal for user %s: certifying inline", owner.pk

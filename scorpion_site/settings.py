@@ -79,6 +79,44 @@ if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
         "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     )
 
+# The key of the daily deals (docs/deals.md, "Daily deals"): a day's deal is an HMAC of the
+# date under this key, so nobody without it can compute a future day's deal and solve it
+# offline. A setting of its own, never SECRET_KEY, so that either can be rotated alone.
+DEFAULT_DAILY_DEAL_SECRET = "scorpion-development-daily-deal-secret-do-not-deploy"
+MIN_DAILY_DEAL_SECRET = 32
+
+
+def env_daily_deal_secret(*, debug: bool, secret_key: str) -> str:
+    raw = os.environ.get("DAILY_DEAL_SECRET")
+    if raw is None:
+        if debug:
+            return DEFAULT_DAILY_DEAL_SECRET
+        raise ImproperlyConfigured(
+            "DAILY_DEAL_SECRET must be set when DEBUG is off: a random value of at least "
+            f"{MIN_DAILY_DEAL_SECRET} characters, not SECRET_KEY "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    if raw != raw.strip() or not raw.isprintable() or not raw.isascii():
+        raise ImproperlyConfigured(
+            "DAILY_DEAL_SECRET must be printable ASCII without surrounding whitespace"
+        )
+    if len(raw) < MIN_DAILY_DEAL_SECRET:
+        raise ImproperlyConfigured(
+            f"DAILY_DEAL_SECRET must be at least {MIN_DAILY_DEAL_SECRET} characters long"
+        )
+    if raw == secret_key:
+        raise ImproperlyConfigured(
+            "DAILY_DEAL_SECRET must differ from SECRET_KEY, so that each can be rotated alone"
+        )
+    if not debug and raw == DEFAULT_DAILY_DEAL_SECRET:
+        raise ImproperlyConfigured(
+            "DAILY_DEAL_SECRET is the development default: set a random value when DEBUG is off"
+        )
+    return raw
+
+
+DAILY_DEAL_SECRET = env_daily_deal_secret(debug=DEBUG, secret_key=SECRET_KEY)
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

@@ -1,4 +1,4 @@
-"""Settings for the test suite: the real settings, plus a key and a fast password hasher.
+"""Settings for the test suite: the real settings, plus keys and a fast password hasher.
 
 Everything else (the database, Redis) still comes from the environment, so CI runs the same
 tests against PostgreSQL and Redis that a laptop runs against SQLite.
@@ -7,6 +7,7 @@ tests against PostgreSQL and Redis that a laptop runs against SQLite.
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-key-" + "x" * 50)
+os.environ.setdefault("DAILY_DEAL_SECRET", "test-only-daily-deal-secret-" + "d" * 20)
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 
 from scorpion_site.settings import *  # noqa: F403

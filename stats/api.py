@@ -57,10 +57,16 @@ class ModesSerializer(serializers.Serializer[Any]):
     seeded = FiguresSerializer()
     daily = FiguresSerializer()
     winnable = FiguresSerializer()
+    daily_practice = FiguresSerializer(
+        help_text="Later attempts at a day's daily challenge (practice: they never rank)."
+    )
 
 
 class StatsSerializer(FiguresSerializer):
-    modes = ModesSerializer(help_text="The same figures per mode; the daily challenge apart.")
+    modes = ModesSerializer(
+        help_text="The same figures per mode; the daily challenge apart, its first attempts "
+        "of each day (daily) apart from its practice attempts (daily_practice)."
+    )
 
 
 class LeaderboardEntrySerializer(serializers.Serializer[Any]):
@@ -134,8 +140,9 @@ def _page_link(request: Request, page: int) -> str:
 
 
 class DailyLeaderboardView(ApiView):
-    """A UTC day's daily-challenge leaderboard: each player's best win on that day's deal,
-    fastest first (time, then moves, then who finished first), with the caller's own rank."""
+    """A UTC day's daily-challenge leaderboard: each player's ranked win (their first attempt
+    of the day) on that day's deal, fastest first (time, then moves, then who finished
+    first), with the caller's own rank. A future day is 404 except to staff."""
 
     @extend_schema(
         operation_id="daily_leaderboard",
@@ -148,7 +155,7 @@ class DailyLeaderboardView(ApiView):
         responses={
             200: LeaderboardSerializer,
             400: OpenApiResponse(description="validation_error: a bad date, page or page_size"),
-            404: OpenApiResponse(description="not_found: a page past the end"),
+            404: OpenApiResponse(description="not_found: a future day, or a page past the end"),
         },
     )
     def get(self, request: Request, date: str) -> Response:
@@ -158,6 +165,10 @@ class DailyLeaderboardView(ApiView):
         page: int = query.validated_data.get("page", 1)
         page_size: int = query.validated_data.get("page_size", DEFAULT_PAGE_SIZE)
         me = player(request)
+        if not selectors.day_visible(day=day, user=me):
+            # The same answer as a day nobody played: a player cannot tell a future day has
+            # a deal, let alone learn anything about it.
+            raise Http404("no leaderboard for this day")
         board = selectors.daily_leaderboard(day=day, page=page, page_size=page_size, user=me)
         if page > 1 and not board.entries:
             raise Http404(f"no page {page}: the day has {board.count} players with a win")

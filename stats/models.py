@@ -20,6 +20,10 @@ Definitions (docs/api.md repeats them for clients):
   (``finished_at``, then game id for exact ties). A resignation ends it; games still being
   played do not. ``current_streak`` is the run of wins at the end of that order.
 - clean win: a win with ``undo_count == 0`` and ``hint_count == 0``.
+- daily practice: a daily game that is not the player's ranked first attempt of the day
+  (``Game.ranked``) has the row ``daily_practice``, not ``daily``: the ``daily`` figures are
+  the player's record at the challenge itself, one attempt a day. Practice counts in the
+  "all" row like every other game.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 
 from games.models import GameMode
 
@@ -41,6 +45,26 @@ class StatsMode(models.TextChoices):
     SEEDED = GameMode.SEEDED.value, GameMode.SEEDED.label
     DAILY = GameMode.DAILY.value, GameMode.DAILY.label
     WINNABLE = GameMode.WINNABLE.value, GameMode.WINNABLE.label
+    # Later attempts at a day's daily challenge: counted apart from the ranked first attempt.
+    DAILY_PRACTICE = "daily_practice", "Daily challenge, practice attempts"
+
+
+DAILY_PRACTICE = StatsMode.DAILY_PRACTICE.value
+
+
+def stats_mode(*, mode: str, ranked: bool) -> str:
+    """The row of a game: its mode, except that a daily game that is not the player's ranked
+    first attempt of the day counts as ``daily_practice`` (docs/api.md, "Statistics")."""
+    return DAILY_PRACTICE if mode == GameMode.DAILY and not ranked else mode
+
+
+def stats_mode_expression() -> Case:
+    """``stats_mode`` in the database, for grouping games by their row."""
+    return Case(
+        When(mode=GameMode.DAILY, ranked=False, then=Value(DAILY_PRACTICE)),
+        default=F("mode"),
+        output_field=models.CharField(),
+    )
 
 
 class PlayerStats(models.Model):

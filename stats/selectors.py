@@ -18,13 +18,15 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce, Greatest, Rank, RowNumber
+from django.db.models.functions import Coalesce, Greatest, Rank
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, GameMode, GameStatus
-from stats.models import ALL_MODES, PlayerStats
+from stats.models import ALL_MODES, DAILY_PRACTICE, PlayerStats, stats_mode_expression
 
-STAT_MODES = tuple(GameMode.values)
+# The rows of the statistics: the game modes, and the daily challenge's practice attempts.
+STAT_MODES = (*GameMode.values, DAILY_PRACTICE)
 
 
 def win_time_expression() -> Greatest:
@@ -126,9 +128,10 @@ def stats_for(*, user: User) -> PlayerFigures:
     played = dict(
         Game.objects.filter(owner=user)
         .order_by()
-        .values("mode")
+        .annotate(row=stats_mode_expression())
+        .values("row")
         .annotate(n=Count("pk"))
-        .values_list("mode", "n")
+        .values_list("row", "n")
     )
     return PlayerFigures(
         overall=_figures(rows.get(ALL_MODES), sum(played.values())),
@@ -137,6 +140,12 @@ def stats_for(*, user: User) -> PlayerFigures:
 
 
 # --- The daily leaderboard ---
+
+
+def day_visible(*, day: datetime.date, user: User) -> bool:
+    """Whether a daily-challenge day may be shown to ``user``: today and past days to
+    everyone, future days to staff only (players never learn anything about them)."""
+    return day <= timezone.now().date() or user.is_staff
 
 
 def display_name(*, user_id: int, email: str) -> str:
@@ -184,44 +193,31 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
 
 
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
-    """The wins that count for a day: games of that day's daily deal (``daily_date``), begun
-    on that UTC day, won whenever (a game begun at 23:59 and won after midnight counts for the
-    day it was begun on). A restart of the deal on a later day does not count: by then the
-    deal is no secret (it is shown once a game of it ends)."""
+    """The wins that count for a day: each player's ranked attempt (their first game of that
+    day's daily deal, ``Game.ranked``), begun on that UTC day, won whenever (a game begun at
+    23:59 and won after midnight counts for the day it was begun on). Later attempts of the
+    day, new ones or restarts, are practice and never rank: by then the player has seen the
+    deal. A restart on a later day does not count either: by then the deal is public."""
     start, end = _day_bounds(day)
     return Game.objects.filter(
         mode=GameMode.DAILY,
         daily_date=day,
+        ranked=True,
         status=GameStatus.WON,
         created_at__gte=start,
         created_at__lt=end,
     )
 
 
-def _best_wins(day: datetime.date) -> QuerySet[Game]:
-    """Each player's best win of the day, one row per player."""
-    per_player = Window(
-        RowNumber(),
-        partition_by=[F("owner_id")],
-        order_by=[F("time").asc(), F("moves").asc(), F("finished_at").asc(), F("id").asc()],
-    )
-    best_ids = (
-        daily_wins(day=day)
-        .annotate(time=win_time_expression(), nth=per_player)
-        .filter(nth=1)
-        .values("id")
-    )
-    return Game.objects.filter(id__in=best_ids)
-
-
 def daily_leaderboard(
     *, day: datetime.date, page: int, page_size: int, user: User | None = None
 ) -> Leaderboard:
-    """The day's leaderboard: each player's best win, by time, then moves, then who finished
-    first; players equal on all three share a rank. Ranks come from a window function over the
-    players' best wins, so a page costs the same however many players won that day; the
-    caller's own rank, wherever it is, is one COUNT of the better best wins."""
-    best = _best_wins(day).annotate(time=win_time_expression())
+    """The day's leaderboard: each player's ranked win (one at most: a unique constraint), by
+    time, then moves, then who finished first; players equal on all three share a rank. Ranks
+    come from a window function over those wins, so a page costs the same however many
+    players won that day; the caller's own rank, wherever it is, is one COUNT of the better
+    wins."""
+    best = daily_wins(day=day).annotate(time=win_time_expression())
     ranked = (
         best.annotate(
             rank=Window(

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet, Sum
 
 from games.models import FINISHED_STATUSES, Game, GameStatus
-from stats.models import ALL_MODES, PlayerStats, StatsMode
+from stats.models import ALL_MODES, PlayerStats, StatsMode, stats_mode, stats_mode_expression
 from stats.selectors import win_time_expression
 
 ZERO = datetime.timedelta(0)
@@ -39,7 +39,7 @@ class FinishedGame:
     """What the statistics need of a finished game."""
 
     id: UUID
-    mode: str
+    mode: str  # the stats row (stats_mode): the game's mode, or daily_practice
     status: str
     moves: int
     undo_count: int
@@ -108,6 +108,7 @@ def stats_record_game_finished(*, game: Game) -> None:
         .only(
             "owner_id",
             "mode",
+            "ranked",
             "status",
             "moves",
             "undo_count",
@@ -121,7 +122,7 @@ def stats_record_game_finished(*, game: Game) -> None:
         return
     finished = FinishedGame(
         id=fresh.id,
-        mode=fresh.mode,
+        mode=stats_mode(mode=fresh.mode, ranked=fresh.ranked),
         status=fresh.status,
         moves=fresh.moves,
         undo_count=fresh.undo_count,
@@ -184,14 +185,19 @@ def _recompute_locked(*, user_id: int, rows: dict[str, PlayerStats]) -> dict[str
         "total_win_time": Sum(win_time_expression(), filter=won),
     }
     figures: dict[str, dict[str, Any]] = {
-        values["mode"]: dict(values)
-        for values in finished.order_by().values("mode").annotate(**aggregates)
+        values["row"]: dict(values)
+        for values in finished.order_by()
+        .annotate(row=stats_mode_expression())
+        .values("row")
+        .annotate(**aggregates)
     }
     figures[ALL_MODES] = finished.aggregate(**aggregates)
 
     streaks = {mode: _Streak() for mode in StatsMode.values}
-    ordered = finished.order_by("finished_at", "pk").values_list(
-        "mode", "status", "finished_at", "pk"
+    ordered = (
+        finished.annotate(row=stats_mode_expression())
+        .order_by("finished_at", "pk")
+        .values_list("row", "status", "finished_at", "pk")
     )
     for mode, status, finished_at, game_id in ordered.iterator(chunk_size=2000):
         assert finished_at is not None  # a finished game has its time (a check constraint)

@@ -181,10 +181,19 @@ class GameSerializer(serializers.Serializer[Any]):
     moves = serializers.IntegerField()
     can_undo = serializers.BooleanField()
     can_redo = serializers.BooleanField()
-    seed = serializers.IntegerField(allow_null=True)
-    code = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="Null while the deal is secret: until the game is over (unless the player "
+        "supplied the deal) and, for the daily challenge, until its UTC day is over.",
+    )
+    code = serializers.CharField(allow_null=True, help_text="The deal code; null like seed.")
     pysol_number = serializers.IntegerField(allow_null=True)
     daily_date = serializers.DateField(allow_null=True)
+    ranked = serializers.BooleanField(
+        help_text="The caller's first attempt at the day's daily challenge: the only one that "
+        "ranks on the leaderboard. False for later attempts of the day (practice) and for "
+        "every other mode."
+    )
     restarted_from = serializers.UUIDField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -264,8 +273,14 @@ class HintsSerializer(serializers.Serializer[Any]):
 class DailySerializer(serializers.Serializer[Any]):
     date = serializers.DateField()
     game = serializers.UUIDField(allow_null=True, help_text="The caller's latest attempt.")
-    status = serializers.CharField(allow_null=True)
-    solved = serializers.BooleanField()
+    status = serializers.CharField(allow_null=True, help_text="The latest attempt's status.")
+    ranked_game = serializers.UUIDField(
+        allow_null=True,
+        help_text="The caller's first attempt of the day, the only one that ranks; later "
+        "attempts are practice.",
+    )
+    ranked_status = serializers.CharField(allow_null=True, help_text="The ranked attempt's status.")
+    solved = serializers.BooleanField(help_text="Some attempt of the day, practice included, won.")
     attempts = serializers.IntegerField()
     deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
 
@@ -318,6 +333,7 @@ def game_representation(
         "code": game.deal_code if reveal else None,
         "pysol_number": game.pysol_number,
         "daily_date": game.daily_date.isoformat() if game.daily_date else None,
+        "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),

@@ -238,6 +238,8 @@ class DailyView(ApiView):
                 "date": summary.date.isoformat(),
                 "game": str(summary.game.pk) if summary.game else None,
                 "status": summary.game.status if summary.game else None,
+                "ranked_game": str(summary.ranked_game.pk) if summary.ranked_game else None,
+                "ranked_status": summary.ranked_game.status if summary.ranked_game else None,
                 "solved": summary.solved,
                 "attempts": summary.attempts,
                 "deal_ready": summary.deal_ready,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 
@@ -137,16 +138,25 @@ def deal_code_for_seed(seed: int) -> str:
     return format_deal_code(deck)
 
 
-def daily_seed(day: datetime.date, candidate: int) -> int:
+def daily_seed(day: datetime.date, candidate: int, *, secret: bytes, generation: int = 0) -> int:
     """The seed of a day's ``candidate``-th daily deal candidate (docs/deals.md, "Daily").
 
-    The first 8 bytes of SHA-256 of ``"scorpion-daily:<YYYY-MM-DD>:<candidate>"`` (UTF-8) as
-    a big-endian integer, top bit cleared. The daily deal is the first candidate, counting
-    from 0, that the solver proves winnable, so every process derives the same deal.
+    The first 8 bytes of HMAC-SHA256, keyed by the server's ``secret``, of
+    ``"scorpion-daily:<YYYY-MM-DD>:<generation>:<candidate>"`` (UTF-8), read as a big-endian
+    integer with the top bit cleared. The daily deal is the first candidate, counting from 0,
+    that the solver proves winnable, so every process holding the secret derives the same
+    deal, and nobody without it can compute a day's deal ahead of time. ``generation`` counts
+    the day's regenerations: each one gives a fresh, unrelated series of candidates.
+
+    The secret is an argument, not a setting: the engine knows nothing of the deployment.
     """
-    if candidate < 0:
-        raise SeedError("a daily candidate number is 0 or more")
-    digest = hashlib.sha256(f"scorpion-daily:{day.isoformat()}:{candidate}".encode()).digest()
+    if isinstance(secret, str) or not isinstance(secret, bytes | bytearray) or not secret:
+        raise ValueError("the daily-deal secret is a non-empty bytes key")
+    for name, value in (("candidate", candidate), ("generation", generation)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SeedError(f"a daily {name} number is an integer, 0 or more, not {value!r}")
+    message = f"scorpion-daily:{day.isoformat()}:{generation}:{candidate}".encode()
+    digest = hmac.new(bytes(secret), message, hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") & (SEED_LIMIT - 1)
 
 
