@@ -150,7 +150,7 @@ def daily_seed(day: datetime.date, candidate: int, *, secret: bytes, generation:
 
     The secret is an argument, not a setting: the engine knows nothing of the deployment.
     """
-    if isinstance(secret, str) or not isinstance(secret, bytes | bytearray) or not secret:
+    if not isinstance(secret, bytes | bytearray) or not secret:
         raise ValueError("the daily-deal secret is a non-empty bytes key")
     for name, value in (("candidate", candidate), ("generation", generation)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -419,18 +419,86 @@ def test_documentation_shows_the_golden_vectors() -> None:
         assert f"`{code}`" in text
 
 
-@pytest.mark.parametrize(
-    ("day", "candidate", "seed"),
-    [
-        (datetime.date(2026, 11, 29), 0, 7408600212393655522),
-        (datetime.date(2026, 11, 29), 1, 3922055311007312399),
-        (datetime.date(2027, 1, 1), 0, 7693706635417625928),
-    ],
-)
-def test_daily_seed_golden_vectors(day: datetime.date, candidate: int, seed: int) -> None:
-    assert daily_seed(day, candidate) == seed
+# The example key of docs/deals.md ("Daily deals"): published, so never a deployment's key.
+DOC_SECRET = b"example daily-deal secret: never deploy this one"
+DAILY_VECTORS = [
+    (datetime.date(2026, 11, 29), 0, 0, 1509161516136995720),
+    (datetime.date(2026, 11, 29), 0, 1, 7406285854352587415),
+    (datetime.date(2026, 11, 29), 1, 0, 4519978400058213682),
+    (datetime.date(2027, 1, 1), 0, 0, 28266275270033055),
+]
 
 
-def test_daily_seed_refuses_negative_candidates() -> None:
+@pytest.mark.parametrize(("day", "generation", "candidate", "seed"), DAILY_VECTORS)
+def test_daily_seed_golden_vectors(
+    day: datetime.date, generation: int, candidate: int, seed: int
+) -> None:
+    assert daily_seed(day, candidate, secret=DOC_SECRET, generation=generation) == seed
+
+
+def test_daily_seed_is_the_documented_hmac() -> None:
+    # docs/deals.md: HMAC-SHA256(key, "scorpion-daily:D:g:n"), first 8 bytes big-endian, top
+    # bit cleared; checked here with the standard library, independently of deals.py.
+    import hashlib
+    import hmac
+
+    message = b"scorpion-daily:2026-11-29:1:0"
+    digest = hmac.new(DOC_SECRET, message, hashlib.sha256).digest()
+    expected = int.from_bytes(digest[:8], "big") & (SEED_LIMIT - 1)
+    assert daily_seed(datetime.date(2026, 11, 29), 0, secret=DOC_SECRET, generation=1) == expected
+
+
+def test_documentation_shows_the_daily_vectors_with_their_example_key() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "deals.md").read_text()
+    assert DOC_SECRET.decode() in text
+    for day, generation, candidate, seed in DAILY_VECTORS:
+        assert f"| {day.isoformat()} | {generation} | {candidate} | {seed} |" in text
+
+
+def test_the_daily_deal_cannot_be_derived_without_the_secret() -> None:
+    # The old public derivation (SHA-256 of the date) and any wrong key give other deals: the
+    # date alone, or a guessed key, says nothing about the day's deal.
+    import hashlib
+
+    day = datetime.date(2026, 11, 29)
+    right = [daily_seed(day, n, secret=DOC_SECRET) for n in range(20)]
+    wrong = [
+        daily_seed(day, n, secret=b"a wrong key, one byte off: never deploy this on")
+        for n in range(20)
+    ]
+    public = [
+        int.from_bytes(hashlib.sha256(f"scorpion-daily:{day}:{n}".encode()).digest()[:8], "big")
+        & (SEED_LIMIT - 1)
+        for n in range(20)
+    ]
+    assert not set(right) & (set(wrong) | set(public))
+    assert deal_code_for_seed(right[0]) != deal_code_for_seed(wrong[0])
+
+
+def test_each_generation_and_day_is_a_fresh_series_of_candidates() -> None:
+    day = datetime.date(2026, 11, 29)
+    series = {
+        (d, g): tuple(daily_seed(d, n, secret=DOC_SECRET, generation=g) for n in range(10))
+        for d in (day, day + datetime.timedelta(days=1))
+        for g in range(3)
+    }
+    seeds = [seed for candidates in series.values() for seed in candidates]
+    assert len(set(seeds)) == len(seeds)
+
+
+@pytest.mark.parametrize("candidate", [-1, True, 1.0])
+def test_daily_seed_refuses_bad_candidates(candidate: object) -> None:
     with pytest.raises(SeedError):
-        daily_seed(datetime.date(2026, 11, 29), -1)
+        daily_seed(datetime.date(2026, 11, 29), candidate, secret=DOC_SECRET)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("generation", [-1, False, "1"])
+def test_daily_seed_refuses_bad_generations(generation: object) -> None:
+    with pytest.raises(SeedError):
+        daily_seed(datetime.date(2026, 11, 29), 0, secret=DOC_SECRET, generation=generation)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("secret", [b"", "a str is not a key", None])
+def test_daily_seed_needs_a_key(secret: object) -> None:
+    with pytest.raises(ValueError, match="secret"):
+        daily_seed(datetime.date(2026, 11, 29), 0, secret=secret)  # type: ignore[arg-type]
