@@ -104,7 +104,7 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         "replay_link",
     )
     list_select_related = ("owner",)
-    list_filter = ("mode", "status", "daily_date", "created_at")
+    list_filter = ("mode", "status", "ranked", "daily_date", "created_at")
     search_fields = ("id", "owner__email")
     show_full_result_count = False
     fieldsets = (
@@ -133,6 +133,7 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
                     "pysol_number",
                     "deal_supplied",
                     "daily_date",
+                    "ranked",
                     "restarted_from",
                 )
             },
@@ -248,6 +249,7 @@ class DailyDealAdmin(CertifiedDealAdmin):
     list_display = (
         "date",
         "seed",
+        "generation",
         "candidate",
         "solver_nodes",
         "seconds",
@@ -260,6 +262,7 @@ class DailyDealAdmin(CertifiedDealAdmin):
     readonly_fields = (
         "date",
         "seed",
+        "generation",
         "candidate",
         "deal_code_wrapped",
         "solver_nodes",

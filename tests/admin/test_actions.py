@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
@@ -48,9 +49,12 @@ def test_regenerate_changes_a_future_day_and_refuses_today(
     assert any("Regenerated" in text and future_day.isoformat() in text for text in texts)
     assert any("Refused" in text and today.isoformat() in text for text in texts)
     regenerated = DailyDeal.objects.get(date=future_day)
-    # The service certified the day's own first candidate (the fake solver accepts it).
-    assert regenerated.seed == daily_seed(future_day, 0)
-    assert regenerated.deal_code == deal_code_for_seed(daily_seed(future_day, 0))
+    # The service certified the first candidate of the day's next generation (the fake solver
+    # accepts it), keyed by the server's daily-deal secret.
+    seed = daily_seed(future_day, 0, secret=settings.DAILY_DEAL_SECRET.encode(), generation=1)
+    assert regenerated.generation == 1
+    assert regenerated.seed == seed
+    assert regenerated.deal_code == deal_code_for_seed(seed)
     assert regenerated.deal_code != WON[1]["code"]
     assert regenerated.certificate == [{"type": "deal"}]
     unchanged = DailyDeal.objects.get(date=today)

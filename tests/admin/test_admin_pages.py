@@ -187,3 +187,25 @@ def test_deleting_a_user_removes_their_games_and_events(
 def test_admin_index_links_to_the_dashboard(admin_client: Client) -> None:
     body = admin_client.get(reverse("admin:index")).content.decode()
     assert reverse("staff:dashboard") in body
+
+
+def test_future_daily_deals_are_for_staff_only(admin_client: Client, player_client: Client) -> None:
+    # Staff may look ahead (to check or regenerate a deal); a signed-in player reaching for
+    # the admin or the staff pages gets the log-in form, never the deal.
+    future = daily_deal(datetime.date.today() + datetime.timedelta(days=3), WON[3], seed=77)
+    pages = [
+        reverse("admin:games_dailydeal_changelist"),
+        _change_url(future),
+        reverse("staff:dashboard"),
+    ]
+    listing = admin_client.get(pages[0])
+    assert listing.status_code == 200
+    assert pages[1] in listing.content.decode()
+    detail = admin_client.get(pages[1])
+    assert detail.status_code == 200
+    assert future.deal_code in detail.content.decode()
+    for url in pages:
+        hidden = player_client.get(url)
+        assert hidden.status_code == 302
+        assert "/login/" in hidden["Location"]
+        assert future.deal_code[:20].encode() not in hidden.content

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
+from django.test import override_settings
 
 from games import services
 from games.engine.cards import parse_card, parse_deal_code
-from games.engine.deals import daily_seed, deal_code_for_seed
+from games.engine.deals import SEED_LIMIT, daily_seed, deal_code_for_seed
 from games.engine.position import Deal, initial_position, play, resolve_move, status
 from games.engine.solver import solve
 from games.models import DailyDeal, WinnableDeal
@@ -37,17 +40,51 @@ def assert_certificate_wins(deal_code: str, line: list[dict[str, Any]]) -> None:
     assert status(position) == "won"
 
 
+def secret() -> bytes:
+    return str(settings.DAILY_DEAL_SECRET).encode()
+
+
 def test_daily_deal_is_the_first_candidate_of_the_date_the_solver_proves_winnable() -> None:
     deal = services.daily_deal_ensure(day=DAY)
-    assert deal.seed == daily_seed(DAY, deal.candidate)
+    assert deal.generation == 0
+    assert deal.seed == daily_seed(DAY, deal.candidate, secret=secret())
     assert deal.deal_code == deal_code_for_seed(deal.seed)
     assert_certificate_wins(deal.deal_code, deal.certificate)
     for earlier in range(deal.candidate):
-        code = deal_code_for_seed(daily_seed(DAY, earlier))
+        code = deal_code_for_seed(daily_seed(DAY, earlier, secret=secret()))
         verdict = solve(
             parse_deal_code(code), node_budget=services.DAILY_NODE_BUDGET, time_budget=None
         ).verdict
         assert verdict != "won"
+
+
+def test_the_daily_deal_depends_on_the_secret_and_not_on_the_date_alone() -> None:
+    # Before: a public SHA-256 of the date, which anyone could compute for any day ahead.
+    public = {
+        deal_code_for_seed(
+            int.from_bytes(hashlib.sha256(f"scorpion-daily:{DAY}:{n}".encode()).digest()[:8], "big")
+            & (SEED_LIMIT - 1)
+        )
+        for n in range(50)
+    }
+    deal = services.daily_deal_ensure(day=DAY)
+    assert deal.deal_code not in public
+    wrong = b"a wrong daily-deal secret, as an attacker would guess"
+    guesses = {
+        deal_code_for_seed(daily_seed(DAY, n, secret=wrong, generation=g))
+        for g in range(3)
+        for n in range(50)
+    }
+    assert deal.deal_code not in guesses
+
+
+def test_another_secret_derives_another_daily_deal() -> None:
+    ours = services.daily_deal_ensure(day=DAY)
+    DailyDeal.objects.all().delete()
+    with override_settings(DAILY_DEAL_SECRET="another deployment's daily secret, 32+ chars"):
+        theirs = services.daily_deal_ensure(day=DAY)
+    assert theirs.deal_code != ours.deal_code
+    assert theirs.seed != ours.seed
 
 
 def test_daily_deal_ensure_is_idempotent() -> None:
@@ -72,6 +109,26 @@ def test_only_future_daily_deals_can_be_regenerated() -> None:
     regenerated = services.daily_deal_regenerate(day=tomorrow, today=DAY)
     assert regenerated.date == tomorrow
     assert_certificate_wins(regenerated.deal_code, regenerated.certificate)
+
+
+def test_regenerating_really_gives_the_day_another_deal_every_time() -> None:
+    # Before: the row was deleted and the day derived again from the date alone, which gave
+    # the very same deal back.
+    tomorrow = DAY + datetime.timedelta(days=1)
+    seen = [services.daily_deal_ensure(day=tomorrow)]
+    for generation in (1, 2):
+        deal = services.daily_deal_regenerate(day=tomorrow, today=DAY)
+        assert deal.generation == generation
+        assert deal.seed == daily_seed(
+            tomorrow, deal.candidate, secret=secret(), generation=generation
+        )
+        assert deal.deal_code not in {earlier.deal_code for earlier in seen}
+        assert_certificate_wins(deal.deal_code, deal.certificate)
+        seen.append(deal)
+    stored = DailyDeal.objects.get(date=tomorrow)
+    assert (stored.generation, stored.deal_code) == (2, seen[-1].deal_code)
+    # Every process derives the regenerated deal from the stored generation: ensure keeps it.
+    assert services.daily_deal_ensure(day=tomorrow).deal_code == seen[-1].deal_code
 
 
 def test_daily_game_created_on_demand_when_no_worker_prepared_it() -> None:
@@ -103,6 +160,39 @@ def test_winnable_mode_never_runs_dry() -> None:
     assert WinnableDeal.objects.count() == 2  # the second was certified on the spot
     fresh = WinnableDeal.objects.get(deal_code=second.deal_code)
     assert_certificate_wins(fresh.deal_code, fresh.certificate)
+
+
+def pool_of(count: int) -> list[str]:
+    codes = []
+    for seed in range(count):
+        code = deal_code_for_seed(seed)
+        WinnableDeal.objects.create(seed=seed, deal_code=code, certificate=[])
+        codes.append(code)
+    return codes
+
+
+def test_winnable_deals_are_not_drawn_in_the_same_order_for_every_account() -> None:
+    # Before: every account drew the pool in id order, so one account's first deal (shown
+    # once its game ended) was every other account's first deal too.
+    pool = pool_of(10)
+    firsts = set()
+    for n in range(12):
+        owner = User.objects.create_user(f"p{n}", f"p{n}@example.com", "pw")
+        firsts.add(services.winnable_deal_draw(owner=owner).deal_code)
+    # All 12 the same by chance: probability 10**-11.
+    assert len(firsts) > 1
+    assert firsts <= set(pool)
+
+
+def test_a_player_draws_every_pool_deal_once_before_any_is_certified_for_them() -> None:
+    pool = pool_of(6)
+    owner = User.objects.create_user("all", "all@example.com", "pw")
+    drawn = [
+        services.game_create(owner=owner, choice=DealChoice(mode="winnable")).deal_code
+        for _ in range(6)
+    ]
+    assert sorted(drawn) == sorted(pool)
+    assert WinnableDeal.objects.count() == 6
 
 
 @pytest.mark.django_db(transaction=True)
