@@ -139,6 +139,8 @@ def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Pla
         "date": today.isoformat(),
         "game": None,
         "status": None,
+        "ranked_game": None,
+        "ranked_status": None,
         "solved": False,
         "attempts": 0,
         "deal_ready": False,
@@ -150,6 +152,8 @@ def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Pla
     second = player.new_game(mode="daily")
     summary = player.get("/api/v1/daily/").json()
     assert summary["game"] == second["id"]
+    assert summary["ranked_game"] == first["id"]
+    assert summary["ranked_status"] == "won"
     assert summary["solved"] is True
     assert summary["attempts"] == 2
     assert summary["deal_ready"] is True

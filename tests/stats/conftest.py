@@ -16,7 +16,7 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import DailyDeal, Game, WinnableDeal
 from games.services import DealChoice
-from stats.models import PlayerStats, StatsMode
+from stats.models import PlayerStats, StatsMode, stats_mode
 from tests.api.conftest import DEALS, Player, sign_up
 
 WON = DEALS["won"]
@@ -143,7 +143,9 @@ def oracle(user: User) -> dict[str, tuple[Any, ...]]:
     )
     result: dict[str, tuple[Any, ...]] = {}
     for mode in StatsMode.values:
-        chosen = [g for g in finished if mode == "all" or g.mode == mode]
+        chosen = [
+            g for g in finished if mode == "all" or stats_mode(mode=g.mode, ranked=g.ranked) == mode
+        ]
         if not chosen:
             result[mode] = ZERO_ROW
             continue
@@ -202,15 +204,24 @@ def daily_win(
     finished: datetime.datetime | None = None,
     status: str = "won",
     mode: str = "daily",
+    ranked: bool | None = None,
 ) -> Game:
     """A finished game written directly (the leaderboard reads only these columns): begun at
     ``created`` (noon of the day by default), won ``seconds`` after its first move, which
-    came 10 s after it was begun unless ``finished`` says when it ended."""
+    came 10 s after it was begun unless ``finished`` says when it ended. A daily game is the
+    ranked attempt if it is the player's first of the day (as the service decides), unless
+    ``ranked`` says otherwise."""
     created = created or datetime.datetime.combine(day, datetime.time(12), tzinfo=UTC)
     finished = finished or created + datetime.timedelta(seconds=10 + seconds)
+    if ranked is None:
+        ranked = (
+            mode == "daily"
+            and not Game.objects.filter(owner=owner, daily_date=day, ranked=True).exists()
+        )
     game = Game.objects.create(
         owner=owner,
         mode=mode,
+        ranked=ranked,
         deal_code=CODE,
         daily_date=day if mode == "daily" else None,
         state={},

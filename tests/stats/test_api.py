@@ -69,7 +69,7 @@ def test_a_new_player_has_empty_statistics(player: Player) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == FIGURES | {"modes"}
-    assert set(body["modes"]) == {"random", "seeded", "daily", "winnable"}
+    assert set(body["modes"]) == {"random", "seeded", "daily", "winnable", "daily_practice"}
     for figures in (body, *body["modes"].values()):
         assert set(figures) - {"modes"} == FIGURES
         assert figures["played"] == figures["won"] == figures["current_streak"] == 0
@@ -117,6 +117,26 @@ def test_daily_figures_are_kept_apart(player: Player) -> None:
     assert body["modes"]["daily"]["won"] == 1
     assert body["modes"]["seeded"]["won"] == 0
     assert body["won"] == 1
+
+
+def test_practice_attempts_count_apart_from_the_ranked_daily_attempt(player: Player) -> None:
+    DailyDeal.objects.create(
+        date=timezone.now().date(), candidate=0, **certified({"code": CODE, "line": LINE}, 5)
+    )
+    first = player.new_game(mode="daily")
+    player.command(first["id"], {"type": "resign"})
+    again = player.new_game(mode="daily")
+    play_to_win(player, again["id"])
+    restarted = player.post(f"/api/v1/games/{again['id']}/restart/").json()
+    assert (first["ranked"], again["ranked"], restarted["ranked"]) == (True, False, False)
+    body = player.get("/api/v1/stats/").json()
+    daily, practice = body["modes"]["daily"], body["modes"]["daily_practice"]
+    # The challenge itself: one attempt that day, resigned.
+    assert (daily["played"], daily["won"], daily["resigned"]) == (1, 0, 1)
+    assert daily["win_rate"] == 0.0
+    # Practice: two attempts, one won; they count overall like any game.
+    assert (practice["played"], practice["won"], practice["resigned"]) == (2, 1, 0)
+    assert (body["played"], body["won"], body["resigned"]) == (3, 1, 1)
 
 
 def test_statistics_are_the_callers_own(make_player: Callable[[], Player]) -> None:
@@ -199,15 +219,35 @@ def test_leaderboard_pages_with_the_callers_rank(player: Player) -> None:
 
 
 def test_an_empty_day_has_an_empty_leaderboard(player: Player) -> None:
-    body = player.get("/api/v1/daily/2030-01-01/leaderboard/").json()
+    body = player.get("/api/v1/daily/2020-01-01/leaderboard/").json()
     assert body == {
-        "date": "2030-01-01",
+        "date": "2020-01-01",
         "count": 0,
         "next": None,
         "previous": None,
         "results": [],
         "me": None,
     }
+
+
+def test_a_future_day_is_not_found_for_players_and_open_to_staff(player: Player) -> None:
+    # Before: any future day answered 200 (an empty board), and staff-side certification
+    # made it a way to probe which days were prepared.
+    today = timezone.now().date()
+    tomorrow = today + datetime.timedelta(days=1)
+    DailyDeal.objects.create(
+        date=tomorrow, candidate=0, **certified({"code": CODE, "line": LINE}, 5)
+    )
+    for day in (tomorrow, today + datetime.timedelta(days=400), datetime.date(9998, 12, 31)):
+        body = problem(
+            player.get(f"/api/v1/daily/{day.isoformat()}/leaderboard/"), 404, "not_found"
+        )
+        assert CODE not in str(body)
+    assert player.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/").status_code == 200
+    User.objects.filter(email=player.email).update(is_staff=True)
+    staff = player.get(f"/api/v1/daily/{tomorrow.isoformat()}/leaderboard/")
+    assert staff.status_code == 200
+    assert staff.json()["count"] == 0
 
 
 @pytest.mark.parametrize(

@@ -53,19 +53,23 @@ def _game_of(user_id: int) -> str:
     return str(Game.objects.get(owner_id=user_id).id)
 
 
-def test_each_player_appears_once_with_their_best_win() -> None:
-    a, b = make_user("a"), make_user("b")
-    daily_win(a, DAY, seconds=300, moves=50)
-    daily_win(a, DAY, seconds=120, moves=80)
-    daily_win(a, DAY, seconds=120, moves=70)  # same time, fewer moves: the best
+def test_only_the_first_attempt_of_the_day_ranks() -> None:
+    # Before: each player's best win of the day ranked, so a player could resign, learn the
+    # deal, and win a second attempt fast.
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    daily_win(a, DAY, seconds=300, moves=50)  # a's first attempt: the one that ranks
+    daily_win(a, DAY, seconds=120, moves=80)  # practice, however fast
     daily_win(a, DAY, seconds=60, status="resigned")
     daily_win(b, DAY, seconds=200)
-    result = board()
+    daily_win(c, DAY, seconds=60, status="resigned")  # c's first attempt was resigned...
+    daily_win(c, DAY, seconds=10)  # ...so c's win is practice and c is not on the board
+    result = board(user=c)
     assert result.count == 2
     assert [(e.user_id, e.time.total_seconds(), e.moves) for e in result.entries] == [
-        (a.pk, 120.0, 70),
         (b.pk, 200.0, 60),
+        (a.pk, 300.0, 50),
     ]
+    assert result.me is None
 
 
 def test_only_wins_on_the_days_daily_deal_count() -> None:
@@ -101,7 +105,7 @@ def test_a_restart_of_an_old_daily_deal_does_not_count() -> None:
     """Restarting DAY's deal the next day keeps its daily_date, but by then the deal has been
     shown (a game reveals its deal when it ends): it counts for no day's leaderboard."""
     a = make_user("a")
-    daily_win(a, DAY, seconds=60, created=at(NEXT, 9, 0))
+    daily_win(a, DAY, seconds=60, created=at(NEXT, 9, 0), ranked=False)
     assert board(DAY).count == 0
     assert board(NEXT).count == 0
 

@@ -147,7 +147,7 @@ def test_deleting_my_data_keeps_the_account(make_player: Callable[[], Player]) -
 
     response = player.client.delete("/api/v1/me/data/")
     assert response.status_code == 200, response.content
-    assert response.json() == {"deleted": {"games": 3, "events": events, "analyses": 1, "stats": 5}}
+    assert response.json() == {"deleted": {"games": 3, "events": events, "analyses": 1, "stats": 6}}
     assert rows_referring_to(user.pk, list(ids.values())) == {
         "account.EmailAddress.user": 1,
         "sessions": 1,
@@ -199,7 +199,7 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
             "games": 3,
             "events": events,
             "analyses": 1,
-            "stats": 5,
+            "stats": 6,
             "other": 0,
         }
     }
