@@ -344,6 +344,7 @@ def service_environment(database: str, redis_url: str) -> dict[str, str]:
         REDIS_URL=redis_url,
         DEBUG="false",
         SECRET_KEY=random_secret(),
+        DAILY_DEAL_SECRET=random_secret(),
         ALLOWED_HOSTS="127.0.0.1",
         SECURE_SSL_REDIRECT="false",
         SESSION_COOKIE_SECURE="false",

@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k" * 20 + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
+DAILY_SECRET = "daily-" + "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -18,7 +19,14 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         name: value
         for name, value in os.environ.items()
         # The test process's own settings variables must not leak into the one under test.
-        if name not in {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS"}
+        if name
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "DAILY_DEAL_SECRET",
+            "DJANGO_SETTINGS_MODULE",
+            "ALLOWED_HOSTS",
+        }
         and not name.startswith(("SECURE_", "SESSION_", "CSRF_"))
     }
     clean.update(env)
@@ -41,6 +49,7 @@ def test_deploy_check_is_clean_with_debug_off_and_a_real_key() -> None:
         "WARNING",
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
+        DAILY_DEAL_SECRET=DAILY_SECRET,
         ALLOWED_HOSTS="scorpion.example",
     )
     assert result.returncode == 0, result.stderr
@@ -48,7 +57,7 @@ def test_deploy_check_is_clean_with_debug_off_and_a_real_key() -> None:
 
 
 def test_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
-    result = manage("check", DEBUG="false")
+    result = manage("check", DEBUG="false", DAILY_DEAL_SECRET=DAILY_SECRET)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
 
@@ -56,9 +65,66 @@ def test_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
 def test_refuses_the_default_development_key_when_debug_is_off() -> None:
     from scorpion_site.settings import DEFAULT_SECRET_KEY
 
-    result = manage("check", DEBUG="false", SECRET_KEY=DEFAULT_SECRET_KEY)
+    result = manage(
+        "check", DEBUG="false", SECRET_KEY=DEFAULT_SECRET_KEY, DAILY_DEAL_SECRET=DAILY_SECRET
+    )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_refuses_to_start_without_a_daily_deal_secret_when_debug_is_off() -> None:
+    # Before: the daily deal was a public hash of the date; now it needs a key, and a
+    # deployment must set its own.
+    result = manage("check", DEBUG="false", SECRET_KEY=STRONG_KEY)
+    assert result.returncode != 0
+    assert "DAILY_DEAL_SECRET" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("too-short-a-key", "at least 32"),
+        (STRONG_KEY, "differ from SECRET_KEY"),
+        (" " + DAILY_SECRET, "whitespace"),
+        (DAILY_SECRET + "\t", "whitespace"),
+        ("", "at least 32"),
+        ("schlüssel-" + "x" * 40, "ASCII"),
+    ],
+)
+def test_refuses_a_weak_or_shared_daily_deal_secret(value: str, why: str) -> None:
+    result = manage("check", DEBUG="false", SECRET_KEY=STRONG_KEY, DAILY_DEAL_SECRET=value)
+    assert result.returncode != 0
+    assert "DAILY_DEAL_SECRET" in result.stderr
+    assert why in result.stderr
+
+
+def test_refuses_the_development_daily_deal_secret_when_debug_is_off() -> None:
+    from scorpion_site.settings import DEFAULT_DAILY_DEAL_SECRET
+
+    result = manage(
+        "check", DEBUG="false", SECRET_KEY=STRONG_KEY, DAILY_DEAL_SECRET=DEFAULT_DAILY_DEAL_SECRET
+    )
+    assert result.returncode != 0
+    assert "development default" in result.stderr
+
+
+def test_the_daily_deal_secret_is_never_the_secret_key_even_under_debug() -> None:
+    result = manage("check", DEBUG="true", SECRET_KEY=STRONG_KEY, DAILY_DEAL_SECRET=STRONG_KEY)
+    assert result.returncode != 0
+    assert "differ from SECRET_KEY" in result.stderr
+
+
+def test_debug_has_a_fixed_development_daily_deal_secret() -> None:
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DAILY_DEAL_SECRET)",
+        DEBUG="true",
+    )
+    assert result.returncode == 0, result.stderr
+    from scorpion_site.settings import DEFAULT_DAILY_DEAL_SECRET
+
+    assert result.stdout.strip().splitlines()[-1] == DEFAULT_DAILY_DEAL_SECRET
 
 
 @pytest.mark.parametrize(
@@ -82,3 +148,17 @@ def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, valu
 def test_debug_runs_on_the_embedded_default_without_any_variable() -> None:
     result = manage("check", DEBUG="true")
     assert result.returncode == 0, result.stderr
+
+
+def test_docker_compose_requires_its_own_daily_deal_secret() -> None:
+    import yaml
+
+    spec = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    environment = spec["x-app"]["environment"]
+    assert environment["DAILY_DEAL_SECRET"].startswith("${DAILY_DEAL_SECRET:?")
+    assert environment["DAILY_DEAL_SECRET"] != environment["SECRET_KEY"]
+
+
+def test_every_daily_deal_setting_is_in_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "| `DAILY_DEAL_SECRET` |" in readme

@@ -21,11 +21,14 @@ from typing import Any
 
 import httpx
 import yaml
+from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SECRET_KEY = "worker-tests-" + "s" * 60
+# The test process's own key, so that workers derive the same daily deals as the tests do.
+DAILY_DEAL_SECRET = str(settings.DAILY_DEAL_SECRET)
 
 
 def free_port() -> int:
@@ -55,6 +58,7 @@ def process_env(redis_url: str, **extra: str) -> dict[str, str]:
             "REDIS_URL": redis_url,
             "DEBUG": "false",
             "SECRET_KEY": SECRET_KEY,
+            "DAILY_DEAL_SECRET": DAILY_DEAL_SECRET,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "false",
             "SESSION_COOKIE_SECURE": "false",
