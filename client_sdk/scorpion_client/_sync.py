@@ -357,7 +357,8 @@ class DailyResource:
         return self._client.request(Ops.daily_today())
 
     def play(self) -> GameHandle:
-        """A new attempt at today's challenge."""
+        """A new attempt at today's challenge: the first of the day ranks, any later one is
+        practice (``GameHandle.ranked`` says which)."""
         return self._client.games.create(mode="daily")
 
     def leaderboard(

@@ -162,6 +162,8 @@ class Cli:
         table.add_column("all games", justify="right")
         if stats.daily is not None:
             table.add_column("daily challenge", justify="right")
+        if stats.daily_practice is not None:
+            table.add_column("daily practice", justify="right")
         rows = [
             ("played", lambda s: str(s.played)),
             ("won", lambda s: str(s.won)),
@@ -178,6 +180,8 @@ class Cli:
             cells = [label, value(stats)]
             if stats.daily is not None:
                 cells.append(value(stats.daily))
+            if stats.daily_practice is not None:
+                cells.append(value(stats.daily_practice))
             table.add_row(*cells)
         self.console.print(table)
         return 0
@@ -202,6 +206,11 @@ class Cli:
             if today.game and today.status in ("playing", "stuck"):
                 self.console.print("Resuming your attempt at today's challenge.")
                 return games.get(today.game)
+            if today.attempts:
+                self.console.print(
+                    "A new attempt at today's challenge: practice, it will not rank "
+                    "(only your first attempt of the day does)."
+                )
             return games.create(mode="daily")
         if args.resume:
             candidates = [
@@ -270,8 +279,14 @@ class Cli:
                 )
                 return 0
             if game.status == "resigned":
-                console.print("[red]Resigned.[/red] The deal was:")
-                console.print(game.code or "")
+                if game.code:
+                    console.print("[red]Resigned.[/red] The deal was:")
+                    console.print(game.code)
+                else:
+                    console.print(
+                        "[red]Resigned.[/red] Today's deal stays secret until the day is over "
+                        "(UTC)."
+                    )
                 return 0
             if game.is_stuck:
                 console.print("[yellow]No moves available: undo, restart or resign.[/yellow]")

@@ -197,6 +197,7 @@ _GAME_KEYS = (
     "code",
     "pysol_number",
     "daily_date",
+    "ranked",
     "restarted_from",
     "created_at",
     "updated_at",
@@ -213,7 +214,10 @@ class Game:
     ``status`` is ``playing``, ``stuck`` (no moves available; not final), ``won`` or
     ``resigned``. ``version`` is the number of events in the game's history; every accepted
     command adds one. ``seed``/``code`` stay None until the game is over, unless the player
-    supplied them. ``elapsed_seconds``: from the first move to the end (or to the answer).
+    supplied them; for a daily game, until its UTC day is over, finished or not.
+    ``ranked``: the player's first attempt at that day's daily challenge, the only one that
+    ranks (later attempts are practice; False for every other mode). ``elapsed_seconds``: from
+    the first move to the end (or to the answer).
     """
 
     id: str
@@ -230,6 +234,7 @@ class Game:
     code: str | None = None
     pysol_number: int | None = None
     daily_date: dt.date | None = None
+    ranked: bool = False
     restarted_from: str | None = None
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
@@ -250,6 +255,11 @@ class Game:
     @property
     def is_stuck(self) -> bool:
         return self.status == STUCK
+
+    @property
+    def is_practice(self) -> bool:
+        """A later attempt at a day's daily challenge: it never ranks."""
+        return self.mode == "daily" and not self.ranked
 
     @property
     def hidden(self) -> int:
@@ -273,6 +283,7 @@ class Game:
             code=_opt_str(data.get("code")),
             pysol_number=_opt_int(data.get("pysol_number")),
             daily_date=_opt_date(data.get("daily_date")),
+            ranked=_bool(data.get("ranked")),
             restarted_from=_opt_str(data.get("restarted_from")),
             created_at=_opt_datetime(data.get("created_at")),
             updated_at=_opt_datetime(data.get("updated_at")),
@@ -466,11 +477,15 @@ class Page(Generic[T]):
 
 @dataclass
 class Daily:
-    """Today's challenge for the caller: ``game`` is their latest attempt's id (or None)."""
+    """Today's challenge for the caller: ``game`` is their latest attempt's id (or None),
+    ``ranked_game`` their first attempt's, the only one that ranks (later ones are practice);
+    ``solved``: some attempt, practice included, was won."""
 
     date: dt.date
     game: str | None = None
     status: str | None = None
+    ranked_game: str | None = None
+    ranked_status: str | None = None
     solved: bool = False
     attempts: int | None = None
     deal_ready: bool | None = None
@@ -484,10 +499,24 @@ class Daily:
             date=date,
             game=_opt_str(data.get("game")),
             status=_opt_str(data.get("status")),
+            ranked_game=_opt_str(data.get("ranked_game")),
+            ranked_status=_opt_str(data.get("ranked_status")),
             solved=_bool(data.get("solved")),
             attempts=_opt_int(data.get("attempts")),
             deal_ready=_opt_bool(data.get("deal_ready")),
-            extra=_extra(data, ("date", "game", "status", "solved", "attempts", "deal_ready")),
+            extra=_extra(
+                data,
+                (
+                    "date",
+                    "game",
+                    "status",
+                    "ranked_game",
+                    "ranked_status",
+                    "solved",
+                    "attempts",
+                    "deal_ready",
+                ),
+            ),
         )
 
 
@@ -564,7 +593,8 @@ _FIGURES_KEYS = (
 @dataclass
 class Stats:
     """The caller's statistics over all games; ``modes`` holds the same figures per mode
-    (``random``, ``seeded``, ``daily``, ``winnable``), so the daily challenge's stand apart.
+    (``random``, ``seeded``, ``daily``, ``winnable``), so the daily challenge's stand apart,
+    and ``daily_practice`` (the daily challenge's later attempts of a day, which never rank).
     Times are in seconds; ``win_rate`` is won / (won + resigned), 0 to 1."""
 
     played: int = 0
@@ -582,8 +612,13 @@ class Stats:
 
     @property
     def daily(self) -> Stats | None:
-        """The daily challenge's figures."""
+        """The daily challenge's figures: each day's first (ranked) attempt."""
         return self.modes.get("daily")
+
+    @property
+    def daily_practice(self) -> Stats | None:
+        """The daily challenge's practice attempts (after the first attempt of a day)."""
+        return self.modes.get("daily_practice")
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Stats:

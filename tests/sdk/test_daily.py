@@ -33,13 +33,17 @@ def test_daily_win_leaderboard_and_stats(make_client: Callable[..., Scorpion]) -
     assert game.mode == "daily"
     assert game.daily_date == before.date
     assert game.code is None  # hidden information while the game is on
+    assert game.ranked is True
+    assert not game.is_practice
     assert other.games.create(mode="daily").columns == game.columns  # the same deal for all
 
     play_certificate(game)
     assert game.is_won
+    assert game.code is None  # still secret: the day is not over
 
     today = winner.daily.today()
     assert (today.game, today.status, today.solved, today.attempts) == (game.id, "won", True, 1)
+    assert (today.ranked_game, today.ranked_status) == (game.id, "won")
 
     board = winner.daily.leaderboard()  # today's, by default
     assert board.date == today.date
@@ -65,8 +69,16 @@ def test_daily_win_leaderboard_and_stats(make_client: Callable[..., Scorpion]) -
         winner.daily.leaderboard("yesterday")
     assert "date" in caught.value.errors
 
+    practice = winner.daily.play()
+    assert practice.is_practice
+    practice.resign()
+    assert practice.code is None
+    assert winner.daily.today().ranked_game == game.id
+
     stats = winner.stats.get()
-    assert (stats.played, stats.won, stats.win_rate) == (1, 1, 1.0)
+    assert (stats.played, stats.won, stats.win_rate) == (2, 1, 0.5)
+    assert stats.daily_practice is not None
+    assert (stats.daily_practice.played, stats.daily_practice.resigned) == (1, 1)
     assert stats.best_time is not None
     assert stats.fewest_moves == game.moves
     assert stats.daily is not None

@@ -82,6 +82,16 @@ def test_a_game_with_fields_from_a_newer_server_still_parses() -> None:
     assert game.updated_at.tzinfo is not None
 
 
+def test_a_daily_game_says_whether_it_ranks() -> None:
+    ranked = Game.from_json({**GAME, "mode": "daily", "daily_date": "2025-01-31", "ranked": True})
+    practice = Game.from_json({**GAME, "mode": "daily", "ranked": False})
+    assert (ranked.ranked, ranked.is_practice) == (True, False)
+    assert (practice.ranked, practice.is_practice) == (False, True)
+    assert "ranked" not in ranked.extra
+    # An older server without the field: not ranked, and not practice outside the daily mode.
+    assert (Game.from_json(GAME).ranked, Game.from_json(GAME).is_practice) == (False, False)
+
+
 def test_a_game_missing_what_the_contract_promises_is_an_unexpected_response() -> None:
     parse = Ops.games_get("x").parse
     broken = {key: value for key, value in GAME.items() if key != "version"}
