@@ -431,6 +431,26 @@ def test_touch_play_a_game_moved_elsewhere_and_no_moves_left(
     expect(page.locator("#my-rank")).to_contain_text("#1")
     expect(page.locator("#leaderboard tr.me")).to_contain_text("(you)")
     expect(page.locator("#today")).to_contain_text("Solved")
+    expect(page.locator("#ranked-attempt")).to_contain_text("Won")
     shoot(page, "phone-daily-ranked")
+
+    # A second attempt is practice, and says so; resigning it does not show the deal.
+    expect(page.locator("#play-daily")).to_have_text("Practice attempt (does not rank)")
+    page.locator("#play-daily").tap()
+    page.wait_for_url(lambda url: daily_id not in url and "/play/" in url)
+    practice = Table(page)
+    practice.wait_version(0)
+    expect(page.locator("#mode")).to_contain_text("practice: does not rank")
+    page.locator("#btn-resign").tap()
+    page.locator("dialog.confirm").get_by_role("button", name="Resign").tap()
+    practice.wait_version(1)
+    expect(page.locator("#banner")).to_contain_text("practice attempt: it does not rank")
+    expect(page.locator("#banner")).to_contain_text("secret until the day is over")
+    deal_code = Game.objects.get(pk=daily_id).deal_code
+    assert deal_code not in page.content()
+    page.goto(base + "/history/")
+    expect(page.locator(".game-list")).to_contain_text("Daily challenge (practice)")
+    page.goto(base + "/daily/")
+    expect(page.locator("#my-rank")).to_contain_text("#1")  # still the ranked win
     phone.close()
     assert errors == []

@@ -31,6 +31,14 @@ function showToday(summary) {
   if (summary.solved) {
     parts.push(h("p", { class: "badge won" }, "Solved"));
   }
+  if (summary.ranked_game) {
+    const ranked = STATUS_LABELS[summary.ranked_status] || summary.ranked_status;
+    parts.push(
+      h("p", { id: "ranked-attempt" }, `Your ranked attempt: ${ranked}. Only your first attempt of the day ranks; later attempts are practice.`),
+    );
+  } else {
+    parts.push(h("p", { class: "muted" }, "Your first attempt of the day is the one that ranks."));
+  }
   if (summary.attempts) {
     parts.push(
       h("p", {}, `Your attempts today: ${summary.attempts}${summary.status ? ` · latest: ${STATUS_LABELS[summary.status] || summary.status}` : ""}.`),
@@ -39,12 +47,13 @@ function showToday(summary) {
   const actions = h("div", { class: "choices" });
   const open = summary.game && (summary.status === "playing" || summary.status === "stuck");
   if (open) {
-    actions.append(h("a", { class: "button primary", href: `/play/${summary.game}/` }, "Resume today's game"));
+    const label = summary.game === summary.ranked_game ? "Resume your ranked attempt" : "Resume today's practice";
+    actions.append(h("a", { class: "button primary", href: `/play/${summary.game}/` }, label));
   }
   const start = h(
     "button",
     { type: "button", class: open ? "" : "primary", id: "play-daily" },
-    summary.attempts ? "New attempt" : "Play today's deal",
+    summary.ranked_game ? "Practice attempt (does not rank)" : "Play today's deal",
   );
   start.addEventListener("click", () => play(start));
   actions.append(start);

@@ -1,7 +1,7 @@
 // The player's games, newest first, filtered by status and kind of deal.
 
 import { games, pathOf, request } from "scorpion/api.js";
-import { formatDate, formatDuration, h, MODE_LABELS, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, modeLabel, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
 
 const box = document.getElementById("games");
 const form = document.getElementById("filters");
@@ -19,7 +19,7 @@ function row(game) {
       "span",
       { class: "what" },
       [
-        MODE_LABELS[game.mode] || game.mode,
+        modeLabel(game),
         `${game.moves} moves`,
         game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
       ]

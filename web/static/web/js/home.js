@@ -5,7 +5,7 @@ import {
   formatDate,
   formatDuration,
   h,
-  MODE_LABELS,
+  modeLabel,
   setBusy,
   STATUS_LABELS,
   toast,
@@ -59,7 +59,7 @@ async function start(body, control) {
 }
 
 function gameSummary(game) {
-  const parts = [MODE_LABELS[game.mode] || game.mode, `${game.moves} moves`];
+  const parts = [modeLabel(game), `${game.moves} moves`];
   if (game.elapsed_seconds) parts.push(formatDuration(game.elapsed_seconds));
   return parts.join(" · ");
 }

@@ -12,6 +12,7 @@ import {
   confirmDialog,
   formatDuration,
   h,
+  isPractice,
   MODE_LABELS,
   toast,
   wireHeader,
@@ -74,9 +75,25 @@ function render() {
 function describeMode(g) {
   const parts = [MODE_LABELS[g.mode] || g.mode];
   if (g.daily_date) parts.push(g.daily_date);
+  if (isPractice(g)) parts.push("practice: does not rank");
   if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
   else if (g.seed !== null && g.seed !== undefined) parts.push(`seed ${g.seed}`);
   return parts.join(" · ");
+}
+
+// What a finished daily game may say: the deal stays secret until the UTC day is over, and
+// only the first attempt of the day ranks (docs/api.md, "The daily challenge").
+function dailyNote() {
+  if (game.mode !== "daily") return "";
+  const parts = [];
+  if (isPractice(game)) parts.push("This was a practice attempt: it does not rank.");
+  else parts.push("This was your ranked attempt of the day.");
+  if (!game.code) parts.push("The deal stays secret until the day is over (UTC).");
+  return h("p", { class: "daily-note" }, parts.join(" "));
+}
+
+function againLabel() {
+  return game.mode === "daily" ? "Practice this deal" : "Play this deal again";
 }
 
 function renderBanner() {
@@ -90,6 +107,7 @@ function renderBanner() {
         {},
         `All four suits collected in ${game.moves} moves and ${formatDuration(game.elapsed_seconds)}.`,
       ),
+      dailyNote(),
       h(
         "div",
         { class: "actions" },
@@ -113,11 +131,12 @@ function renderBanner() {
   } else if (status === "resigned") {
     banner.replaceChildren(
       h("h2", { tabindex: "-1" }, "Game over: resigned"),
+      dailyNote(),
       h(
         "div",
         { class: "actions" },
         h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
-        h("button", { type: "button", onclick: restart }, "Play this deal again"),
+        h("button", { type: "button", onclick: restart }, againLabel()),
         h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
       ),
     );

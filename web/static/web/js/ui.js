@@ -74,7 +74,20 @@ export const MODE_LABELS = {
   seeded: "Chosen deal",
   daily: "Daily challenge",
   winnable: "Winnable deal",
+  // Statistics only: later attempts at a day's daily challenge (they never rank).
+  daily_practice: "Daily challenge, practice",
 };
+
+// A daily game that is not the player's first attempt of the day: practice, never ranked.
+export function isPractice(game) {
+  return game.mode === "daily" && !game.ranked;
+}
+
+// The mode of a game as a short label, practice attempts marked as such.
+export function modeLabel(game) {
+  const label = MODE_LABELS[game.mode] || game.mode;
+  return isPractice(game) ? `${label} (practice)` : label;
+}
 
 export const STATUS_LABELS = {
   playing: "In play",
