@@ -188,7 +188,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Beat records its ticks and sends the daily deal and pool work at start (scorpion_site/beat.py).
+CELERY_BEAT_SCHEDULER = "scorpion_site.beat:RecordingScheduler"
 CELERY_BEAT_SCHEDULE = {
+    # A worker that runs this is alive (the health check and the staff dashboard read it).
+    "heartbeat": {"task": "scorpion_site.heartbeat", "schedule": 30.0},
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
@@ -331,7 +335,7 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Health checks come over plain HTTP from the orchestrator, not through the TLS proxy.
-SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz/(workers/)?$"]
 
 _LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
 if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
