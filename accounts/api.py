@@ -103,7 +103,8 @@ class MeExportView(ApiView):
             "Everything stored about the caller, as a JSON download: the account and its "
             "e-mail addresses, every game with its full event log, and the statistics. The "
             "deal (code and seed) of a game still being played is left out: it is hidden "
-            "information until the game ends (a daily deal: until its UTC day is over)."
+            "information until the game ends (a daily deal: until its UTC day and the next "
+            "are over)."
         ),
         responses={
             200: OpenApiResponse(

@@ -8,6 +8,7 @@ line of play and the redo line); it can always be rebuilt by folding the events
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from typing import Any
 
@@ -32,6 +33,23 @@ class GameStatus(models.TextChoices):
 
 
 FINISHED_STATUSES = (GameStatus.WON, GameStatus.RESIGNED)
+
+# The deal of day D is shown to players from 00:00 UTC on D + 2: once D is over, and so is
+# the day after it, during which an attempt begun late on D may still be won and rank (the
+# leaderboard counts a ranked win only if it came before this moment, stats.selectors). Shown
+# at the end of D itself, the deal could be read from one account's finished attempt and
+# played into another's ranked attempt still open after midnight.
+DAILY_REVEAL_DAYS = 2
+
+
+def daily_reveal_moment(day: datetime.date) -> datetime.datetime:
+    """When the deal of ``day`` stops being secret: 00:00 UTC, ``DAILY_REVEAL_DAYS`` later
+    (the latest representable moment for the last days of the calendar)."""
+    start = datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
+    try:
+        return start + datetime.timedelta(days=DAILY_REVEAL_DAYS)
+    except OverflowError:
+        return datetime.datetime.max.replace(tzinfo=datetime.UTC)
 
 
 class EventType(models.TextChoices):
@@ -142,13 +160,16 @@ class Game(models.Model):
     def reveals_deal(self) -> bool:
         """Whether the deal (code and seed) may be shown to the player.
 
-        A daily deal is the same for every player and ranks them: it stays secret until its
-        UTC day is over, for every daily game, finished or not (a finished attempt must not
-        hand the deal to a second account, or to the player's own next attempt). Any other
-        deal is shown once the game is over, or at once if the player supplied it.
+        A daily deal is the same for every player and ranks them: it stays secret, for every
+        daily game, finished or not, until its UTC day and the day after are over
+        (``daily_reveal_moment``): a finished attempt must not hand the deal to a second
+        account, or to the player's own next attempt, while a ranked attempt can still be won.
+        Any other deal is shown once the game is over, or at once if the player supplied it.
         """
         if self.mode == GameMode.DAILY:
-            return self.daily_date is not None and self.daily_date < timezone.now().date()
+            return self.daily_date is not None and timezone.now() >= daily_reveal_moment(
+                self.daily_date
+            )
         return self.deal_supplied or self.is_finished
 
 
@@ -196,7 +217,7 @@ class DailyDeal(models.Model):
 
     ``date`` is unique, so however many workers or web processes generate the same day at
     once, one row wins and everyone plays it. Its code, seed and certificate are for staff
-    only until the day is over (``Game.reveals_deal``).
+    only until the day and the next are over (``Game.reveals_deal``).
     """
 
     date = models.DateField(unique=True)

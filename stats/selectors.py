@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.models import Game, GameMode, GameStatus
+from games.models import Game, GameMode, GameStatus, daily_reveal_moment
 from stats.models import ALL_MODES, DAILY_PRACTICE, PlayerStats, stats_mode_expression
 
 # The rows of the statistics: the game modes, and the daily challenge's practice attempts.
@@ -194,10 +194,10 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
 
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
     """The wins that count for a day: each player's ranked attempt (their first game of that
-    day's daily deal, ``Game.ranked``), begun on that UTC day, won whenever (a game begun at
-    23:59 and won after midnight counts for the day it was begun on). Later attempts of the
-    day, new ones or restarts, are practice and never rank: by then the player has seen the
-    deal. A restart on a later day does not count either: by then the deal is public."""
+    day's daily deal, ``Game.ranked``), begun on that UTC day and won before the deal is shown
+    to players (``daily_reveal_moment``: the end of the next day), so a game begun at 23:59
+    and won after midnight counts for the day it was begun on. Later attempts of the day, new
+    ones or restarts, are practice and never rank: by then the player has seen the deal."""
     start, end = _day_bounds(day)
     return Game.objects.filter(
         mode=GameMode.DAILY,
@@ -206,6 +206,7 @@ def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
         status=GameStatus.WON,
         created_at__gte=start,
         created_at__lt=end,
+        finished_at__lt=daily_reveal_moment(day),
     )
 
 

@@ -284,8 +284,8 @@ class Cli:
                     console.print(game.code)
                 else:
                     console.print(
-                        "[red]Resigned.[/red] Today's deal stays secret until the day is over "
-                        "(UTC)."
+                        "[red]Resigned.[/red] Today's deal stays secret until the day after "
+                        "tomorrow, 00:00 UTC."
                     )
                 return 0
             if game.is_stuck:

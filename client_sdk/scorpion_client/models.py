@@ -214,7 +214,7 @@ class Game:
     ``status`` is ``playing``, ``stuck`` (no moves available; not final), ``won`` or
     ``resigned``. ``version`` is the number of events in the game's history; every accepted
     command adds one. ``seed``/``code`` stay None until the game is over, unless the player
-    supplied them; for a daily game, until its UTC day is over, finished or not.
+    supplied them; for a daily game, finished or not, until its UTC day and the next are over.
     ``ranked``: the player's first attempt at that day's daily challenge, the only one that
     ranks (later attempts are practice; False for every other mode). ``elapsed_seconds``: from
     the first move to the end (or to the answer).

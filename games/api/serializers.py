@@ -184,7 +184,8 @@ class GameSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField(
         allow_null=True,
         help_text="Null while the deal is secret: until the game is over (unless the player "
-        "supplied the deal) and, for the daily challenge, until its UTC day is over.",
+        "supplied the deal) and, for the daily challenge, until its UTC day and the next "
+        "are over (00:00 UTC two days later), finished or not.",
     )
     code = serializers.CharField(allow_null=True, help_text="The deal code; null like seed.")
     pysol_number = serializers.IntegerField(allow_null=True)

@@ -1,6 +1,7 @@
-"""The daily challenge stays unknowable while it is played: its deal is hidden until the UTC
-day is over (in every answer, for every attempt, finished or not), and only a player's first
-attempt of the day ranks; later attempts are practice (docs/api.md, "The daily challenge")."""
+"""The daily challenge stays unknowable while it is played: its deal is hidden until its UTC
+day and the next are over (in every answer, for every attempt, finished or not), and only a
+player's first attempt of the day ranks; later attempts are practice (docs/api.md, "The daily
+challenge")."""
 
 from __future__ import annotations
 
@@ -82,14 +83,14 @@ def play_line(player: Player, game_id: str, steps: list[dict[str, Any]]) -> dict
     return body
 
 
-def end_the_day(*games: str) -> None:
-    """Move games (and their deal) to yesterday: their UTC day is over."""
-    yesterday = timezone.now().date() - datetime.timedelta(days=1)
-    DailyDeal.objects.filter(deal_code=CODE).update(date=yesterday)
-    Game.objects.filter(pk__in=games).update(daily_date=yesterday)
+def move_to(days_ago: int, *games: str) -> None:
+    """Move games (and their deal) ``days_ago`` days into the past."""
+    day = timezone.now().date() - datetime.timedelta(days=days_ago)
+    DailyDeal.objects.filter(deal_code=CODE).update(date=day)
+    Game.objects.filter(pk__in=games).update(daily_date=day)
 
 
-# --- The deal stays hidden until the day is over ---
+# --- The deal stays hidden until the day (and the next) are over ---
 
 
 def test_resigning_a_daily_does_not_reveal_its_deal(player: Player, today_deal: DailyDeal) -> None:
@@ -135,11 +136,27 @@ def test_a_restart_and_a_new_attempt_keep_the_deal_hidden(
         assert_deal_hidden(every_answer_about(player, game["id"]))
 
 
-def test_the_deal_is_shown_once_its_utc_day_is_over(player: Player, today_deal: DailyDeal) -> None:
+def test_the_deal_stays_secret_while_yesterdays_ranked_attempts_can_still_rank(
+    player: Player, make_player: Callable[[], Player], today_deal: DailyDeal
+) -> None:
+    # An attempt begun at 23:59 can be won after midnight and rank for its day: were the
+    # deal shown at midnight, a second account's finished attempt would hand it over.
+    late = player.new_game(mode="daily")
+    scout = make_player()
+    scouted = scout.new_game(mode="daily")
+    scout.command(scouted["id"], {"type": "resign"})
+    move_to(1, late["id"], scouted["id"])
+    assert_deal_hidden(every_answer_about(scout, scouted["id"]))
+    assert_deal_hidden(every_answer_about(player, late["id"]))
+
+
+def test_the_deal_is_shown_once_its_day_and_the_next_are_over(
+    player: Player, today_deal: DailyDeal
+) -> None:
     finished = player.new_game(mode="daily")
     player.command(finished["id"], {"type": "resign"})
     unfinished = player.new_game(mode="daily")
-    end_the_day(finished["id"], unfinished["id"])
+    move_to(2, finished["id"], unfinished["id"])
     for game_id in (finished["id"], unfinished["id"]):
         detail = player.get(f"/api/v1/games/{game_id}/").json()
         assert (detail["code"], detail["seed"]) == (CODE, SEED)

@@ -128,7 +128,7 @@ def test_resume_resign_logout(terminal: Terminal) -> None:
     assert "Resuming your attempt at today's challenge." in out
     status, out = terminal("play", "--daily", lines=["resign", "y"])
     assert status == 0, out
-    assert "Today's deal stays secret until the day is over" in out
+    assert "Today's deal stays secret until the day after tomorrow" in out
     status, out = terminal("play", "--daily", lines=["q"])
     assert "practice, it will not rank" in out
     assert "practice (does not rank)" in out

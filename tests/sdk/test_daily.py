@@ -39,7 +39,7 @@ def test_daily_win_leaderboard_and_stats(make_client: Callable[..., Scorpion]) -
 
     play_certificate(game)
     assert game.is_won
-    assert game.code is None  # still secret: the day is not over
+    assert game.code is None  # still secret: the day (and the next) are not over
 
     today = winner.daily.today()
     assert (today.game, today.status, today.solved, today.attempts) == (game.id, "won", True, 1)

@@ -94,6 +94,16 @@ def test_a_win_after_midnight_counts_for_the_day_of_the_deal() -> None:
     assert board(NEXT).count == 0
 
 
+def test_a_win_after_the_deal_is_shown_does_not_count() -> None:
+    # The deal of DAY is shown from 00:00 UTC two days later; a ranked attempt won after that
+    # could have been played from the published deal.
+    a, b = make_user("a"), make_user("b")
+    after = DAY + datetime.timedelta(days=2)
+    daily_win(a, DAY, seconds=30, created=at(DAY, 23, 0), finished=at(after, 0, 0))
+    daily_win(b, DAY, seconds=30, created=at(DAY, 23, 0), finished=at(NEXT, 23, 59, 59, 999_999))
+    assert {e.user_id for e in board(DAY).entries} == {b.pk}
+
+
 def test_a_game_begun_at_midnight_belongs_to_the_new_day() -> None:
     a = make_user("a")
     daily_win(a, NEXT, seconds=60, created=at(NEXT, 0, 0))

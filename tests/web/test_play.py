@@ -5,6 +5,7 @@ Screenshots of the main screens, at desktop and phone widths, land in artifacts/
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
 import random
@@ -445,7 +446,8 @@ def test_touch_play_a_game_moved_elsewhere_and_no_moves_left(
     page.locator("dialog.confirm").get_by_role("button", name="Resign").tap()
     practice.wait_version(1)
     expect(page.locator("#banner")).to_contain_text("practice attempt: it does not rank")
-    expect(page.locator("#banner")).to_contain_text("secret until the day is over")
+    reveal = Game.objects.get(pk=daily_id).daily_date + datetime.timedelta(days=2)
+    expect(page.locator("#banner")).to_contain_text(f"secret until {reveal.isoformat()} 00:00 UTC")
     deal_code = Game.objects.get(pk=daily_id).deal_code
     assert deal_code not in page.content()
     page.goto(base + "/history/")

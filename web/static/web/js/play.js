@@ -81,15 +81,23 @@ function describeMode(g) {
   return parts.join(" · ");
 }
 
-// What a finished daily game may say: the deal stays secret until the UTC day is over, and
-// only the first attempt of the day ranks (docs/api.md, "The daily challenge").
+// What a finished daily game may say: the deal stays secret until the day after its day is
+// over (00:00 UTC two days later), and only the first attempt of the day ranks (docs/api.md,
+// "The daily challenge").
 function dailyNote() {
   if (game.mode !== "daily") return "";
   const parts = [];
   if (isPractice(game)) parts.push("This was a practice attempt: it does not rank.");
   else parts.push("This was your ranked attempt of the day.");
-  if (!game.code) parts.push("The deal stays secret until the day is over (UTC).");
+  if (!game.code) parts.push(`The deal stays secret until ${revealDate(game.daily_date)} 00:00 UTC.`);
   return h("p", { class: "daily-note" }, parts.join(" "));
+}
+
+// The date two days after a YYYY-MM-DD date (the day the deal is shown), as YYYY-MM-DD.
+function revealDate(day) {
+  const moment = new Date(`${day}T00:00:00Z`);
+  moment.setUTCDate(moment.getUTCDate() + 2);
+  return moment.toISOString().slice(0, 10);
 }
 
 function againLabel() {
