@@ -118,7 +118,7 @@ class Game(models.Model):
 
     @property
     def reveals_deal(self) -> bool:
-        """Whether the deal may be shown to the player (RULES.md, hidden information)."""
+        """Whether the deal may be shown to the player (docs/rules.md, hidden information)."""
         return self.deal_supplied or self.is_finished
 
 

@@ -119,7 +119,7 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
 
 
 def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
-    """A new game with the same deal as the given one (RULES.md, restart)."""
+    """A new game with the same deal as the given one (docs/rules.md, restart)."""
     original = selectors.game_get(owner=owner, game_id=game_id)
     fingerprint = _fingerprint(["restart", str(original.pk)])
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)

@@ -1,7 +1,7 @@
 """Hints: every legal action, best first, by a heuristic that sees only what the player sees.
 
 The heuristic reads the face-up cards, the number of face-down cards in each column and whether
-the stock is full, never a face-down card or the stock's contents (RULES.md, "Hidden
+the stock is full, never a face-down card or the stock's contents (docs/rules.md, "Hidden
 information"), so a hint cannot give away what the player cannot see. It promises no win.
 
 Scores, highest first:

@@ -26,7 +26,7 @@ from games.engine.position import (
     initial_position,
     legal_actions,
 )
-from tests.engine.tables import DEALS
+from tests.data import DEALS
 
 # A game ends within about 55 actions (each move lays a card for good on its successor or a
 # King at the bottom of a column), so this bound only guards against a bug.
