@@ -116,12 +116,14 @@ def test_compose_processes_serve_play_and_run_tasks(tmp_path: Path) -> None:
         assert hints["version"] == 1
         assert hints["moves"]
 
-        # The worker started by the compose command runs what is published to the broker.
-        assert tasks.enqueue(tasks.top_up_winnable_pool, 1, 1)
+        # Beat sends the pool top-up as it starts; the worker runs it.
         deal = wait_until(
             lambda: WinnableDeal.objects.first(),
             120,
-            lambda: f"the worker ran nothing; it said:\n{worker.output[-3000:]}",
+            lambda: (
+                f"no pool deal; worker said:\n{worker.output[-3000:]}\n"
+                f"beat said:\n{beat.output[-3000:]}"
+            ),
         )
         assert_certificate_wins(deal.deal_code, deal.certificate)
         assert web.popen.poll() is None
