@@ -20,7 +20,7 @@ def _iso(value: Any) -> str | None:
 
 
 def _game(game: Game) -> dict[str, Any]:
-    # The deal of a game still on is hidden information (RULES.md): an export must not become
+    # The deal of a game still on is hidden information (docs/rules.md): an export must not become
     # a way to see the face-down cards. Shown, as in the game API, once the game is over or
     # when the player supplied the deal themselves; a daily deal only once its UTC day and
     # the next are over.

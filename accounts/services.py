@@ -19,10 +19,9 @@ _NAMES = {
     "account.EmailAddress": "email_addresses",
     "games.Game": "games",
     "games.GameEvent": "events",
-    "games.GameAnalysis": "analyses",
     "stats.PlayerStats": "stats",
 }
-DATA_KEYS = ("games", "events", "analyses", "stats")
+DATA_KEYS = ("games", "events", "stats")
 ACCOUNT_KEYS = ("account", "email_addresses", "sessions", *DATA_KEYS, "other")
 
 
@@ -35,7 +34,7 @@ def _tally(per_model: dict[str, int], keys: tuple[str, ...]) -> dict[str, int]:
 
 
 def account_data_delete(*, user: User) -> dict[str, int]:
-    """Remove the player's games (their events and analyses go with them) and statistics,
+    """Remove the player's games (their events go with them) and statistics,
     keeping the account. One transaction: all of it goes, or nothing."""
     with transaction.atomic():
         _, games = Game.objects.filter(owner=user).delete()

@@ -11,7 +11,7 @@ What it does, in order (about 80 s with the defaults):
    on a free loopback port with production settings (``DEBUG`` off) and every throttle
    (``THROTTLE_USER``, ``THROTTLE_ANON``, ``THROTTLE_IP``) raised out of the way. Redis is a
    database of its own (``/14``; it must be empty, and is flushed at the end: it collects the
-   throttle counters and the Celery messages that no worker consumes here). gunicorn is always
+   throttle counters). gunicorn is always
    stopped and the database dropped at the end, Ctrl-C and SIGTERM included.
 2. Signs up one player per client through ``POST /_allauth/app/v1/auth/signup`` (allauth
    allows 20 sign-ups a minute per address; beyond 15, or after a 429, the remaining players
@@ -979,7 +979,7 @@ def main() -> None:
             stop_server(server)
         with contextlib.suppress(psycopg.Error):
             recreate_database(arguments.database, create=False)
-        if redis_claimed:  # throttle counters and the Celery messages no worker consumed
+        if redis_claimed:  # the throttle counters
             with contextlib.suppress(redis.RedisError):
                 redis.Redis.from_url(arguments.redis_url).flushdb()
         workdir.cleanup()

@@ -1,14 +1,14 @@
 """Django admin for games, their event logs and the certified deals (staff only).
 
-Nothing here edits what the log decides: games, events, analyses and certified deals are shown
+Nothing here edits what the log decides: games, events and certified deals are shown
 read-only, and rows only appear through the services (a player's commands, the solver). The
 staff operations are the ones the services offer: regenerating a *future* daily deal and
 topping up the winnable pool (``scorpion_site.staff.operations``). A game's page links to the
 replay viewer (``/staff/games/<id>/replay/``), which steps through its history.
 
-Events, analyses and games are never deleted on their own (the log is append-only and the
-statistics are derived from games); they go only with their owner's account, so the admin's
-"delete user" still works and removes them by cascade.
+Events and games are never deleted on their own (the log is append-only and the statistics
+are derived from games); they go only with their owner's account, so the admin's "delete
+user" still works and removes them by cascade.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games.history import GameState
-from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
+from games.models import DailyDeal, Game, GameEvent, WinnableDeal
 from scorpion_site.staff import operations
 from scorpion_site.staff.replay import position_view, step_view
 
@@ -341,20 +341,3 @@ class WinnableDealAdmin(CertifiedDealAdmin):
             "broker": bool(settings.REDIS_URL),
         }
         return super().changelist_view(request, extra_context=context)  # type: ignore[return-value]
-
-
-@admin.register(GameAnalysis)
-class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
-    list_display = ("game_id", "version", "winnable", "hint_count", "solver_nodes", "computed_at")
-    list_filter = ("winnable", "computed_at")
-    search_fields = ("=game__id",)
-    readonly_fields = ("game", "version", "winnable", "solver_nodes", "computed_at", "hints_json")
-    fields = readonly_fields
-
-    @admin.display(description="hints")
-    def hint_count(self, analysis: GameAnalysis) -> int:
-        return len(analysis.hints) if isinstance(analysis.hints, list) else 0
-
-    @admin.display(description="hints")
-    def hints_json(self, analysis: GameAnalysis) -> SafeString:
-        return pretty_json(analysis.hints)

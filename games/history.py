@@ -140,7 +140,7 @@ def apply_command(state: GameState, command: Command) -> Outcome:
 def _played(state: GameState, action: Move | Deal, event_type: CommandType) -> Outcome:
     position, record = play(state.position, action)
     payload = record.to_dict()
-    # A new move or deal discards the undone line (RULES.md, redo).
+    # A new move or deal discards the undone line (docs/rules.md, redo).
     return Outcome(GameState(position, (*state.line, payload), ()), event_type, payload)
 
 

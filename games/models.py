@@ -107,7 +107,7 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
-            # The staff dashboard and the catch-up task select games by date ranges.
+            # The staff dashboard selects games by date ranges.
             models.Index(fields=["created_at"], name="game_created"),
             models.Index(fields=["updated_at"], name="game_updated"),
             models.Index(fields=["finished_at"], name="game_finished"),
@@ -158,7 +158,8 @@ class Game(models.Model):
 
     @property
     def reveals_deal(self) -> bool:
-        """Whether the deal (code and seed) may be shown to the player.
+        """Whether the deal (code and seed) may be shown to the player (docs/rules.md, hidden
+        information).
 
         A daily deal is the same for every player and ranks them: it stays secret, for every
         daily game, finished or not, until its UTC day and the day after are over
@@ -258,18 +259,3 @@ class WinnableDeal(models.Model):
 
     def __str__(self) -> str:
         return f"winnable deal {self.seed}"
-
-
-class GameAnalysis(models.Model):
-    """Hints (and, when the solver decides quickly, winnability) for one version of a game,
-    precomputed by a worker after each command. Served only while ``version`` matches."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
-    version = models.PositiveIntegerField()
-    hints = models.JSONField()
-    winnable = models.BooleanField(null=True)
-    solver_nodes = models.PositiveBigIntegerField(default=0)
-    computed_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"analysis of {self.game_id} v{self.version}"

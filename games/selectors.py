@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -13,9 +12,9 @@ from django.http import Http404
 
 from games import history
 from games.engine.cards import parse_deal_code
-from games.engine.hints import ranked_hints
+from games.engine.hints import Hint, ranked_hints
 from games.history import GameState
-from games.models import DailyDeal, Game, GameAnalysis, GameEvent, GameMode, GameStatus
+from games.models import DailyDeal, Game, GameEvent, GameMode, GameStatus
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -54,27 +53,19 @@ def game_state_at(*, game: Game, version: int) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class HintsView:
-    hints: list[dict[str, Any]]
+    hints: list[Hint]
     can_deal: bool
-    winnable: bool | None
-    precomputed: bool
 
 
 def game_hints(*, game: Game) -> HintsView:
-    """Every legal choice, best first, judged on what the player can see.
-
-    Served from the worker's precomputed analysis when it is for the game's current version;
-    otherwise computed here and now, so hints never wait on a worker and are never stale.
-    """
-    state = game_state(game=game)
-    can_deal = bool(state.position.stock) and not game.is_finished
-    analysis = GameAnalysis.objects.filter(game=game, version=game.version).first()
-    if analysis is not None:
-        return HintsView(analysis.hints, can_deal, analysis.winnable, precomputed=True)
+    """Every legal choice, best first, judged only on what the player can see (the engine's
+    ``ranked_hints``): nothing here may depend on a face-down card or the stock's order, so
+    no solver verdict either. Computed on each request (a fraction of a millisecond), so
+    hints never wait on a worker and are never stale. A finished game has none."""
     if game.is_finished:
-        return HintsView([], False, None, precomputed=False)
-    hints = [hint.to_dict() for hint in ranked_hints(state.position)]
-    return HintsView(hints, can_deal, None, precomputed=False)
+        return HintsView([], can_deal=False)
+    position = game_state(game=game).position
+    return HintsView(ranked_hints(position), can_deal=bool(position.stock))
 
 
 @dataclass(frozen=True, slots=True)

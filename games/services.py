@@ -8,7 +8,6 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -21,13 +20,11 @@ from django.utils import timezone
 from games import history, selectors
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
-from games.engine.hints import ranked_hints
 from games.engine.solver import Solution, solve
 from games.history import Command, GameState
 from games.models import (
     DailyDeal,
     Game,
-    GameAnalysis,
     GameEvent,
     GameMode,
     GameStatus,
@@ -129,7 +126,7 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
 
 
 def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
-    """A new game with the same deal as the given one (RULES.md, restart). A restarted daily
+    """A new game with the same deal as the given one (docs/rules.md, restart). A restarted daily
     game is practice: only the first attempt of the day ranks."""
     original = selectors.game_get(owner=owner, game_id=game_id)
     fingerprint = _fingerprint(["restart", str(original.pk)])
@@ -216,7 +213,6 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
-    transaction.on_commit(lambda: _enqueue_analysis(game.pk, 0))
     return game
 
 
@@ -318,7 +314,6 @@ def game_execute_command(
             if new_status in (GameStatus.WON, GameStatus.RESIGNED):
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
-            transaction.on_commit(partial(_enqueue_analysis, game.pk, event.seq))
             return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)
@@ -487,64 +482,3 @@ def winnable_deal_draw(*, owner: User) -> WinnableDeal:
         )
         deal = winnable_pool_add()
     return deal
-
-
-# --- Precomputed analysis (hints after each command) ---
-
-ANALYSIS_NODE_BUDGET = 50_000
-
-
-def game_analyse(*, game_id: UUID, version: int) -> GameAnalysis | None:
-    """Compute and store hints (and winnability, when the solver decides within a small
-    budget) for one version of a game. Returns None, having done nothing, when the game has
-    moved on meanwhile or the analysis is already there: a stale or repeated task is free."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.version != version:
-        return None
-    if GameAnalysis.objects.filter(game=game, version=version).exists():
-        return None
-    state = GameState.from_dict(game.state)
-    hints = (
-        [hint.to_dict() for hint in ranked_hints(state.position)] if not game.is_finished else []
-    )
-    winnable: bool | None = None
-    nodes = 0
-    if not game.is_finished:
-        solution = solve(state.position, node_budget=ANALYSIS_NODE_BUDGET, time_budget=None)
-        winnable = {"won": True, "lost": False}.get(solution.verdict)
-        nodes = solution.nodes
-    # Write only if no newer analysis landed meanwhile (another worker, a later version).
-    with transaction.atomic():
-        current = GameAnalysis.objects.select_for_update().filter(game=game).first()
-        if current is not None and current.version >= version:
-            return None
-        analysis, _ = GameAnalysis.objects.update_or_create(
-            game=game,
-            defaults={
-                "version": version,
-                "hints": hints,
-                "winnable": winnable,
-                "solver_nodes": nodes,
-            },
-        )
-    return analysis
-
-
-def games_needing_analysis(*, limit: int) -> list[tuple[UUID, int]]:
-    """Games still on, changed in the last hour, whose analysis is missing or stale."""
-    since = timezone.now() - datetime.timedelta(hours=1)
-    stale = (
-        Game.objects.filter(
-            status__in=[GameStatus.PLAYING, GameStatus.STUCK], updated_at__gte=since
-        )
-        .exclude(gameanalysis__version=F("version"))
-        .order_by("-updated_at")
-        .values_list("pk", "version")[:limit]
-    )
-    return list(stale)
-
-
-def _enqueue_analysis(game_id: UUID, version: int) -> None:
-    from games import tasks  # tasks import this module: import at call time
-
-    tasks.enqueue(tasks.analyse_game, str(game_id), version)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import logging
 from typing import Any
-from uuid import UUID
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -40,8 +39,8 @@ def enqueue(task: Task[Any, Any], *args: Any) -> bool:
     """Publish a task, never letting a broker outage fail the caller.
 
     Without a broker (the embedded default) nothing is published: everything a task would
-    precompute is also computed on demand. With Redis down, publishing fails fast and the
-    periodic catch-up task redoes the work once Redis is back.
+    prepare is also computed on demand. With Redis down, publishing fails fast; the periodic
+    tasks make good whatever was missed once Redis is back.
     """
     if not settings.REDIS_URL:
         return False
@@ -51,12 +50,6 @@ def enqueue(task: Task[Any, Any], *args: Any) -> bool:
         logger.warning("could not enqueue %s%r: %s", task.name, args, exc)
         return False
     return True
-
-
-@shared_task(**RELIABLE, soft_time_limit=20, time_limit=30)
-def analyse_game(game_id: str, version: int) -> None:
-    """Precompute hints for one version of a game; exits at once if the game moved on."""
-    services.game_analyse(game_id=UUID(game_id), version=version)
 
 
 @shared_task(**RELIABLE, soft_time_limit=600, time_limit=660)
@@ -75,11 +68,3 @@ def certify_daily_deal(day: str) -> None:
 def top_up_winnable_pool(target: int = POOL_TARGET, batch: int = POOL_BATCH) -> None:
     """Certify a few more deals whenever the pool is below its target."""
     services.winnable_pool_top_up(target=target, max_new=batch)
-
-
-@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
-def catch_up_analysis() -> None:
-    """Re-enqueue analysis for active games whose hints are missing or stale, e.g. commands
-    accepted while Redis was down."""
-    for game_id, version in services.games_needing_analysis(limit=500):
-        enqueue(analyse_game, str(game_id), version)

@@ -200,7 +200,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: Redis as the broker when REDIS_URL is set. Without it (the embedded default) nothing
-# is enqueued: hints, daily deals and winnable deals are all computed on demand instead.
+# is enqueued: daily deals and winnable deals are certified on demand instead.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -234,8 +234,6 @@ CELERY_BEAT_SCHEDULE = {
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
-    # Commands accepted while the broker was down get their hints computed once it is back.
-    "catch-up-analysis": {"task": "games.tasks.catch_up_analysis", "schedule": 60.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -420,15 +420,12 @@ class HintMove:
 
 @dataclass
 class Hints:
-    """Every legal move, best first (judged on what the player can see), whether the stock
-    can still be dealt, and ``winnable``: the solver's verdict on the position (None when
-    undecided or not computed yet); ``precomputed``: served from the workers' analysis."""
+    """Every legal move, best first, and whether the stock can still be dealt: judged only
+    on what the player can see, so it promises no win."""
 
     version: int
     moves: list[HintMove]
     deal: bool
-    winnable: bool | None = None
-    precomputed: bool = False
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -441,9 +438,7 @@ class Hints:
             version=_int(data["version"]),
             moves=_list_of(data.get("moves"), HintMove.from_json),
             deal=_bool(data.get("deal")),
-            winnable=_opt_bool(data.get("winnable")),
-            precomputed=_bool(data.get("precomputed")),
-            extra=_extra(data, ("version", "moves", "deal", "winnable", "precomputed")),
+            extra=_extra(data, ("version", "moves", "deal")),
         )
 
 

@@ -129,7 +129,4 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")
-    if hints.winnable is not None:
-        verdict = "still winnable" if hints.winnable else "no longer winnable"
-        text.append(f"Solver: {verdict}.", style="green" if hints.winnable else "red")
     return text

@@ -1,6 +1,6 @@
 """RFC 9457 problem details for every error the API returns.
 
-Each problem has a stable ``code`` word (API.md) that clients switch on, a ``title`` per code
+Each problem has a stable ``code`` word (docs/api.md) that clients switch on, a ``title`` per code
 and a ``detail`` in plain words for people. The ``type`` URI points at the problem catalogue
 served by the API itself (``/api/problems/<code>/``).
 """

@@ -12,12 +12,13 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from games.engine.cards import parse_card, parse_deal_code
+from games.engine.cards import card_code, parse_card, parse_deal_code
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
-from games.engine.position import player_view
+from games.engine.position import Move, player_view
 from games.history import Command, GameState
 from games.models import Game, GameEvent, GameMode, GameStatus
+from games.selectors import HintsView
 from games.services import DealChoice
 
 MAX_SEED = 2**63 - 1
@@ -260,15 +261,12 @@ class HintMoveSerializer(serializers.Serializer[Any]):
 
 
 class HintsSerializer(serializers.Serializer[Any]):
+    """Judged only on what the player can see: the same visible table always gets the same
+    answer, whatever the face-down cards and the stock's order."""
+
     version = serializers.IntegerField()
     moves = HintMoveSerializer(many=True, help_text="Every legal move, best first.")
     deal = serializers.BooleanField(help_text="Whether the stock can still be dealt.")
-    winnable = serializers.BooleanField(
-        allow_null=True,
-        help_text="Whether the position can still be won (the solver, knowing every card); "
-        "null when undecided or not computed yet.",
-    )
-    precomputed = serializers.BooleanField(help_text="Served from the workers' analysis.")
 
 
 class DailySerializer(serializers.Serializer[Any]):
@@ -305,6 +303,19 @@ def event_representation(event: GameEvent) -> dict[str, Any]:
         body["redone"] = public_record(payload["redone"])
     body["created_at"] = event.created_at.isoformat()
     return body
+
+
+def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
+    """The hints answer: built from the engine's ranking and the stock's size only."""
+    return {
+        "version": game.version,
+        "moves": [
+            {"card": card_code(hint.action.card), "to": hint.action.to, "reason": hint.reason}
+            for hint in hints.hints
+            if isinstance(hint.action, Move)
+        ],
+        "deal": hints.can_deal,
+    }
 
 
 def game_representation(

@@ -26,6 +26,7 @@ from games.api.serializers import (
     HintsSerializer,
     event_representation,
     game_representation,
+    hints_representation,
 )
 from scorpion_site.api import ApiView
 
@@ -178,21 +179,8 @@ class GameCommandView(ApiView):
 class GameHintsView(ApiView):
     @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
     def get(self, request: Request, game_id: UUID) -> Response:
-        game, view = services.game_hints_request(owner=player(request), game_id=game_id)
-        moves = [
-            {"card": h["card"], "to": h["to"], "reason": h["reason"]}
-            for h in view.hints
-            if h["type"] == "move"
-        ]
-        return Response(
-            {
-                "version": game.version,
-                "moves": moves,
-                "deal": view.can_deal,
-                "winnable": view.winnable,
-                "precomputed": view.precomputed,
-            }
-        )
+        game, hints = services.game_hints_request(owner=player(request), game_id=game_id)
+        return Response(hints_representation(game, hints))
 
 
 class GameEventsView(ApiView):

@@ -7,7 +7,7 @@ whenever ``c`` is not a King.
 
 A card code is rank + suit (``"TH"``, ten of hearts). A deal code is the 52 card codes
 concatenated: the tableau column by column, each bottom to top, then the three stock cards in
-the order they are dealt (RULES.md).
+the order they are dealt (docs/rules.md).
 """
 
 from __future__ import annotations

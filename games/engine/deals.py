@@ -47,7 +47,7 @@ __all__ = [
 _MASK64 = (1 << 64) - 1
 _MASK32 = (1 << 32) - 1
 
-# A seed is 0 <= seed < 2**63 (RULES.md): it fits a signed 64-bit integer in every client
+# A seed is 0 <= seed < 2**63 (docs/rules.md): it fits a signed 64-bit integer in every client
 # language and database column.
 SEED_LIMIT = 1 << 63
 

@@ -1,8 +1,13 @@
 """Hints: every legal action, best first, by a heuristic that sees only what the player sees.
 
 The heuristic reads the face-up cards, the number of face-down cards in each column and whether
-the stock is full, never a face-down card or the stock's contents (RULES.md, "Hidden
-information"), so a hint cannot give away what the player cannot see. It promises no win.
+the stock is full, never a face-down card or the stock's contents (docs/rules.md, "Hidden
+information"), so a hint cannot give away what the player cannot see. ``legal_actions`` reads
+the full position but lists the same actions for the same visible table: a move needs a
+face-up card and an exposed (so face-up) destination, the deal only a full stock. Property
+tests shuffle the unseen cards of random positions and check that nothing here changes
+(tests/engine/test_properties.py, tests/api/test_hints.py). It promises no win: no solver
+verdict is given while a game is on, since the solver knows every card.
 
 Scores, highest first:
 - completing a King-to-Ace run (the suit is collected);

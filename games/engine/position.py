@@ -1,4 +1,4 @@
-"""Positions, actions and the rules that move from one position to the next (RULES.md).
+"""Positions, actions and the rules that move from one position to the next (docs/rules.md).
 
 A ``Position`` is immutable and made of tuples of card ints, so it is cheap to copy, hash and
 compare: the solver and the benchmark create millions of them. ``apply`` assumes a legal
@@ -36,7 +36,7 @@ from games.engine.errors import (
 COLUMN_COUNT = 7
 STOCK_SIZE = 3
 RUN_LENGTH = 13
-# RULES.md layout: seven columns of seven, the first three cards of columns 1-4 face down.
+# docs/rules.md layout: seven columns of seven, the first three cards of columns 1-4 face down.
 DEAL_COLUMN_SIZE = 7
 DEAL_HIDDEN = (3, 3, 3, 3, 0, 0, 0)
 
@@ -404,7 +404,7 @@ def _settle(
     collected: tuple[int, ...],
     touched: tuple[int, ...],
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[AutoStep, ...]]:
-    """Turn face up and collect in the touched columns until nothing changes (RULES.md).
+    """Turn face up and collect in the touched columns until nothing changes (docs/rules.md).
 
     Updates ``columns`` in place; returns the new hidden counts, collected suits and the steps
     taken. Only the touched columns can change: the others were settled already.

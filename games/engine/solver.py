@@ -4,7 +4,7 @@
 whether the game can be won by a player who knows every card, the face-down ones and the
 stock included, and may therefore plan the whole game in advance. (A player who cannot see the
 face-down cards can only do worse, so "lost" here means lost for everyone; "won" means that a
-perfect line exists.) The rules are those of RULES.md: a face-down card still cannot be picked,
+perfect line exists.) The rules are those of docs/rules.md: a face-down card still cannot be picked,
 even though the solver knows what it is.
 
 Verdicts are never wrong: "won" comes with a winning line (API commands, replayable from the
@@ -117,7 +117,7 @@ class Solution:
 
     ``line`` is a list of API commands (``{"type": "move", "card": "8H", "to": 3}``,
     ``{"type": "deal"}``; ``to`` is the 0-based destination column), the format of
-    shared/deals.json, to be played from the position that was solved. Empty unless ``verdict``
+    tests/data/deals.json, to be played from the position that was solved. Empty unless ``verdict``
     is "won". ``nodes`` is the number of distinct positions visited, ``seconds`` the time taken.
     """
 
@@ -266,7 +266,7 @@ class _Search:
     # --- Making and unmaking actions --------------------------------------------------------
 
     def _settle(self, touched: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
-        """Flip face-down tops and collect finished runs in the touched columns (RULES.md).
+        """Flip face-down tops and collect finished runs in the touched columns (docs/rules.md).
 
         Returns what was done, for ``_unsettle``: (column, -1, 0, 0) for a flip,
         (column, suit, moved, extra) for a collection (with the key parts it replaced).

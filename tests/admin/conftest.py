@@ -1,13 +1,11 @@
 """Helpers for the staff-side tests: players, games played through the services, a fixed clock
-and certified deals taken from /work/shared/deals.json (so no test runs the solver)."""
+and certified deals from tests/data/deals.json (so no test runs the solver)."""
 
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +17,8 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import DailyDeal, Game, WinnableDeal
 from games.services import DealChoice
+from tests.data import DEALS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-DEALS = json.loads((SHARED / "deals.json").read_text())
 WON: list[dict[str, Any]] = DEALS["won"]
 
 # A fixed "now" in the past: sessions created before the clock is patched stay valid.

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-DEALS = json.loads((SHARED / "deals.json").read_text())
+from tests.data import DEALS
+
 WON_DEAL = DEALS["won"][0]
 
 _emails = itertools.count()

@@ -8,15 +8,8 @@ all 52), except where a test says so.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 from games.engine.cards import RANKS, SUITS, card_code, parse_card
 from games.engine.position import COLUMN_COUNT, Position
-
-DEALS_FILE = Path(__file__).parents[2].parent / "shared" / "deals.json"
-DEALS: dict[str, Any] = json.loads(DEALS_FILE.read_text())
 
 
 def cards(picture: str) -> tuple[int, ...]:

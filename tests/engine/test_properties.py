@@ -1,34 +1,27 @@
-"""Properties that hold for every deal and every line of legal play.
-
-Games are drawn two ways: a random deal played at random, and a proven-won deal of
-shared/deals.json followed along its winning line for a while, then played at random; the
-second kind reaches collections and won games, which random play almost never does.
-"""
+"""Properties that hold for every deal and every line of legal play (games drawn as
+``tests.engine.random_play`` describes)."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import DECK_SIZE, card_code, parse_card, parse_deal_code
+from games.engine.cards import DECK_SIZE, card_code
 from games.engine.errors import IllegalMoveError
 from games.engine.hints import ranked_hints
 from games.engine.position import (
     COLUMN_COUNT,
     DEAL,
-    Action,
     Deal,
     Move,
     Position,
     Record,
     apply,
     completed_suit,
-    initial_position,
     legal_actions,
     play,
     player_view,
@@ -37,68 +30,9 @@ from games.engine.position import (
     status,
     undo,
 )
-from tests.engine.tables import DEALS
+from tests.engine.random_play import Game, games, unseen_cards, with_unseen
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
-# A game ends within about 55 actions (each move lays a card for good on its successor or a
-# King at the bottom of a column), so this bound only guards against a bug.
-MAX_ACTIONS = 200
-
-
-@dataclass(frozen=True)
-class Step:
-    before: Position
-    action: Action
-    after: Position
-    record: Record
-
-
-@dataclass(frozen=True)
-class Game:
-    start: Position
-    steps: tuple[Step, ...]
-
-    @property
-    def positions(self) -> list[Position]:
-        return [self.start] + [step.after for step in self.steps]
-
-
-@st.composite
-def games(draw: st.DrawFn) -> Game:
-    if draw(st.booleans()):
-        start = initial_position(draw(st.permutations(range(DECK_SIZE))))
-        line: list[Action] = []
-    else:
-        won = draw(st.sampled_from(DEALS["won"]))
-        start = initial_position(parse_deal_code(won["code"]))
-        commands = won["line"][: draw(st.integers(0, len(won["line"])))]
-        line = [
-            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
-            for command in commands
-        ]
-    steps: list[Step] = []
-    position = start
-    for followed in range(MAX_ACTIONS):
-        if followed < len(line):
-            action = line[followed]
-        else:
-            actions = legal_actions(position)
-            if not actions or draw(st.integers(0, 20)) == 0:  # sometimes stop before the end
-                break
-            action = actions[draw(st.integers(0, len(actions) - 1))]
-        after, record = apply(position, action)
-        steps.append(Step(position, action, after, record))
-        position = after
-    return Game(start, tuple(steps))
-
-
-def unseen_cards(position: Position) -> list[int]:
-    face_down = [
-        card
-        for column, h in zip(position.columns, position.hidden, strict=True)
-        for card in column[:h]
-    ]
-    return face_down + list(position.stock)
 
 
 @PROPERTY_SETTINGS
@@ -220,20 +154,24 @@ def test_errors_about_unseen_cards_never_say_where_they_are(
 
 @PROPERTY_SETTINGS
 @given(games(), st.data())
-def test_hints_rank_every_legal_action_from_what_is_visible(
-    game: Game, data: st.DataObject
-) -> None:
+def test_hints_rank_every_legal_action(game: Game, data: st.DataObject) -> None:
     position = data.draw(st.sampled_from(game.positions))
     hints = ranked_hints(position)
     assert Counter(hint.action for hint in hints) == Counter(legal_actions(position))
     assert all(not isinstance(hint.action, Deal) for hint in hints[:-1])
 
-    # The same visible table with the unseen cards in another order gets the same hints.
+
+@settings(max_examples=300, deadline=None)
+@given(games(), st.data())
+def test_hints_never_depend_on_an_unseen_card(game: Game, data: st.DataObject) -> None:
+    """The same visible table with its face-down cards and stock in any other order gets
+    the same hints, field for field: actions, order, scores and reasons."""
+    position = data.draw(st.sampled_from(game.positions))
     unseen = unseen_cards(position)
-    reshuffled = iter(data.draw(st.permutations(unseen)))
-    columns = tuple(
-        tuple(next(reshuffled) for _ in column[:hidden]) + column[hidden:]
-        for column, hidden in zip(position.columns, position.hidden, strict=True)
-    )
-    other = Position(columns, position.hidden, tuple(reshuffled), position.collected)
-    assert [hint.to_dict() for hint in ranked_hints(other)] == [hint.to_dict() for hint in hints]
+    order = data.draw(st.permutations(unseen))
+    assume(order != unseen)  # two unseen cards at least, in another order
+    other = with_unseen(position, order)
+    assert player_view(other) == player_view(position)
+    assert other != position
+
+    assert ranked_hints(other) == ranked_hints(position)

@@ -1,4 +1,4 @@
-"""One example per rule of RULES.md, named for the rule, on tables built by hand."""
+"""One example per rule of docs/rules.md, named for the rule, on tables built by hand."""
 
 from __future__ import annotations
 

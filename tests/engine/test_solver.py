@@ -26,7 +26,8 @@ from games.engine.position import (
     status,
 )
 from games.engine.solver import Solution, _OutOfBudget, _read_position, _Search, solve
-from tests.engine.tables import DEALS, table
+from tests.data import DEALS
+from tests.engine.tables import table
 
 # Exhaustive searches in these tests stop after this many positions (then they do not count).
 REFERENCE_BUDGET = 5_000

@@ -1,4 +1,4 @@
-"""The deals of shared/deals.json proven won are won by their lines, played as a player would."""
+"""The test deals proven won are won by their lines, played as a player would."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from games.engine.position import (
     status,
     undo,
 )
-from tests.engine.tables import DEALS
+from tests.data import DEALS
 
 
 def play_line(start: Position, line: list[dict[str, Any]]) -> tuple[Position, list[Record]]:

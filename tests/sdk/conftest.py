@@ -4,17 +4,15 @@ HTTP. Transports are wrapped only to drop a connection at a chosen moment."""
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from scorpion_client import Scorpion
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-DEALS: dict[str, Any] = json.loads((SHARED / "deals.json").read_text())
+from tests.data import DEALS
+
 WON_DEAL: dict[str, Any] = DEALS["won"][0]
 PASSWORD = "correct horse battery staple"
 

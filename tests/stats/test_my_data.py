@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.services import user_session_keys
-from games.models import Game, GameAnalysis, GameEvent
+from games.models import Game, GameEvent
 from tests.api.conftest import Player
 from tests.stats.conftest import CODE, LINE
 
@@ -42,7 +42,6 @@ def a_history(player: Player) -> dict[str, Any]:
     player.command(resigned["id"], {"type": "resign"})
     playing = player.new_game(mode="random")
     player.command(playing["id"], {"type": "deal"})
-    GameAnalysis.objects.create(game_id=playing["id"], version=1, hints=[], winnable=None)
     return {"won": won["id"], "resigned": resigned["id"], "playing": playing["id"]}
 
 
@@ -147,7 +146,7 @@ def test_deleting_my_data_keeps_the_account(make_player: Callable[[], Player]) -
 
     response = player.client.delete("/api/v1/me/data/")
     assert response.status_code == 200, response.content
-    assert response.json() == {"deleted": {"games": 3, "events": events, "analyses": 1, "stats": 6}}
+    assert response.json() == {"deleted": {"games": 3, "events": events, "stats": 6}}
     assert rows_referring_to(user.pk, list(ids.values())) == {
         "account.EmailAddress.user": 1,
         "sessions": 1,
@@ -166,7 +165,7 @@ def test_deleting_my_data_keeps_the_account(make_player: Callable[[], Player]) -
 
 def test_deleting_no_data_answers_zeros(player: Player) -> None:
     response = player.client.delete("/api/v1/me/data/")
-    assert response.json() == {"deleted": {"games": 0, "events": 0, "analyses": 0, "stats": 0}}
+    assert response.json() == {"deleted": {"games": 0, "events": 0, "stats": 0}}
 
 
 # --- DELETE /api/v1/me/ ---
@@ -198,7 +197,6 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
             "sessions": 2,
             "games": 3,
             "events": events,
-            "analyses": 1,
             "stats": 6,
             "other": 0,
         }

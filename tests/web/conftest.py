@@ -7,7 +7,6 @@ tests skip on a laptop and fail in CI (``require_service``).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -17,9 +16,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import require_service
+from tests.data import DEALS
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # --headless comes from Playwright itself (headless=True); the rest keep Chromium off the network.
@@ -38,8 +37,7 @@ PASSWORD = "a long password 42"
 
 
 def won_deal() -> dict[str, Any]:
-    deals = json.loads((SHARED / "deals.json").read_text())
-    won: dict[str, Any] = deals["won"][0]
+    won: dict[str, Any] = DEALS["won"][0]
     return won
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import json
 import random
 import time
 from typing import Any
@@ -19,7 +18,8 @@ from games.engine.cards import card_code
 from games.engine.position import Deal, deal_position, legal_actions, play, status
 from games.engine.solver import solve
 from games.models import Game
-from tests.web.conftest import DESKTOP, PASSWORD, PHONE, SHARED, shoot, won_deal
+from tests.data import DEALS
+from tests.web.conftest import DESKTOP, PASSWORD, PHONE, shoot, won_deal
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -315,7 +315,7 @@ def test_sign_up_and_win_a_whole_game_with_the_mouse(browser: Any, live_server: 
 
 def stuck_line() -> tuple[str, list[dict[str, Any]]]:
     """A proven-lost deal played at random (fixed seed) until no move is left."""
-    code = json.loads((SHARED / "deals.json").read_text())["lost"][0]["code"]
+    code = DEALS["lost"][0]["code"]
     rng = random.Random(0)
     position = deal_position(code)
     commands: list[dict[str, Any]] = []
