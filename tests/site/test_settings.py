@@ -70,6 +70,7 @@ def test_refuses_the_default_development_key_when_debug_is_off() -> None:
         ("ACCOUNT_EMAIL_VERIFICATION", "sometimes"),
         ("SECURE_HSTS_SECONDS", "-5"),
         ("THROTTLE_USER", "lots"),
+        ("NUM_PROXIES", "one"),
     ],
 )
 def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, value: str) -> None:
