@@ -35,6 +35,15 @@ if TYPE_CHECKING:  # importing rest_framework.views here would be circular at se
     from rest_framework.views import APIView
 
 
+def window_counter(key: str, duration: int, now: float) -> tuple[str, float]:
+    """The key of the counter of ``key``'s window that holds ``now``, and the seconds left in
+    that window. The window's number is in the key, so each window starts from zero by itself.
+    A key's windows start at an offset of its hash (``0 <= offset < duration`` seconds)."""
+    offset = zlib.crc32(key.encode()) % duration
+    window, elapsed = divmod(now - offset, duration)
+    return f"{key}:{int(window)}", duration - elapsed
+
+
 class FixedWindowRateThrottle(SimpleRateThrottle):
     """A ``SimpleRateThrottle`` (same rates, scopes and settings) counting per fixed window."""
 
@@ -54,13 +63,9 @@ class FixedWindowRateThrottle(SimpleRateThrottle):
         key = self.get_cache_key(request, view)
         if key is None:
             return True
-        now = self.timer()
-        offset = zlib.crc32(key.encode()) % self.duration
-        window, elapsed = divmod(now - offset, self.duration)
-        self.remaining = self.duration - elapsed
-        # The window's number is in the key, so a new window starts from zero by itself; the
-        # counter outlives its window by a second at most.
-        count = incr_counter(self.cache, f"{key}:{int(window)}", ttl=math.ceil(self.remaining) + 1)
+        counter, self.remaining = window_counter(key, self.duration, self.timer())
+        # The counter outlives its window by a second at most.
+        count = incr_counter(self.cache, counter, ttl=math.ceil(self.remaining) + 1)
         return count <= self.num_requests
 
     def wait(self) -> float:
