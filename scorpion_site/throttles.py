@@ -3,12 +3,12 @@
 DRF's ``SimpleRateThrottle`` keeps, per key, the list of the timestamps of every request in
 the window: it reads the list, trims it and writes it back. Concurrent requests read the same
 list and each writes back its own, so counts are lost (8 threads of one user got 35% over the
-limit), and the list grows with the traffic (a read and a write of 6,000 floats per request at
-6,000 requests a window). Here each key has one integer counter per window, increased by one
-atomic ``INCR`` with its ``EXPIRE`` in the same round trip (``FailOpenRedisCache.incr_counter``;
-``add`` and ``incr`` under LocMemCache's lock in the embedded default). The cost of a request
-does not depend on the traffic, and concurrent requests cannot both be counted as the last one
-allowed.
+limit through gunicorn, 220% calling the throttle directly: ``bench/throttle.py``), and the
+list grows with the traffic (a read and a write of 6,000 floats per request at 6,000 requests
+a window). Here each key has one integer counter per window, increased by one atomic ``INCR``
+with its ``EXPIRE`` in the same round trip (``FailOpenRedisCache.incr_counter``; ``add`` and
+``incr`` under LocMemCache's lock in the embedded default). The cost of a request does not
+depend on the traffic, and concurrent requests cannot both be counted as the last one allowed.
 
 A fixed window allows a burst of up to twice the rate across the boundary of two windows (the
 end of one and the start of the next); that is the price of one counter. Each key's windows are
