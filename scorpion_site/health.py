@@ -1,4 +1,5 @@
-"""``/healthz``: is this process able to serve? Database and Redis status."""
+"""``/healthz/``: is this process able to serve? Database and Redis status, and what the
+background processes last said. ``/healthz/workers/``: is the background work being done?"""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import time
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
+
+from scorpion_site import liveness
 
 
 def _check_database() -> dict[str, object]:
@@ -46,5 +50,17 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "status": "ok" if healthy and redis_status["ok"] else ("degraded" if healthy else "down"),
         "database": database,
         "redis": redis_status,
+        # Informative only: a stopped worker must not take the web process out of rotation.
+        "background": liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).as_dict(),
     }
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def healthz_workers(request: HttpRequest) -> JsonResponse:
+    """200 when a worker ran the heartbeat and beat ticked recently, else 503: for the
+    monitoring of the worker and beat processes. Without Redis (the embedded default) there is
+    no background process to watch, and work is done on demand: 200, "not configured"."""
+    state = liveness.read(redis_url=settings.REDIS_URL, now=timezone.now())
+    healthy = not state.configured or (state.worker_ok and state.beat_ok)
+    body = {"status": "ok" if healthy else "down", **state.as_dict()}
     return JsonResponse(body, status=200 if healthy else 503)

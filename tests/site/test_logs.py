@@ -46,4 +46,4 @@ def test_behind_one_proxy_the_log_names_the_address_the_proxy_saw(console: io.St
 
 def test_records_without_a_request_are_unchanged(console: io.StringIO) -> None:
     logging.getLogger("scorpion.test").warning("plain line")
-    assert console.getvalue() == "plain line\n"
+    assert console.getvalue().endswith(" WARNING scorpion.test: plain line\n")
