@@ -1,8 +1,15 @@
 """A Redis cache that fails open: with Redis down, reads miss and writes are dropped.
 
-Everything we cache (rate-limit counters, throttle histories) is an optimisation or a
-safeguard, never the truth, so an outage of Redis must degrade the service, not stop play.
-Django's own RedisCache raises on every call while Redis is down; this one logs and goes on.
+Everything we cache (sessions, hints, rate-limit counters) is an optimisation or a safeguard,
+never the truth, so an outage of Redis must degrade the service, not stop play. Django's own
+RedisCache raises on every call while Redis is down; this one logs and goes on.
+
+Rate limits are the exception to "reads miss": a limit whose counter always reads zero is no
+limit, and a brute-force attack would simply wait for (or cause) an outage. So the keys of
+rate limits (the API's throttle counters and allauth's log-in and sign-up histories) fall back
+to a small cache in this process while Redis is down: every limit then holds per web process
+instead of across all of them, until Redis answers again (docs/architecture.md, "Limits").
+Nothing else falls back: a session read from a stale local copy could outlive its log-out.
 """
 
 from __future__ import annotations
@@ -11,17 +18,68 @@ import logging
 from typing import Any
 
 import redis
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
+
+# The keys that fall back to this process while Redis is down: the API's throttle counters
+# (scorpion_site/throttles.py) and allauth's rate-limit histories and their locks.
+LIMIT_KEY_PREFIXES = ("throttle:", "allauth:rl:")
+
+# Per process. Large enough that a flood of distinct clients cannot evict (and so reset) the
+# counters of the others: LocMemCache drops a third of its entries when it is full.
+local_limits = LocMemCache("scorpion-local-limits", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
 
 def _warn(operation: str, exc: Exception) -> None:
     logger.warning("cache %s failed, carrying on without the cache: %s", operation, exc)
 
 
+def _is_limit(key: Any) -> bool:
+    return isinstance(key, str) and key.startswith(LIMIT_KEY_PREFIXES)
+
+
+def incr_counter(cache: BaseCache, key: str, *, ttl: int) -> int:
+    """Add one to the counter ``key``, created at 0 to expire ``ttl`` seconds from now.
+
+    Atomic wherever the backend's ``add`` and ``incr`` are (LocMemCache holds a lock around
+    each); a cache with its own ``incr_counter`` (FailOpenRedisCache) does it in one round trip.
+    """
+    own = getattr(cache, "incr_counter", None)
+    if own is not None:
+        return int(own(key, ttl=ttl))
+    while True:
+        cache.add(key, 0, ttl)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # expired between add and incr: start it again
+            continue
+
+
 class FailOpenRedisCache(RedisCache):
+    def incr_counter(self, key: str, *, ttl: int) -> int:
+        """INCR and EXPIRE, pipelined: one round trip.
+
+        INCR is atomic, so concurrent requests can neither lose a count nor both see the same
+        value. No MULTI/EXEC around the two (it costs a sixth more CPU per call): callers put
+        the window in the key (scorpion_site/throttles.py), so a counter whose EXPIRE were
+        lost would never be read again, only left behind. While Redis is down the counter lives
+        in this process instead (see the module's docstring).
+        """
+        full_key = self.make_and_validate_key(key)
+        try:
+            client = self._cache.get_client(full_key, write=True)
+            with client.pipeline(transaction=False) as pipe:
+                pipe.incr(full_key)
+                pipe.expire(full_key, ttl)
+                count, _ = pipe.execute()
+            return int(count)
+        except redis.RedisError as exc:
+            _warn("incr_counter", exc)
+            return incr_counter(local_limits, key, ttl=ttl)
+
     def add(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> bool:
@@ -29,6 +87,8 @@ class FailOpenRedisCache(RedisCache):
             return bool(super().add(key, value, timeout, version))
         except redis.RedisError as exc:
             _warn("add", exc)
+            if _is_limit(key):
+                return bool(local_limits.add(key, value, timeout, version))
             return True
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
@@ -36,6 +96,8 @@ class FailOpenRedisCache(RedisCache):
             return super().get(key, default, version)
         except redis.RedisError as exc:
             _warn("get", exc)
+            if _is_limit(key):
+                return local_limits.get(key, default, version)
             return default
 
     def set(
@@ -45,6 +107,8 @@ class FailOpenRedisCache(RedisCache):
             super().set(key, value, timeout, version)
         except redis.RedisError as exc:
             _warn("set", exc)
+            if _is_limit(key):
+                local_limits.set(key, value, timeout, version)
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
         try:
@@ -58,6 +122,8 @@ class FailOpenRedisCache(RedisCache):
             return bool(super().delete(key, version))
         except redis.RedisError as exc:
             _warn("delete", exc)
+            if _is_limit(key):
+                return bool(local_limits.delete(key, version))
             return False
 
     def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
@@ -65,7 +131,7 @@ class FailOpenRedisCache(RedisCache):
             return dict(super().get_many(keys, version))
         except redis.RedisError as exc:
             _warn("get_many", exc)
-            return {}
+            return dict(local_limits.get_many([k for k in keys if _is_limit(k)], version))
 
     def has_key(self, key: Any, version: Any = None) -> bool:
         try:

@@ -117,6 +117,11 @@ def env_daily_deal_secret(*, debug: bool, secret_key: str) -> str:
 
 DAILY_DEAL_SECRET = env_daily_deal_secret(debug=DEBUG, secret_key=SECRET_KEY)
 
+# How many proxies of ours stand in front of the web process (each appends to X-Forwarded-For).
+# 0 trusts the header from nobody: the client is the peer of the connection. The throttles, the
+# log-in limits and the logs all derive the client's address from it (scorpion_site/client_ip.py).
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -151,6 +156,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.ratelimits.RateLimitResponseMiddleware",
 ]
 
 ROOT_URLCONF = "scorpion_site.urls"
@@ -197,7 +203,14 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # The rate-limit counters live here too: LocMemCache drops a third of its entries
+            # when full (300 by default), so a flood of clients could reset everyone's limits.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
 
 # Celery: Redis as the broker when REDIS_URL is set. Without it (the embedded default) nothing
 # is enqueued: daily deals and winnable deals are certified on demand instead.
@@ -281,6 +294,12 @@ if _VERIFICATION not in {"none", "optional", "mandatory"}:
         f"ACCOUNT_EMAIL_VERIFICATION={_VERIFICATION!r}: use none, optional or mandatory"
     )
 ACCOUNT_EMAIL_VERIFICATION = _VERIFICATION
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Unused while our adapter derives the address (it calls scorpion_site/client_ip.py), but kept
+# equal so that nothing in allauth can read X-Forwarded-For differently.
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
+# Log-in, failed log-in and sign-up limits (docs/architecture.md, "Limits"); over them allauth's
+# endpoints answer 429 problem+json with Retry-After (accounts/ratelimits.py).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
@@ -331,10 +350,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "games.api.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "scorpion_site.throttles.AnonRateThrottle",
+        "scorpion_site.throttles.UserRateThrottle",
         "scorpion_site.throttles.IPRateThrottle",
     ],
+    # DRF's own reading of X-Forwarded-For (BaseThrottle.get_ident), kept equal to ours.
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("THROTTLE_ANON", "60/min"),
         "user": env_rate("THROTTLE_USER", "1200/min"),
@@ -381,8 +402,19 @@ if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Records about a request (django.request's 4xx/5xx warnings) name the client's address,
+    # derived like the rate limits' (NUM_PROXIES), not whatever X-Forwarded-For claims.
+    "filters": {"client_ip": {"()": "scorpion_site.logs.ClientIPFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(client)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["client_ip"],
+            "formatter": "plain",
+        }
+    },
     "root": {"handlers": ["console"], "level": _LOG_LEVEL},
     "loggers": {
         # Django's default configuration gives the "django" logger a console handler of its

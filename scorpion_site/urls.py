@@ -1,9 +1,15 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import MeDataView, MeExportView, MeView
 from scorpion_site import health, views
+
+# The admin's log-in is allauth's: the same form, rate limits (per address, and failed log-ins
+# per account) and lock-out as every other log-in, instead of Django's unlimited admin form.
+# Staff sign in with their e-mail address and come back to the admin page they asked for.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 handler404 = "games.api.problems.api_not_found"
 handler500 = "games.api.problems.api_server_error"

@@ -138,6 +138,7 @@ def test_debug_has_a_fixed_development_daily_deal_secret() -> None:
         ("ACCOUNT_EMAIL_VERIFICATION", "sometimes"),
         ("SECURE_HSTS_SECONDS", "-5"),
         ("THROTTLE_USER", "lots"),
+        ("NUM_PROXIES", "one"),
         ("EMAIL_URL", "pigeon://loft"),
         ("EMAIL_URL", "smtp://host:port"),
         ("EMAIL_TIMEOUT", "forever"),
