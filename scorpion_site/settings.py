@@ -263,6 +263,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_SERVE_SPECIFICATION = True
+# allauth's session tokens, refusing malformed ones before any lookup (accounts/tokens.py).
+HEADLESS_TOKEN_STRATEGY = "accounts.tokens.SessionTokenStrategy"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "scorpion@localhost")

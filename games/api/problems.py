@@ -183,18 +183,28 @@ class ApiBodyLimitMiddleware:
         from django.conf import settings
 
         if is_api_path(request):
-            try:
-                length = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                return problem_json_response("validation_error", "invalid Content-Length")
-            if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-                return problem_json_response(
-                    "payload_too_large",
-                    f"the body has {length} bytes; the API accepts at most "
-                    f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE}",
-                )
+            refusal = body_length_refusal(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            if refusal is not None:
+                return refusal
         response: HttpResponse = self.get_response(request)
         return response
+
+
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")
+
+
+def body_length_refusal(request: HttpRequest, limit: int) -> HttpResponse | None:
+    """A problem response if the Content-Length is not a length (only ASCII digits: ``int()``
+    would take "1_0", "٣" or 5,000 digits) or is over ``limit``; else None."""
+    raw = request.META.get("CONTENT_LENGTH") or "0"
+    if not _CONTENT_LENGTH.fullmatch(raw.strip()):
+        return problem_json_response("validation_error", "invalid Content-Length")
+    length = int(raw)
+    if length > limit:
+        return problem_json_response(
+            "payload_too_large", f"the body has {length} bytes; the limit is {limit}"
+        )
+    return None
 
 
 # --- JSON bodies, checked once before any parser sees them ---
@@ -312,15 +322,16 @@ class JsonBodyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self._will_be_parsed(request):
+            from django.conf import settings
+
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            refusal = body_length_refusal(request, limit)
+            if refusal is not None:
+                return refusal
             try:
                 body = request.body
             except RequestDataTooBig:
-                from django.conf import settings
-
-                return problem_json_response(
-                    "payload_too_large",
-                    f"the body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
-                )
+                return problem_json_response("payload_too_large", f"the limit is {limit} bytes")
             if body:
                 try:
                     check_json_body(body, (request.content_params or {}).get("charset"))

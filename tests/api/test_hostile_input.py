@@ -259,3 +259,41 @@ def test_huge_idempotency_keys_and_headers_are_refused_or_ignored(player: Player
     problem(response, 400, "validation_error")
     response = player.post(path, {"type": "deal"}, **{"X-Anything": "x" * 100_000})
     assert response.status_code == 200, response.content
+
+
+@pytest.mark.parametrize("length", ["abc", "9" * 5000, "1e3", "1_0", "\u0663", "-1"])
+@pytest.mark.parametrize("path", ["/api/v1/games/", *ALLAUTH_PATHS])
+def test_a_content_length_that_is_no_length_is_a_400(path: str, length: str) -> None:
+    # Servers in front may pass the header on as it came (Django's runserver does).
+    response = APIClient().generic(
+        "POST", path, b"{}", content_type="application/json", CONTENT_LENGTH=length
+    )
+    problem(response, 400, "validation_error")
+
+
+# --- Session tokens ---
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "a\x00" * 20,  # PostgreSQL refuses NUL in a query: was a 500
+        "x" * 100_000,
+        "\u00e9" * 32,
+        "abc",
+        "0123456789abcdef0123456789abcdef\x00",
+        "0123456789ABCDEF0123456789ABCDEF",
+    ],
+)
+@pytest.mark.parametrize("path", ["/api/v1/me/", "/api/v1/games/", "/_allauth/app/v1/auth/session"])
+def test_a_session_token_that_cannot_be_one_is_refused_without_a_lookup(
+    path: str, token: str
+) -> None:
+    response = APIClient().get(path, HTTP_X_SESSION_TOKEN=token)
+    # allauth answers an unknown token with 410 (the session is gone), the API with 401.
+    assert response.status_code == (410 if path.startswith("/_allauth/") else 401), response.content
+
+
+def test_a_real_session_token_still_works(player: Player) -> None:
+    assert player.get("/api/v1/me/").status_code == 200
+    assert player.get("/_allauth/app/v1/auth/session").status_code == 200
