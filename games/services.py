@@ -15,8 +15,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone
 
+from accounts.services import account_lock
 from games import history, selectors
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
@@ -201,6 +203,15 @@ def _create_game(
         # (owner, creation_key) constraint, and the loser returns the winner's game. Two
         # racing first attempts at a daily collide on the one-ranked-attempt constraint.
         with transaction.atomic():
+            # Not while the player's data or account is being deleted (accounts.services):
+            # the new game lands after the deletion, or not at all if the account went.
+            if not account_lock(user_id=creation.owner.pk):
+                raise Http404("no such account: it was closed")
+            if (
+                restarted_from is not None
+                and not Game.objects.filter(pk=restarted_from.pk).exists()
+            ):
+                raise Http404("no such game")  # erased meanwhile, with the player's data
             game = Game.objects.create(**fields, ranked=ranked)
     except IntegrityError:
         prior = _prior_creation(

@@ -149,6 +149,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.api.problems.ApiBodyLimitMiddleware",
+    "games.api.problems.JsonBodyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -185,6 +186,21 @@ DATABASES = {
 # PostgreSQL connection per request would cost more than all of them.
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves several clients at once (threads, processes). SQLite allows
+    # one writer at a time; by default a transaction begins as a reader and, when it then
+    # writes while another writer holds the lock, fails at once with "database is locked"
+    # (waiting could deadlock). So every transaction takes the write lock as it begins
+    # (IMMEDIATE) and waits up to 20 s for it: writers queue instead of failing. WAL lets
+    # readers go on alongside the writer; synchronous=NORMAL is safe with WAL (a power cut may
+    # lose the last commits, never corrupt the file). docs/architecture.md, "SQLite".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL") or None
@@ -307,6 +323,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_SERVE_SPECIFICATION = True
+# allauth's session tokens, refusing malformed ones before any lookup (accounts/tokens.py).
+HEADLESS_TOKEN_STRATEGY = "accounts.tokens.SessionTokenStrategy"
 
 # --- Mail (verification and password-reset messages) ---
 # One URL says it all: smtp+tls://user:password@smtp.example.com:587 (STARTTLS),

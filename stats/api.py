@@ -23,7 +23,10 @@ from stats.selectors import LeaderboardEntry, seconds
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 MAX_PAGE = 10**6  # as the games list: far past any real page, far below the database's OFFSET
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# A day's leaderboard spans [day, next day): the last date Python can represent has no next
+# day, so the dates taken are those up to the day before it.
+LAST_DAY = datetime.date.max - datetime.timedelta(days=1)
 
 
 def player(request: Request) -> User:
@@ -112,13 +115,17 @@ class LeaderboardQuerySerializer(QuerySerializer):
 
 
 def parse_day(raw: str) -> datetime.date:
-    """A YYYY-MM-DD date, else a 400 validation_error."""
+    """A YYYY-MM-DD date from 0001-01-01 to LAST_DAY, else a 400 validation_error."""
     try:
-        if _DATE.match(raw):
-            return datetime.date.fromisoformat(raw)
+        if _DATE.fullmatch(raw):
+            day = datetime.date.fromisoformat(raw)
+            if day <= LAST_DAY:
+                return day
     except ValueError:
         pass
-    raise serializers.ValidationError({"date": ["a date as YYYY-MM-DD, e.g. 2025-01-31"]})
+    raise serializers.ValidationError(
+        {"date": [f"a date as YYYY-MM-DD up to {LAST_DAY.isoformat()}, e.g. 2025-01-31"]}
+    )
 
 
 def _entry(entry: LeaderboardEntry, me: User) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet, Sum
 
+from accounts.services import account_lock
 from games.models import FINISHED_STATUSES, Game, GameStatus
 from stats.models import ALL_MODES, PlayerStats, StatsMode, stats_mode, stats_mode_expression
 from stats.selectors import win_time_expression
@@ -165,8 +166,12 @@ def _count(stats: PlayerStats, game: FinishedGame) -> None:
 
 
 def stats_recompute(*, user: User) -> dict[str, PlayerStats]:
-    """Rebuild the player's rows from their games; returns them by mode ("all" included)."""
+    """Rebuild the player's rows from their games; returns them by mode ("all" included), or
+    none if the account was closed meanwhile (its rows cannot be created again: the account
+    lock makes a recomputation and a deletion of the player's data run one after the other)."""
     with transaction.atomic():
+        if not account_lock(user_id=user.pk):
+            return {}
         rows = _lock_rows(user_id=user.pk)
         return _recompute_locked(user_id=user.pk, rows=rows)
 

@@ -7,11 +7,14 @@ served by the API itself (``/api/problems/<code>/``).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -40,6 +43,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
     "malformed_json": (400, "The body is not valid JSON"),
+    "json_too_deep": (400, "The JSON body is nested too deeply"),
     "not_found": (404, "Not found"),
     "not_authenticated": (401, "Authentication required"),
     "permission_denied": (403, "Permission denied"),
@@ -179,15 +183,165 @@ class ApiBodyLimitMiddleware:
         from django.conf import settings
 
         if is_api_path(request):
-            try:
-                length = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                return problem_json_response("validation_error", "invalid Content-Length")
-            if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-                return problem_json_response(
-                    "payload_too_large",
-                    f"the body has {length} bytes; the API accepts at most "
-                    f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE}",
-                )
+            refusal = body_length_refusal(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            if refusal is not None:
+                return refusal
         response: HttpResponse = self.get_response(request)
         return response
+
+
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")
+
+
+def body_length_refusal(request: HttpRequest, limit: int) -> HttpResponse | None:
+    """A problem response if the Content-Length is not a length (only ASCII digits: ``int()``
+    would take "1_0", "٣" or 5,000 digits) or is over ``limit``; else None."""
+    raw = request.META.get("CONTENT_LENGTH") or "0"
+    if not _CONTENT_LENGTH.fullmatch(raw.strip()):
+        return problem_json_response("validation_error", "invalid Content-Length")
+    length = int(raw)
+    if length > limit:
+        return problem_json_response(
+            "payload_too_large", f"the body has {length} bytes; the limit is {limit}"
+        )
+    return None
+
+
+# --- JSON bodies, checked once before any parser sees them ---
+
+# Deeper than any body of this API or of allauth's (theirs nest two or three levels), far
+# shallower than Python's recursion limit, which the json module's parser would hit first.
+MAX_JSON_DEPTH = 32
+# Longer than any number a client has reason to send (seeds and PySolFC numbers have at most
+# 21 digits), far shorter than Python's limit for converting digits to an int (4,300).
+MAX_JSON_NUMBER_LENGTH = 100
+# The headless allauth views parse the body as JSON whatever its Content-Type says.
+JSON_ALWAYS_PREFIXES = ("/_allauth/",)
+# A string (to skip: brackets in it do not nest), or a bracket. An unterminated string runs to
+# the end of the body. Written without alternation inside the repetition, so it is linear.
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+class MalformedJsonError(ValueError):
+    """A body that no parser of the service may be given; ``code`` is the problem's."""
+
+    def __init__(self, detail: str, code: str = "malformed_json") -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+def json_depth_exceeds(text: str, limit: int) -> bool:
+    """Whether arrays and objects in ``text`` nest deeper than ``limit``, without parsing it
+    (the parser itself recurses once per level and would run out of stack first)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for match in _JSON_TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in ("]", "}"):
+            depth -= 1
+    return False
+
+
+def _refuse_constant(name: str) -> Any:
+    raise MalformedJsonError(f"{name} is not a JSON number")
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_JSON_NUMBER_LENGTH:
+        raise MalformedJsonError(f"a number has more than {MAX_JSON_NUMBER_LENGTH} characters")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_JSON_NUMBER_LENGTH:
+        raise MalformedJsonError(f"a number has more than {MAX_JSON_NUMBER_LENGTH} characters")
+    value = float(text)
+    if not math.isfinite(value):
+        raise MalformedJsonError(f"{text} is too large a number")
+    return value
+
+
+def check_json_body(body: bytes, charset: str | None) -> None:
+    """Raise MalformedJsonError unless ``body`` is JSON that every parser here takes safely:
+    text in its charset, nested at most MAX_JSON_DEPTH deep, numbers finite and of at most
+    MAX_JSON_NUMBER_LENGTH characters, no NaN or Infinity, no unpaired surrogate (which no
+    database or password hasher can encode)."""
+    try:
+        text = body.decode(charset or "utf-8")
+    except LookupError:
+        raise MalformedJsonError(f"unknown charset {charset!r}") from None
+    except UnicodeDecodeError as exc:
+        raise MalformedJsonError(f"the body is not valid {exc.encoding} text") from None
+    if json_depth_exceeds(text, MAX_JSON_DEPTH):
+        raise MalformedJsonError(
+            f"arrays and objects may nest at most {MAX_JSON_DEPTH} deep", code="json_too_deep"
+        )
+    try:
+        value = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
+    except MalformedJsonError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise MalformedJsonError(f"not JSON: {exc}") from None
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedJsonError("a string holds an unpaired surrogate (\\ud800-\\udfff)") from None
+
+
+def _is_json_media_type(content_type: str) -> bool:
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    return media_type == "application/json" or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
+class JsonBodyMiddleware:
+    """Refuses, with a 400 problem, any JSON body that a parser of the service could choke on.
+
+    Both DRF's parser and allauth's headless views (which parse bodies themselves, whatever
+    their Content-Type) call ``json.loads``, which raises RecursionError on a body nested about
+    a thousand deep and ValueError on a number longer than Python's integer-string limit, and
+    hands on strings no database can store: 500s. One check here, before any of them, covers
+    every body that will be read as JSON: those sent as JSON to any path, and any body sent to
+    the headless allauth endpoints. It sits after the body-size limit, so it reads at most
+    DATA_UPLOAD_MAX_MEMORY_SIZE bytes.
+    """
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self._will_be_parsed(request):
+            from django.conf import settings
+
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            refusal = body_length_refusal(request, limit)
+            if refusal is not None:
+                return refusal
+            try:
+                body = request.body
+            except RequestDataTooBig:
+                return problem_json_response("payload_too_large", f"the limit is {limit} bytes")
+            if body:
+                try:
+                    check_json_body(body, (request.content_params or {}).get("charset"))
+                except MalformedJsonError as exc:
+                    return problem_json_response(exc.code, str(exc))
+        response: HttpResponse = self.get_response(request)
+        return response
+
+    @staticmethod
+    def _will_be_parsed(request: HttpRequest) -> bool:
+        if _is_json_media_type(request.content_type or ""):
+            return True
+        return request.method != "GET" and request.path.startswith(JSON_ALWAYS_PREFIXES)

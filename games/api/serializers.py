@@ -138,11 +138,17 @@ class GameListQuerySerializer(QuerySerializer):
     page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
 
 
+# The largest version a game can reach (Game.version is a PositiveIntegerField).
+MAX_VERSION = 2**31 - 1
+
+
 class CommandSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
     card = StrictCharField(required=False, max_length=8)
     to = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=6)
-    expected_version = StrictIntegerField(required=False, allow_null=True, min_value=0)
+    expected_version = StrictIntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_VERSION
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and "card" not in attrs:

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api.serializers import (
+    MAX_VERSION,
     CommandResultSerializer,
     CommandSerializer,
     DailySerializer,
@@ -40,7 +41,9 @@ def player(request: Request) -> User:
 
 MAX_IDEMPOTENCY_KEY = 128
 _IDEMPOTENCY_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")
-_ETAG = re.compile(r'^(?:W/)?"(\d+)"$')
+# At most 10 ASCII digits (MAX_VERSION has 10), which also keeps int() far from Python's limit
+# on the length of digit strings: a longer ETag is a 400, never a ValueError.
+_ETAG = re.compile(r'^(?:W/)?"([0-9]{1,10})"$')
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY, "pattern": r"^[ -~]+$"},
@@ -49,7 +52,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    {"type": "string", "pattern": r'^(W/)?"[0-9]+"$'},
+    {"type": "string", "pattern": r'^(W/)?"[0-9]{1,10}"$'},
     OpenApiParameter.HEADER,
     description='The ETag of the version the command expects, e.g. "7".',
 )
@@ -120,7 +123,7 @@ def _expected_version(request: Request, body_version: int | None) -> int | None:
     header_version: int | None = None
     if if_match is not None and if_match.strip() != "*":
         match = _ETAG.match(if_match.strip())
-        if match is None:
+        if match is None or int(match.group(1)) > MAX_VERSION:
             raise serializers.ValidationError({"If-Match": ['an ETag of this API, e.g. "7"']})
         header_version = int(match.group(1))
     if header_version is not None and body_version is not None and header_version != body_version:

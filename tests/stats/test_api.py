@@ -251,11 +251,33 @@ def test_a_future_day_is_not_found_for_players_and_open_to_staff(player: Player)
 
 
 @pytest.mark.parametrize(
-    "date", ["2026-13-01", "2026-02-30", "2026-3-14", "20260314", "today", "2026-03-14x"]
+    "date",
+    [
+        "2026-13-01",
+        "2026-02-30",
+        "2026-3-14",
+        "20260314",
+        "today",
+        "2026-03-14x",
+        "9999-12-31",  # its day ends past the last date Python has: was a 500 (OverflowError)
+        "10000-01-01",
+        "0000-01-01",
+        "%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-03-14",  # fullwidth digits
+        "2026-03-14%0A",
+    ],
 )
 def test_a_bad_date_is_a_validation_error(player: Player, date: str) -> None:
     body = problem(player.get(f"/api/v1/daily/{date}/leaderboard/"), 400, "validation_error")
     assert "date" in body["errors"]
+
+
+def test_the_first_and_last_days_of_the_calendar_have_empty_leaderboards(player: Player) -> None:
+    # Staff may look at any day, future ones included: the day before the last one too.
+    User.objects.filter(email=player.email).update(is_staff=True)
+    for date in ("0001-01-01", "9999-12-30"):
+        response = player.get(f"/api/v1/daily/{date}/leaderboard/")
+        assert response.status_code == 200, response.content
+        assert response.json()["count"] == 0
 
 
 @pytest.mark.parametrize(
