@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 
 
 def _check_database() -> dict[str, object]:
@@ -48,3 +49,21 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "redis": redis_status,
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+class HealthCheckMiddleware:
+    """Answers ``/healthz/`` before the host check and every other middleware.
+
+    Orchestrators call the check by address (``http://127.0.0.1:8000/healthz/`` from inside a
+    container), a host that ``ALLOWED_HOSTS`` rightly refuses once it names the real domain:
+    the check would answer 400 and the container would be restarted forever. The answer says
+    nothing about the request, so it is safe to give to any host name.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.path_info == "/healthz/":
+            return healthz(request)
+        return self.get_response(request)
