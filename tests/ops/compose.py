@@ -39,7 +39,8 @@ def service(name: str) -> dict[str, Any]:
 
 
 def interpolate(value: str, shell: Mapping[str, str]) -> str:
-    """Compose's ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``, ``${VAR:?err}``, ``${VAR?err}``."""
+    """Compose's interpolation: ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``,
+    ``${VAR:?error}`` and ``${VAR?error}``."""
 
     def one(match: re.Match[str]) -> str:
         name, op, arg = match["name"], match["op"], match["arg"]

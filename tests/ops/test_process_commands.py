@@ -248,7 +248,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         variables = proxy_variables(prefix, f"127.0.0.1:{web_port}")
         (prefix / "temp").mkdir(parents=True)
         conf = render_nginx(prefix, variables)
-        proxy = stack.enter_context(running("nginx", nginx_command(prefix, conf), os.environ.copy()))
+        nginx = nginx_command(prefix, conf)
+        proxy = stack.enter_context(running("nginx", nginx, os.environ.copy()))
         proxy_port = port_of(variables["HTTP_LISTEN"])
         wait_listening(proxy_port, proxy)
         yield Stack(env, static_root, web, web_port, worker, beat, proxy, proxy_port, tmp)
@@ -435,9 +436,7 @@ def test_tls_variant_serves_https_and_redirects_plain_http(stack: Stack) -> None
     assert openssl is not None
     prefix = stack.tmp / "nginx-tls"
     (prefix / "temp").mkdir(parents=True)
-    variables = proxy_variables(
-        prefix, f"127.0.0.1:{stack.web_port}", TLS="on", SERVER_NAME=HOST
-    )
+    variables = proxy_variables(prefix, f"127.0.0.1:{stack.web_port}", TLS="on", SERVER_NAME=HOST)
     subprocess.run(
         [
             openssl,
