@@ -3,25 +3,35 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+# Two stamps: the service alone (make run) and the service plus the development tools and the
+# SDK (make test), so that `make run` installs only what the service needs.
+RUN_STAMP := $(VENV)/.run-installed-stamp
+DEV_STAMP := $(VENV)/.dev-installed-stamp
+# Celery beat's schedule state lives beside the virtualenv, not in the repository root.
+BEAT_SCHEDULE := $(VENV)/celerybeat-schedule
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck schema pytest bench clean worker beat
+.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml client_sdk/pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./client_sdk
-	@touch $(STAMP)
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(RUN_STAMP)
 
-install: $(STAMP)
+$(DEV_STAMP): $(RUN_STAMP) pyproject.toml client_sdk/pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./client_sdk
+	@touch $(DEV_STAMP)
+
+install: $(DEV_STAMP)
+install-run: $(RUN_STAMP)
 
 # The embedded default: SQLite in the project, no Redis, DEBUG on for a local server.
-run: install
+run: install-run
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -43,11 +53,19 @@ test: lint typecheck schema pytest
 bench: install
 	$(BIN)/python bench/engine.py
 
-worker: install
-	$(BIN)/celery -A scorpion_site worker --loglevel=INFO
+# The worker and beat need a broker; like `make run` they default to DEBUG on (a laptop).
+worker: install-run
+	@test -n "$$REDIS_URL" || { echo "make worker needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
+	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site worker --loglevel=INFO
 
-beat: install
-	$(BIN)/celery -A scorpion_site beat --loglevel=INFO
+beat: install-run
+	@test -n "$$REDIS_URL" || { echo "make beat needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
+	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
 
+# Everything that `make run`, `make test` and `make beat` leave behind: the virtualenv, tool
+# caches, build output, the embedded SQLite database and beat's schedule.
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles artifacts \
+		build dist *.egg-info client_sdk/build client_sdk/dist client_sdk/*.egg-info \
+		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule*
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -353,6 +353,7 @@ def service_environment(database: str, redis_url: str) -> dict[str, str]:
         THROTTLE_ANON="1000000/min",
         THROTTLE_IP="1000000/min",  # all clients share 127.0.0.1
         LOG_LEVEL="WARNING",
+        EMAIL_URL="consolemail://",
         PYTHONUNBUFFERED="1",
     )
     return environment

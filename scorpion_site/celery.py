@@ -11,3 +11,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorpion_site.settings")
 app = Celery("scorpion")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.task(
+    name="scorpion_site.heartbeat",
+    ignore_result=True,
+    soft_time_limit=5,
+    time_limit=10,
+    # A heartbeat that waited longer than its interval says nothing new: drop it.
+    expires=30,
+)
+def heartbeat() -> None:
+    """Sent by beat every few seconds; running it is how a worker says it is alive."""
+    from django.conf import settings
+
+    from scorpion_site import liveness
+
+    liveness.record(key=liveness.WORKER_KEY, redis_url=settings.REDIS_URL)

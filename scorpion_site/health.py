@@ -1,4 +1,5 @@
-"""``/healthz``: is this process able to serve? Database and Redis status."""
+"""``/healthz/``: is this process able to serve? Database and Redis status, and what the
+background processes last said. ``/healthz/workers/``: is the background work being done?"""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils import timezone
+
+from scorpion_site import liveness
 
 
 def _check_database() -> dict[str, object]:
@@ -47,23 +51,38 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "status": "ok" if healthy and redis_status["ok"] else ("degraded" if healthy else "down"),
         "database": database,
         "redis": redis_status,
+        # Informative only: a stopped worker must not take the web process out of rotation.
+        "background": liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).as_dict(),
     }
     return JsonResponse(body, status=200 if healthy else 503)
 
 
-class HealthCheckMiddleware:
-    """Answers ``/healthz/`` before the host check and every other middleware.
+def healthz_workers(request: HttpRequest) -> JsonResponse:
+    """200 when a worker ran the heartbeat and beat ticked recently, else 503: for the
+    monitoring of the worker and beat processes. Without Redis (the embedded default) there is
+    no background process to watch, and work is done on demand: 200, "not configured"."""
+    state = liveness.read(redis_url=settings.REDIS_URL, now=timezone.now())
+    healthy = not state.configured or (state.worker_ok and state.beat_ok)
+    body = {"status": "ok" if healthy else "down", **state.as_dict()}
+    return JsonResponse(body, status=200 if healthy else 503)
 
-    Orchestrators call the check by address (``http://127.0.0.1:8000/healthz/`` from inside a
+
+class HealthCheckMiddleware:
+    """Answers the health checks before the host check and every other middleware.
+
+    Orchestrators call them by address (``http://127.0.0.1:8000/healthz/`` from inside a
     container), a host that ``ALLOWED_HOSTS`` rightly refuses once it names the real domain:
-    the check would answer 400 and the container would be restarted forever. The answer says
-    nothing about the request, so it is safe to give to any host name.
+    the check would answer 400 and the container would be restarted forever. The answers say
+    nothing about the request, so they are safe to give to any host name.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
+        self.checks: dict[str, Callable[[HttpRequest], HttpResponseBase]] = {
+            "/healthz/": healthz,
+            "/healthz/workers/": healthz_workers,
+        }
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.path_info == "/healthz/":
-            return healthz(request)
-        return self.get_response(request)
+        check = self.checks.get(request.path_info)
+        return check(request) if check else self.get_response(request)

@@ -84,6 +84,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First, so that its createsuperuser (staff log in by e-mail) replaces Django's.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -96,7 +98,6 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.headless",
-    "accounts",
     "games",
     "stats",
     "web",
@@ -188,7 +189,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Beat records its ticks and sends the daily deal and pool work at start (scorpion_site/beat.py).
+CELERY_BEAT_SCHEDULER = "scorpion_site.beat:RecordingScheduler"
 CELERY_BEAT_SCHEDULE = {
+    # A worker that runs this is alive (the health check and the staff dashboard read it).
+    "heartbeat": {"task": "scorpion_site.heartbeat", "schedule": 30.0},
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
@@ -252,8 +257,33 @@ HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# --- Mail (verification and password-reset messages) ---
+# One URL says it all: smtp+tls://user:password@smtp.example.com:587 (STARTTLS),
+# smtp+ssl://...:465 (implicit TLS), smtp://host:25, or consolemail:// to print messages;
+# special characters in the password are percent-encoded. Without it, messages go to the
+# console, which is only right on a laptop: with DEBUG off, a missing EMAIL_URL stops start-up
+# rather than silently losing every verification and reset message.
+_EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+if not _EMAIL_URL and not DEBUG:
+    raise ImproperlyConfigured(
+        "EMAIL_URL must be set when DEBUG is off, e.g. smtp+tls://user:password@host:587 "
+        "(or consolemail:// to print messages to the log on purpose)"
+    )
+try:
+    _EMAIL = environ.Env.email_url_config(_EMAIL_URL or "consolemail://")
+except (ImproperlyConfigured, KeyError, ValueError) as error:  # bad scheme or port
+    raise ImproperlyConfigured(f"EMAIL_URL is not a mail URL: {error}") from None
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = int(_EMAIL.get("EMAIL_PORT") or 25)
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_EMAIL.get("EMAIL_USE_TLS", False))
+EMAIL_USE_SSL = bool(_EMAIL.get("EMAIL_USE_SSL", False))
+# A stuck mail server must not hold a web worker for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "scorpion@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- REST API ---
 REST_FRAMEWORK = {
@@ -312,12 +342,12 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Health checks come over plain HTTP from the orchestrator, not through the TLS proxy.
-SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz/(workers/)?$"]
 
-# --- Browser hardening and the health check (kept in one block) ---
-# /healthz/ answers before any other middleware: an orchestrator calls it by IP address
-# (127.0.0.1, a container's address), which is no host of ALLOWED_HOSTS, and it needs no
-# session, CSRF or redirect. Everything else keeps the host check.
+# --- Browser hardening and the health checks (kept in one block) ---
+# /healthz/ and /healthz/workers/ answer before any other middleware: an orchestrator calls
+# them by address (127.0.0.1, a container's address), which is no host of ALLOWED_HOSTS, and
+# they need no session, CSRF or redirect. Everything else keeps the host check.
 MIDDLEWARE.insert(0, "scorpion_site.health.HealthCheckMiddleware")
 # Content-Security-Policy on every response (django-csp; Django 5.2 has none of its own):
 # scripts, styles, fonts, images and connections from this site only. The one inline script,
@@ -345,9 +375,21 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+_LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL={_LOG_LEVEL!r}: use DEBUG, INFO, WARNING, ERROR or CRITICAL"
+    )
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": _LOG_LEVEL},
+    "loggers": {
+        # Django's default configuration gives the "django" logger a console handler of its
+        # own under DEBUG; with the root handler as well every line was printed twice. One
+        # handler, at the root, for everything.
+        "django": {"handlers": [], "level": _LOG_LEVEL, "propagate": True},
+    },
 }

@@ -8,6 +8,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-key-" + "x" * 50)
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+os.environ.setdefault("EMAIL_URL", "consolemail://")
 
 from scorpion_site.settings import *  # noqa: F403
 

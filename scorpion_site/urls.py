@@ -23,6 +23,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", include("web.urls")),
     path("healthz/", health.healthz, name="healthz"),
+    path("healthz/workers/", health.healthz_workers, name="healthz-workers"),
     path("admin/", admin.site.urls),
     path("staff/", include("scorpion_site.staff.urls")),
     path("accounts/", include("allauth.urls")),

@@ -30,6 +30,7 @@ from django.db.models import Count, Max, Q
 from django.db.models.functions import TruncDate
 
 from games.models import DailyDeal, Game, GameMode, GameStatus, WinnableDeal
+from scorpion_site import liveness
 
 SERIES_DAYS = 30
 CELERY_QUEUE = "celery"
@@ -119,6 +120,7 @@ class Dashboard:
     daily: list[DailyDay]
     queue: QueueStatus
     supply: DealSupply
+    liveness: liveness.Liveness
 
 
 def player_counts(*, today: datetime.date) -> PlayerCounts:
@@ -277,4 +279,5 @@ def dashboard(*, now: datetime.datetime, days: int = SERIES_DAYS) -> Dashboard:
         daily=daily_participation(today=today, days=days),
         queue=queue_status(redis_url=settings.REDIS_URL),
         supply=deal_supply(now=now, today=today),
+        liveness=liveness.read(redis_url=settings.REDIS_URL, now=now),
     )

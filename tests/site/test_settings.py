@@ -18,7 +18,8 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         name: value
         for name, value in os.environ.items()
         # The test process's own settings variables must not leak into the one under test.
-        if name not in {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS"}
+        if name
+        not in {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "EMAIL_URL"}
         and not name.startswith(("SECURE_", "SESSION_", "CSRF_"))
     }
     clean.update(env)
@@ -42,6 +43,7 @@ def test_deploy_check_is_clean_with_debug_off_and_a_real_key() -> None:
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
         ALLOWED_HOSTS="scorpion.example",
+        EMAIL_URL="smtp+tls://mailer:secret@smtp.example.com:587",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
@@ -70,6 +72,10 @@ def test_refuses_the_default_development_key_when_debug_is_off() -> None:
         ("ACCOUNT_EMAIL_VERIFICATION", "sometimes"),
         ("SECURE_HSTS_SECONDS", "-5"),
         ("THROTTLE_USER", "lots"),
+        ("EMAIL_URL", "pigeon://loft"),
+        ("EMAIL_URL", "smtp://host:port"),
+        ("EMAIL_TIMEOUT", "forever"),
+        ("LOG_LEVEL", "loud"),
     ],
 )
 def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, value: str) -> None:
@@ -82,3 +88,72 @@ def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, valu
 def test_debug_runs_on_the_embedded_default_without_any_variable() -> None:
     result = manage("check", DEBUG="true")
     assert result.returncode == 0, result.stderr
+
+
+def test_refuses_to_start_without_a_mail_server_when_debug_is_off() -> None:
+    """The console backend would silently lose every verification and reset message."""
+    result = manage("check", DEBUG="false", SECRET_KEY=STRONG_KEY, ALLOWED_HOSTS="x.example")
+    assert result.returncode != 0
+    assert "EMAIL_URL" in result.stderr
+
+
+def test_email_url_configures_the_smtp_backend() -> None:
+    result = manage(
+        "shell",
+        "--verbosity=0",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, "
+        "s.EMAIL_HOST_PASSWORD, s.EMAIL_USE_TLS, s.EMAIL_USE_SSL)",
+        DEBUG="true",
+        EMAIL_URL="smtp+tls://mailer:p%40ss@smtp.example.com:587",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "smtp.example.com",
+        "587",
+        "mailer",
+        "p@ss",
+        "True",
+        "False",
+    ]
+
+
+def test_development_prints_mail_to_the_console() -> None:
+    result = manage(
+        "shell",
+        "--verbosity=0",
+        "-c",
+        "from django.conf import settings; print(settings.EMAIL_BACKEND)",
+        DEBUG="1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_each_log_record_is_printed_once_under_debug() -> None:
+    result = manage(
+        "shell",
+        "--verbosity=0",
+        "-c",
+        "import logging; logging.getLogger('django.request').error('marker-%s', 'once')",
+        DEBUG="true",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("marker-once") == 1, result.stderr
+
+
+def test_every_variable_the_settings_read_is_in_the_readme_table() -> None:
+    """The README's settings table is the operator's reference: nothing read goes unlisted."""
+    import re
+
+    source = (ROOT / "scorpion_site" / "settings.py").read_text()
+    reader = r"""(?:env_\w+|os\.environ\.get|env\.\w+)\(\s*["']([A-Z][A-Z0-9_]+)["']"""
+    names = set(re.findall(reader, source))
+    assert {"DEBUG", "SECRET_KEY", "EMAIL_URL", "LOG_LEVEL"} <= names
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("| variable | default | meaning |") :]
+    table = table[: table.index("\n\n")]
+    missing = sorted(name for name in names if f"`{name}`" not in table)
+    assert not missing, f"settings read but not in the README table: {missing}"

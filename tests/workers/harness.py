@@ -60,6 +60,7 @@ def process_env(redis_url: str, **extra: str) -> dict[str, str]:
             "SESSION_COOKIE_SECURE": "false",
             "CSRF_COOKIE_SECURE": "false",
             "SECURE_HSTS_SECONDS": "0",
+            "EMAIL_URL": "consolemail://",
             "PYTHONUNBUFFERED": "1",
         }
     )

@@ -1,0 +1,99 @@
+"""Is anyone doing the background work? When a worker last ran a task, when beat last ticked.
+
+Both are a timestamp in Redis (the broker they share), written by the processes themselves:
+beat on every tick of its scheduler (scorpion_site.beat), a worker whenever it runs the
+``heartbeat`` task that beat sends every HEARTBEAT_SECONDS. A web process reads them for the
+health check and the staff dashboard, so an operator sees "beat stopped 20 minutes ago" rather
+than a queue that quietly grows. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from dataclasses import dataclass
+
+import redis
+
+WORKER_KEY = "scorpion:liveness:worker"
+BEAT_KEY = "scorpion:liveness:beat"
+HEARTBEAT_SECONDS = 30
+# A worker busy with long tasks (certification may run for minutes on a 2-process worker) runs
+# the heartbeat late; four missed beats is a real outage, not a busy minute.
+STALE_AFTER_SECONDS = 4 * HEARTBEAT_SECONDS
+# Keys outlive any outage worth reporting, then vanish rather than lie for ever.
+KEY_TTL_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class Liveness:
+    configured: bool
+    worker_seen_at: datetime.datetime | None = None
+    beat_ticked_at: datetime.datetime | None = None
+    error: str | None = None
+    now: datetime.datetime | None = None
+
+    def _fresh(self, moment: datetime.datetime | None) -> bool:
+        if moment is None or self.now is None:
+            return False
+        return (self.now - moment).total_seconds() <= STALE_AFTER_SECONDS
+
+    @property
+    def worker_ok(self) -> bool:
+        return self._fresh(self.worker_seen_at)
+
+    @property
+    def beat_ok(self) -> bool:
+        return self._fresh(self.beat_ticked_at)
+
+    def as_dict(self) -> dict[str, object]:
+        if not self.configured:
+            return {"configured": False}
+        if self.error:
+            return {"configured": True, "error": self.error}
+        return {
+            "configured": True,
+            "stale_after_seconds": STALE_AFTER_SECONDS,
+            "worker": {"ok": self.worker_ok, "last_seen": _iso(self.worker_seen_at)},
+            "beat": {"ok": self.beat_ok, "last_tick": _iso(self.beat_ticked_at)},
+        }
+
+
+def _iso(moment: datetime.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _client(redis_url: str) -> redis.Redis:
+    return redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+
+
+def record(*, key: str, redis_url: str | None, now: float | None = None) -> None:
+    """Write "alive at ``now``" under ``key``; a Redis error is the caller's to log or ignore."""
+    if not redis_url:
+        return
+    _client(redis_url).set(key, repr(time.time() if now is None else now), ex=KEY_TTL_SECONDS)
+
+
+def read(*, redis_url: str | None, now: datetime.datetime) -> Liveness:
+    """What the processes last wrote; never raises (a Redis outage is reported, not thrown)."""
+    if not redis_url:
+        return Liveness(configured=False)
+    try:
+        worker, beat = _client(redis_url).mget([WORKER_KEY, BEAT_KEY])
+    except redis.RedisError as exc:
+        return Liveness(configured=True, error=exc.__class__.__name__, now=now)
+    return Liveness(
+        configured=True,
+        worker_seen_at=_moment(worker),
+        beat_ticked_at=_moment(beat),
+        now=now,
+    )
+
+
+def _moment(raw: bytes | str | None) -> datetime.datetime | None:
+    if raw is None:
+        return None
+    try:
+        return datetime.datetime.fromtimestamp(float(raw), tz=datetime.UTC)
+    except (ValueError, OverflowError):
+        return None

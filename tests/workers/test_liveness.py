@@ -1,0 +1,84 @@
+"""Beat and a worker say they are alive; beat sends the daily-deal work as soon as it starts."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from games.models import DailyDeal
+from scorpion_site import liveness
+from scorpion_site.celery import app as celery_app
+from tests.conftest import require_service
+from tests.workers.harness import compose_commands, process_env, running, wait_until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+
+@pytest.fixture(autouse=True)
+def _services() -> None:
+    require_service("PostgreSQL", connection.vendor == "postgresql")
+    require_service("Redis", bool(settings.REDIS_URL))
+    celery_app.control.purge()
+
+
+def workers_health() -> tuple[int, dict[str, object]]:
+    response = Client().get("/healthz/workers/")
+    return response.status_code, json.loads(response.content)
+
+
+def test_workers_health_is_down_before_any_worker_or_beat_ran() -> None:
+    status_code, body = workers_health()
+    assert status_code == 503
+    assert body["worker"] == {"ok": False, "last_seen": None}
+    assert body["beat"] == {"ok": False, "last_tick": None}
+
+
+def test_a_stale_heartbeat_is_reported_as_down() -> None:
+    long_ago = timezone.now() - datetime.timedelta(seconds=liveness.STALE_AFTER_SECONDS + 5)
+    liveness.record(key=liveness.WORKER_KEY, redis_url=settings.REDIS_URL, now=long_ago.timestamp())
+    liveness.record(key=liveness.BEAT_KEY, redis_url=settings.REDIS_URL)
+    status_code, body = workers_health()
+    assert status_code == 503
+    assert body["worker"]["ok"] is False  # type: ignore[index]
+    assert body["beat"]["ok"] is True  # type: ignore[index]
+
+
+def test_fresh_beat_certifies_today_at_once_and_both_report_alive(tmp_path: Path) -> None:
+    """The compose commands of worker and beat, natively: today's deal does not wait an hour
+    for beat's first hourly run, and the health check sees both processes."""
+    commands = compose_commands()
+    env = process_env(str(settings.REDIS_URL))
+    beat_command = [
+        part.replace("/tmp/celerybeat-schedule", str(tmp_path / "beat-schedule"))
+        for part in commands["beat"]
+    ]
+    today = timezone.now().astimezone(datetime.UTC).date()
+    assert not DailyDeal.objects.filter(date=today).exists()
+    with (
+        running("worker", commands["worker"], env) as worker,
+        running("beat", beat_command, env) as beat,
+    ):
+        wait_until(
+            lambda: DailyDeal.objects.filter(date=today).exists(),
+            180,
+            lambda: (
+                f"today's deal never certified:\n{beat.output[-2000:]}\n{worker.output[-3000:]}"
+            ),
+        )
+        wait_until(
+            lambda: workers_health()[0] == 200,
+            90,
+            lambda: f"workers never reported alive: {workers_health()}\n{worker.output[-2000:]}",
+        )
+    _, body = workers_health()
+    assert body["worker"]["ok"] is True  # type: ignore[index]
+    assert body["beat"]["ok"] is True  # type: ignore[index]
+    health = json.loads(Client().get("/healthz/").content)
+    assert health["background"]["worker"]["ok"] is True
