@@ -4,10 +4,11 @@ background processes last said. ``/healthz/workers/``: is the background work be
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import timezone
 
 from scorpion_site import liveness
@@ -64,3 +65,24 @@ def healthz_workers(request: HttpRequest) -> JsonResponse:
     healthy = not state.configured or (state.worker_ok and state.beat_ok)
     body = {"status": "ok" if healthy else "down", **state.as_dict()}
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+class HealthCheckMiddleware:
+    """Answers the health checks before the host check and every other middleware.
+
+    Orchestrators call them by address (``http://127.0.0.1:8000/healthz/`` from inside a
+    container), a host that ``ALLOWED_HOSTS`` rightly refuses once it names the real domain:
+    the check would answer 400 and the container would be restarted forever. The answers say
+    nothing about the request, so they are safe to give to any host name.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.checks: dict[str, Callable[[HttpRequest], HttpResponseBase]] = {
+            "/healthz/": healthz,
+            "/healthz/workers/": healthz_workers,
+        }
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        check = self.checks.get(request.path_info)
+        return check(request) if check else self.get_response(request)

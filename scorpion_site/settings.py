@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -282,7 +283,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic puts the files (the proxy serves them from there, or whitenoise does).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -325,6 +327,8 @@ HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's session tokens, refusing malformed ones before any lookup (accounts/tokens.py).
 HEADLESS_TOKEN_STRATEGY = "accounts.tokens.SessionTokenStrategy"
+# allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
+HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
 
 # --- Mail (verification and password-reset messages) ---
 # One URL says it all: smtp+tls://user:password@smtp.example.com:587 (STARTTLS),
@@ -384,6 +388,9 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorpion API",
+    # Swagger UI comes from the project (drf-spectacular-sidecar), not from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "DESCRIPTION": "Scorpion Solitaire: games as event logs, daily challenge, statistics.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -411,6 +418,37 @@ if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Health checks come over plain HTTP from the orchestrator, not through the TLS proxy.
 SECURE_REDIRECT_EXEMPT = [r"^healthz/(workers/)?$"]
+
+# --- Browser hardening and the health checks (kept in one block) ---
+# /healthz/ and /healthz/workers/ answer before any other middleware: an orchestrator calls
+# them by address (127.0.0.1, a container's address), which is no host of ALLOWED_HOSTS, and
+# they need no session, CSRF or redirect. Everything else keeps the host check.
+MIDDLEWARE.insert(0, "scorpion_site.health.HealthCheckMiddleware")
+# Content-Security-Policy on every response (django-csp; Django 5.2 has none of its own):
+# scripts, styles, fonts, images and connections from this site only. The one inline script,
+# the web client's import map, carries a per-response nonce; there is no 'unsafe-inline'
+# script, no inline style or handler anywhere, and nothing from a CDN (Swagger UI is served from
+# the project by drf-spectacular-sidecar, for the game API and for allauth's). ReDoc is not
+# offered: its bundle always loads Redocly's logo from their CDN, which this policy refuses.
+INSTALLED_APPS += ["csp", "drf_spectacular_sidecar"]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "csp.middleware.CSPMiddleware",
+)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 _LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
 if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:

@@ -173,11 +173,24 @@ export const stats = {
   get: () => json("GET", "/api/v1/stats/"),
 };
 
-// Only same-site paths may be followed after logging in (no open redirect).
+// Only a path of this site may be followed after logging in (no open redirect). The value is
+// read as the browser will read it, by the URL parser, which drops tab, CR and LF and takes a
+// backslash for a slash ("/\t/evil.example" is "//evil.example", another site): it must start
+// with a single "/", hold no control character or backslash at all, and resolve to this origin.
 export function safeNext(value) {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return "/";
-  if (value.includes("\\")) return "/";
-  return value;
+  if (typeof value !== "string" || !/^\/(?![/\\])/.test(value)) return "/";
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return "/";
+  let url;
+  try {
+    url = new URL(value, location.origin);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== location.origin) return "/";
+  // "/.//evil.example" resolves to the path "//evil.example": same origin, but as a relative
+  // reference it would name another host again.
+  const path = url.pathname + url.search + url.hash;
+  return path.startsWith("//") ? "/" : path;
 }
 
 // A link of the paginated API (absolute, as DRF builds it) as a path of this site.

@@ -205,8 +205,8 @@ function chart(won, resigned, width) {
     h(
       "div",
       { class: "legend" },
-      h("span", { style: `--c:${WON}` }, `Won (${totalWon})`),
-      h("span", { style: `--c:${RESIGNED}` }, `Resigned (${totalResigned})`),
+      h("span", { style: { "--c": WON } }, `Won (${totalWon})`),
+      h("span", { style: { "--c": RESIGNED } }, `Resigned (${totalResigned})`),
     ),
     h(
       "details",

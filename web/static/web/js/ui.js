@@ -2,7 +2,7 @@
 
 import { auth } from "scorpion/api.js";
 
-// h("button", {class: "x", onclick: f}, "text", child...) -> an element.
+// h("button", {class: "x", onclick: f, style: {"--c": "red"}}, "text", child...) -> an element.
 export function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
@@ -13,6 +13,11 @@ export function h(tag, attrs = {}, ...children) {
       Object.assign(element.dataset, value);
     } else if (name === "text") {
       element.textContent = value;
+    } else if (name === "style") {
+      // Through the CSSOM: a style attribute would be an inline style, which the CSP refuses.
+      for (const [property, setting] of Object.entries(value)) {
+        element.style.setProperty(property, String(setting));
+      }
     } else {
       element.setAttribute(name, value === true ? "" : String(value));
     }

@@ -1,0 +1,119 @@
+"""docker-compose.yml and deploy/nginx/ hold together (no processes: these run everywhere).
+
+The processes themselves run in test_process_commands.py; here, what the file promises: only
+the proxy is published, the app is told it sits behind exactly one proxy, plain HTTP is served
+without a redirect unless TLS=on, every template variable comes from the compose file, and the
+health check answers whatever host name it is called by.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.ops.compose import (
+    NGINX_TEMPLATES,
+    ROOT,
+    compose,
+    operator_shell,
+    service,
+    service_env,
+    template_variables,
+)
+from tests.site.test_settings import manage
+
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+
+
+def test_only_the_proxy_is_published() -> None:
+    published = {name for name, spec in compose()["services"].items() if spec.get("ports")}
+    assert published == {"proxy"}
+    assert service("proxy")["ports"] == ["80:80", "443:443"]
+    assert service("proxy")["depends_on"]["web"] == {"condition": "service_healthy"}
+
+
+def test_the_app_sits_behind_exactly_one_proxy_and_trusts_its_scheme() -> None:
+    for name in APP_SERVICES:
+        env = service_env(name, operator_shell())
+        assert env["NUM_PROXIES"] == "1", name
+        assert env["BEHIND_TLS_PROXY"] == "true", name
+
+
+def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:
+    plain = service_env("web", operator_shell())
+    assert plain["SECURE_SSL_REDIRECT"] == "false"
+    assert plain["SESSION_COOKIE_SECURE"] == plain["CSRF_COOKIE_SECURE"] == "off"
+    assert service_env("proxy", operator_shell())["TLS"] == "off"
+    secure = service_env("web", operator_shell(TLS="on"))
+    assert secure["SECURE_SSL_REDIRECT"] == "false"  # nginx redirects to https itself
+    assert secure["SESSION_COOKIE_SECURE"] == secure["CSRF_COOKIE_SECURE"] == "on"
+    assert service_env("proxy", operator_shell(TLS="on"))["TLS"] == "on"
+    for mode in ("on", "off"):
+        assert (NGINX_TEMPLATES / f"scorpion-tls-{mode}.conf.template").exists()
+
+
+def test_the_app_environment_is_accepted_by_the_settings() -> None:
+    """The compose values parse (on/off booleans included) and pass Django's checks."""
+    for tls in ("off", "on"):
+        env = service_env("web", operator_shell(TLS=tls, ALLOWED_HOSTS="scorpion.example"))
+        env.pop("DATABASE_URL")  # a Docker host name; the check needs no database
+        env.pop("REDIS_URL")
+        result = manage("check", **env)
+        assert result.returncode == 0, result.stderr
+
+
+def test_every_template_variable_comes_from_the_compose_file() -> None:
+    proxy = set(service("proxy")["environment"])
+    assert template_variables() <= proxy
+    # The image's entrypoint also replaces $NAME without braces for each variable it knows:
+    # no nginx variable of the templates may share a name with one.
+    for template in NGINX_TEMPLATES.glob("*.template"):
+        bare = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", template.read_text()))
+        assert not bare & proxy, (template.name, bare & proxy)
+    assert service("proxy")["environment"]["NGINX_ENVSUBST_OUTPUT_DIR"] == "/etc/nginx"
+
+
+def test_the_opening_comment_names_files_that_exist() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    comment = text.split("\nx-app:", 1)[0]
+    named = re.findall(r"\b((?:tests|deploy)/[\w/.-]+)", comment)
+    assert "tests/ops/test_process_commands.py" in named
+    for path in named:
+        assert (ROOT / path.rstrip(".")).exists(), path
+
+
+def test_the_proxy_image_gets_the_templates_and_the_static_files() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:\S+ AS app$", dockerfile, re.MULTILINE)
+    assert re.search(r"^FROM nginx:\S+ AS proxy$", dockerfile, re.MULTILINE)
+    assert "COPY deploy/nginx/ /etc/nginx/templates/" in dockerfile
+    assert "COPY --from=app /app/staticfiles /srv/static" in dockerfile
+    assert service("proxy")["environment"]["STATIC_ROOT"] == "/srv/static"
+    assert dockerfile.rstrip().endswith("FROM app"), "docker build . must give the app image"
+    assert service("web")["build"]["target"] == "app"
+    assert service("proxy")["build"]["target"] == "proxy"
+
+
+# --- the health check and the host check ---
+
+
+@pytest.fixture
+def real_domain(settings: Any, db: None) -> None:
+    settings.ALLOWED_HOSTS = ["scorpion.example"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "172.18.0.5:8000", "localhost"])
+def test_healthz_answers_any_host_name(real_domain: None, host: str) -> None:
+    """Orchestrators call it by address: a 400 there restarts a healthy container forever."""
+    response = Client().get("/healthz/", HTTP_HOST=host)
+    assert response.status_code == 200
+    assert response.json()["database"]["ok"] is True
+
+
+def test_everything_else_keeps_the_host_check(real_domain: None) -> None:
+    assert Client().get("/", HTTP_HOST="127.0.0.1:8000").status_code == 400
+    assert Client().get("/healthz/x", HTTP_HOST="127.0.0.1:8000").status_code == 400
+    assert Client().get("/", HTTP_HOST="scorpion.example").status_code == 200
