@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_game_creation_key'),
+        ('games', '0005_daily_secrecy'),
     ]
 
     operations = [
