@@ -52,8 +52,13 @@ def new_game(owner: User, *, mode: str = "seeded", code: str | None = None) -> G
 
 
 def won_game(owner: User, deal: dict[str, Any], *, mode: str = "seeded") -> Game:
+    """A game won by ``deal``'s line; in winnable mode the pool deal is drawn at random, so the
+    game is won by the certificate of whichever deal it got."""
     game = new_game(owner, mode=mode, code=deal["code"] if mode == "seeded" else None)
-    game = play(owner, game, deal["line"])
+    line = deal["line"]
+    if mode == "winnable":
+        line = WinnableDeal.objects.get(deal_code=game.deal_code).certificate
+    game = play(owner, game, line)
     assert game.status == "won", game.status
     return game
 
