@@ -1,6 +1,6 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
-from django.urls import URLPattern, URLResolver, include, path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularSwaggerSplitView,
@@ -33,6 +33,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("staff/", include("scorpion_site.staff.urls")),
     path("accounts/", include("allauth.urls")),
+    # allauth serves its phone-number endpoints whatever the configuration, and without a
+    # phone adapter they fail with a 500; this service keeps no phone numbers: no such paths.
+    re_path(r"^_allauth/[a-z]+/v1/(?:account|auth)/phone(?:/.*)?$", views.no_such_endpoint),
     path("_allauth/", include("allauth.headless.urls")),
     path("api/v1/", include(api_v1)),
     path("api/problems/<slug:code>/", views.problem_type, name="problem-type"),

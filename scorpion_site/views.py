@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games.api.problems import PROBLEMS
+from games.api.problems import PROBLEMS, problem_json_response
 
 
 @ensure_csrf_cookie
@@ -24,3 +24,8 @@ def problem_type(request: HttpRequest, code: str) -> JsonResponse:
         raise Http404(code)
     status, title = PROBLEMS[code]
     return JsonResponse({"code": code, "status": status, "title": title})
+
+
+def no_such_endpoint(request: HttpRequest) -> HttpResponse:
+    """A 404 problem for a path that a library would serve but this service does not offer."""
+    return problem_json_response("not_found", f"no resource at {request.path}")

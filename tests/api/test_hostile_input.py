@@ -297,3 +297,18 @@ def test_a_session_token_that_cannot_be_one_is_refused_without_a_lookup(
 def test_a_real_session_token_still_works(player: Player) -> None:
     assert player.get("/api/v1/me/").status_code == 200
     assert player.get("/_allauth/app/v1/auth/session").status_code == 200
+
+
+# --- Endpoints a library serves that this service does not offer ---
+
+
+@pytest.mark.parametrize("client", ["app", "browser"])
+@pytest.mark.parametrize("path", ["account/phone", "auth/phone/verify", "auth/phone/verify/resend"])
+def test_allauth_phone_endpoints_do_not_exist_here(player: Player, client: str, path: str) -> None:
+    # allauth's phone views need a phone adapter: GET as a signed-in player and PUT, PATCH or
+    # DELETE by anyone raised NotImplementedError or AttributeError (500).
+    url = f"/_allauth/{client}/v1/{path}"
+    for caller in (player.client, APIClient()):
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+            response = caller.generic(method, url, b"{}", content_type="application/json")
+            problem(response, 404, "not_found")
