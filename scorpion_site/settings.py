@@ -300,7 +300,8 @@ LOGIN_REDIRECT_URL = "/"
 # Sessions (and allauth's app session tokens, which are session keys) are read through the
 # cache: one Redis GET per request instead of database queries; the database stays the truth,
 # so a cache outage only costs speed.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# accounts/sessions.py: Django's cached_db engine, refusing keys of a shape Django never makes.
+SESSION_ENGINE = "accounts.sessions"
 
 # --- Accounts (django-allauth, headless for apps and browsers) ---
 ACCOUNT_LOGIN_METHODS = {"email"}
@@ -325,8 +326,6 @@ ACCOUNT_RATE_LIMITS = {
 }
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_SERVE_SPECIFICATION = True
-# allauth's session tokens, refusing malformed ones before any lookup (accounts/tokens.py).
-HEADLESS_TOKEN_STRATEGY = "accounts.tokens.SessionTokenStrategy"
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
 

@@ -294,6 +294,15 @@ def test_a_session_token_that_cannot_be_one_is_refused_without_a_lookup(
     assert response.status_code == (410 if path.startswith("/_allauth/") else 401), response.content
 
 
+@pytest.mark.parametrize(
+    "cookie", ["abcdefgh\x00ijklmnop", "x" * 5000, "0123456789ABCDEF0123456789ABCDEF"]
+)
+@pytest.mark.parametrize("path", ["/", "/api/v1/me/", "/_allauth/browser/v1/auth/session"])
+def test_a_session_cookie_that_cannot_be_one_is_no_session(path: str, cookie: str) -> None:
+    response = APIClient().get(path, HTTP_COOKIE=f"sessionid={cookie}")
+    assert response.status_code in {200, 401, 403, 410}, response.content
+
+
 def test_a_real_session_token_still_works(player: Player) -> None:
     assert player.get("/api/v1/me/").status_code == 200
     assert player.get("/_allauth/app/v1/auth/session").status_code == 200

@@ -13,7 +13,6 @@ Needs no service, so it runs everywhere, CI included.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -28,8 +27,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.data import DEALS
+
 ROOT = Path(__file__).resolve().parents[2]
-DEALS = json.loads((ROOT.parent / "shared" / "deals.json").read_text())
 CODE, LINE = DEALS["won"][0]["code"], DEALS["won"][0]["line"]
 CLIENTS = 8
 GAMES_PER_CLIENT = 4
