@@ -8,6 +8,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -32,6 +33,7 @@ from games.models import (
     GameStatus,
     WinnableDeal,
 )
+from games.streams import publish
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -224,6 +226,7 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
+    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
     return game
 
 
@@ -325,6 +328,11 @@ def game_execute_command(
             if new_status in (GameStatus.WON, GameStatus.RESIGNED):
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
+            # Live streams get the event once it is durable (a lost publish is repaired from
+            # the log by the stream itself).
+            transaction.on_commit(
+                partial(publish.game_event_committed, game, new_state, event), robust=True
+            )
             return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)

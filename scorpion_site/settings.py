@@ -400,6 +400,18 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# --- Live streams (Server-Sent Events, served by the ASGI stream server) ---
+# A comment line every so many seconds keeps proxies from closing an idle stream.
+STREAM_HEARTBEAT_SECONDS = env_int("STREAM_HEARTBEAT_SECONDS", 15, minimum=1)
+# Open streams per player, across every stream process (429 beyond).
+STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 10, minimum=1)
+# A client further behind than this many events gets the whole game (a resync) instead.
+STREAM_MAX_REPLAY = env_int("STREAM_MAX_REPLAY", 200, minimum=1)
+# A stream ends after this long; the client reconnects and resumes (credentials checked again).
+STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 900, minimum=1)
+# How long a client waits before reconnecting (the SSE retry field).
+STREAM_RETRY_MS = env_int("STREAM_RETRY_MS", 2000, minimum=100)
+
 # Requests larger than this are refused before parsing (a move is a few dozen bytes).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024, minimum=1024)
 

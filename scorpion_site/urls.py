@@ -7,6 +7,7 @@ from drf_spectacular.views import (
 )
 
 from accounts.api import MeDataView, MeExportView, MeView
+from games.streams.gate import GameStreamView, MeStreamView
 from scorpion_site import health, views
 
 # The admin's log-in is allauth's: the same form, rate limits (per address, and failed log-ins
@@ -22,6 +23,9 @@ api_v1: list[URLPattern | URLResolver] = [
     path("me/", MeView.as_view(), name="me"),
     path("me/export/", MeExportView.as_view(), name="me-export"),
     path("me/data/", MeDataView.as_view(), name="me-data"),
+    # Served by the ASGI stream server (games/streams/app.py); elsewhere they answer 503.
+    path("games/<uuid:game_id>/stream/", GameStreamView.as_view(), name="game-stream"),
+    path("me/stream/", MeStreamView.as_view(), name="me-stream"),
     path("", include("stats.urls")),
 ]
 

@@ -54,6 +54,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "precondition_failed": (412, "Precondition failed"),
     "throttled": (429, "Too many requests"),
     "deal_unavailable": (503, "No certified deal could be found right now"),
+    "stream_unavailable": (503, "Event streams are not served by this process"),
     "server_error": (500, "Internal server error"),
 }
 

@@ -1,0 +1,217 @@
+"""Opening a stream: the synchronous part, as an ordinary API view.
+
+The stream application (``games.streams.app``) runs these views in a worker thread through
+Django's usual middleware, so a stream is authenticated, throttled and answered with problem
+details exactly like any other request: anonymous is 401, another player's game is 404, too
+many open streams is 429. On success the view does not answer: it leaves a ``StreamStart`` on
+the ``Opener`` (what to send first, what to follow) and the application streams it.
+
+The order matters: the stream subscribes to its channel *before* it reads the log, so an event
+committed meanwhile is either in what it read or in what it will receive (or both: versions
+already sent are skipped), never in neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import selectors
+from games.api.problems import problem_response
+from games.api.serializers import QueryIntegerField, QuerySerializer
+from games.api.views import player
+from games.streams import payloads
+from games.streams.hub import Hub, Message, Subscription, game_channel, user_channel
+from games.streams.slots import Slots
+from scorpion_site.api import ApiView
+
+# The key of request.META under which the stream application passes its Opener.
+OPENER = "scorpion.stream_opener"
+SUBSCRIBE_TIMEOUT = 10.0
+
+
+@dataclass
+class StreamStart:
+    """An opened stream: what to send first, then what to follow."""
+
+    kind: str  # "game" or "feed"
+    user_id: int
+    slot: str
+    subscription: Subscription
+    messages: list[Message]
+    cursor: int  # the game version (or feed id) the client has after ``messages``
+    status: str = ""  # the game's status (game streams)
+    # (cursor) -> what the stream missed after it, read from the log (run in a thread)
+    catch_up: Callable[[int], payloads.Backlog | payloads.FeedBacklog] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def final(self) -> bool:
+        return self.status in ("won", "resigned")
+
+
+class Opener:
+    """Lets a gate view, running in a worker thread, subscribe on the stream's event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, hub: Hub, slots: Slots) -> None:
+        self.loop = loop
+        self.hub = hub
+        self.slots = slots
+        self.start: StreamStart | None = None
+
+    def subscribe(self, channel: str) -> Subscription:
+        future = asyncio.run_coroutine_threadsafe(self.hub.subscribe(channel), self.loop)
+        try:
+            return future.result(timeout=SUBSCRIBE_TIMEOUT)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        asyncio.run_coroutine_threadsafe(self.hub.unsubscribe(subscription), self.loop).result(
+            timeout=SUBSCRIBE_TIMEOUT
+        )
+
+    def release(self, user_id: int, slot: str) -> None:
+        asyncio.run_coroutine_threadsafe(self.slots.release(user_id, slot), self.loop).result(
+            timeout=SUBSCRIBE_TIMEOUT
+        )
+
+
+class GameStreamQuerySerializer(QuerySerializer):
+    since = QueryIntegerField(
+        required=False, min_value=0, help_text="The version the client has (first connect)."
+    )
+
+
+def _last_event_id(request: Request) -> int | None:
+    """``Last-Event-ID`` as an integer; anything else counts as no id (the client then gets
+    a resync, or the feed starts from now): a browser resends whatever id it was given."""
+    raw = request.headers.get("Last-Event-ID", "").strip()
+    if raw.isascii() and raw.isdecimal() and len(raw) <= 20:
+        return int(raw)
+    return None
+
+
+def _opener(request: Request) -> Opener | None:
+    opener = request._request.META.get(OPENER)
+    return opener if isinstance(opener, Opener) else None
+
+
+def _unavailable() -> Response:
+    return problem_response(
+        "stream_unavailable",
+        "event streams are served by the ASGI stream server (docs/architecture.md), not by "
+        "this process",
+    )
+
+
+def _take_slot(opener: Opener, user_id: int) -> str:
+    slot = opener.slots.acquire(user_id)
+    if slot is None:
+        limit = settings.STREAM_MAX_PER_USER
+        raise exceptions.Throttled(
+            wait=settings.STREAM_HEARTBEAT_SECONDS,
+            detail=f"at most {limit} streams may be open at once for one player: close one",
+        )
+    return slot
+
+
+class GameStreamView(ApiView):
+    """``GET /api/v1/games/{id}/stream/``: the game's events, live (text/event-stream)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, game_id: UUID) -> Response:
+        opener = _opener(request)
+        if opener is None:
+            return _unavailable()
+        user = player(request)
+        query = GameStreamQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after = _last_event_id(request)
+        if after is None:
+            after = query.validated_data.get("since")
+        slot = _take_slot(opener, user.pk)
+        subscription: Subscription | None = None
+        try:
+            subscription = opener.subscribe(game_channel(game_id))
+            game = selectors.game_get(owner=user, game_id=game_id)  # another's: 404
+            backlog = payloads.game_backlog(
+                game=game, after=after, max_replay=settings.STREAM_MAX_REPLAY
+            )
+        except BaseException:
+            if subscription is not None:
+                opener.unsubscribe(subscription)
+            opener.release(user.pk, slot)
+            raise
+
+        def catch_up(cursor: int) -> payloads.Backlog:
+            return payloads.game_catch_up(
+                game_id=game.pk,
+                owner_id=user.pk,
+                after=cursor,
+                max_replay=settings.STREAM_MAX_REPLAY,
+            )
+
+        opener.start = StreamStart(
+            kind="game",
+            user_id=user.pk,
+            slot=slot,
+            subscription=subscription,
+            messages=backlog.messages,
+            cursor=backlog.version,
+            status=backlog.status,
+            catch_up=catch_up,
+        )
+        return Response(status=200)
+
+
+class MeStreamView(ApiView):
+    """``GET /api/v1/me/stream/``: the player's feed, live (text/event-stream)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> Response:
+        opener = _opener(request)
+        if opener is None:
+            return _unavailable()
+        user = player(request)
+        QuerySerializer(data=request.query_params).is_valid(raise_exception=True)
+        after = _last_event_id(request)
+        slot = _take_slot(opener, user.pk)
+        subscription: Subscription | None = None
+        try:
+            subscription = opener.subscribe(user_channel(user.pk))
+            backlog = payloads.feed_backlog(
+                owner_id=user.pk, after=after, max_replay=settings.STREAM_MAX_REPLAY
+            )
+        except BaseException:
+            if subscription is not None:
+                opener.unsubscribe(subscription)
+            opener.release(user.pk, slot)
+            raise
+
+        def catch_up(cursor: int) -> payloads.FeedBacklog:
+            return payloads.feed_backlog(
+                owner_id=user.pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
+            )
+
+        opener.start = StreamStart(
+            kind="feed",
+            user_id=user.pk,
+            slot=slot,
+            subscription=subscription,
+            messages=backlog.messages,
+            cursor=backlog.cursor,
+            catch_up=catch_up,
+        )
+        return Response(status=200)

@@ -1,0 +1,41 @@
+"""The services' hooks: called on commit, once the event is durable, never before.
+
+A failure here never fails the request: the command is committed, and the log is the truth
+that every stream repairs itself from.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from games.streams.hub import game_channel, get_hub, user_channel
+
+if TYPE_CHECKING:
+    from games.history import GameState
+    from games.models import Game, GameEvent
+
+logger = logging.getLogger(__name__)
+
+
+def game_event_committed(game: Game, state: GameState, event: GameEvent) -> None:
+    """A command was committed: its game's streams get it; the player's feed hears when the
+    game ends (and, for a daily game, the day's standing)."""
+    from games.streams import payloads  # renders with the API's serialisers: import late
+
+    try:
+        hub = get_hub()
+        hub.publish(game_channel(game.pk), payloads.command_message(game, state, event))
+        for message in payloads.feed_messages_for(game):
+            hub.publish(user_channel(game.owner_id), message)
+    except Exception:
+        logger.exception("publishing event %s of game %s failed", event.seq, game.pk)
+
+
+def game_created_committed(game: Game) -> None:
+    from games.streams import payloads
+
+    try:
+        get_hub().publish(user_channel(game.owner_id), payloads.game_created_message(game))
+    except Exception:
+        logger.exception("publishing the creation of game %s failed", game.pk)
