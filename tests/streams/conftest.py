@@ -1,0 +1,204 @@
+"""Stream tests: the real ASGI application (stream router + Django) served by uvicorn in a
+thread of the test process, against the test database, as ``make run`` serves it.
+
+pytest-django's ``live_server`` is a WSGI server, which cannot hold a stream open; this one is
+the ASGI twin. Commands may go through it or through the in-process API client: either way
+they commit in this process and publish through the process's hub (Redis when ``REDIS_URL`` is
+set, else in-process), which is what the streams follow.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from django.core.asgi import get_asgi_application
+from django.db import connections
+
+from games.streams import hub, slots
+from games.streams.app import StreamRouter
+from tests.api.conftest import Player, sign_up
+
+
+class AsgiServer:
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = int(self.sock.getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            StreamRouter(get_asgi_application()),
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> AsgiServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+        self.sock.close()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, settings: Any) -> Iterator[str]:
+    """The URL of a fresh ASGI server on the test database."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "testserver"]
+    database = connections.settings["default"]
+    kept = database.get("CONN_MAX_AGE")
+    # As scorpion_site/asgi.py does: each request's connection closes when it ends, so nothing
+    # is left open in the server's threads when the test database goes.
+    database["CONN_MAX_AGE"] = 0
+    hub.reset_hub()
+    slots.reset_slots()
+    try:
+        with AsgiServer() as server:
+            yield server.url
+    finally:
+        database["CONN_MAX_AGE"] = kept
+        hub.reset_hub()
+        slots.reset_slots()
+
+
+_players = iter(range(10**9))
+
+
+@pytest.fixture
+def make_player(transactional_db: None) -> Callable[[], Player]:
+    def make() -> Player:
+        return sign_up(f"streamer{next(_players)}@example.com")
+
+    return make
+
+
+@pytest.fixture
+def player(make_player: Callable[[], Player]) -> Player:
+    return make_player()
+
+
+# --- Reading a stream ---
+
+
+@dataclass
+class Frame:
+    """One block of an event stream, up to its blank line (an event, or comments, or an id)."""
+
+    id: str | None = None
+    event: str | None = None
+    data: str | None = None
+    retry: int | None = None
+    comments: list[str] = field(default_factory=list)
+
+    def json(self) -> Any:
+        import json
+
+        assert self.data is not None
+        return json.loads(self.data)
+
+
+class Reader:
+    """Frames of an open ``text/event-stream`` response, one at a time."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.lines = response.iter_lines()
+
+    def frame(self) -> Frame:
+        frame = Frame()
+        seen = False
+        for line in self.lines:
+            if line == "":
+                if seen:
+                    return frame
+                continue
+            seen = True
+            if line.startswith(":"):
+                frame.comments.append(line[1:].strip())
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                frame.id = value
+            elif name == "event":
+                frame.event = value
+            elif name == "data":
+                frame.data = value if frame.data is None else frame.data + "\n" + value
+            elif name == "retry":
+                frame.retry = int(value)
+        raise EOFError("the stream ended")
+
+    def event(self) -> Frame:
+        """The next frame that is an event (skipping comments and bare ids)."""
+        while True:
+            frame = self.frame()
+            if frame.data is not None:
+                return frame
+
+    def events_until(self, condition: Callable[[Frame], bool]) -> list[Frame]:
+        frames = []
+        while True:
+            frame = self.event()
+            frames.append(frame)
+            if condition(frame):
+                return frames
+
+    def rest(self) -> list[Frame]:
+        """Every remaining event, until the server ends the stream."""
+        frames = []
+        while True:
+            try:
+                frames.append(self.event())
+            except EOFError:
+                return frames
+
+
+class Streams:
+    """Opens streams on the ASGI server as a player (or as nobody)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.client = httpx.Client(base_url=url, timeout=httpx.Timeout(10.0))
+        self.open: list[Any] = []
+
+    def connect(
+        self, path: str, token: str | None = None, **headers: str
+    ) -> tuple[httpx.Response, Reader]:
+        if token is not None:
+            headers["X-Session-Token"] = token
+        context = self.client.stream("GET", path, headers=headers)
+        response = context.__enter__()
+        self.open.append(context)
+        return response, Reader(response)
+
+    def close(self) -> None:
+        for context in reversed(self.open):
+            try:
+                context.__exit__(None, None, None)
+            except httpx.HTTPError:
+                pass
+        self.client.close()
+
+
+@pytest.fixture
+def streams(asgi_server: str) -> Iterator[Streams]:
+    opened = Streams(asgi_server)
+    yield opened
+    opened.close()

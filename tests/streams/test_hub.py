@@ -1,0 +1,116 @@
+"""The hubs on their own: messages, slow readers, Redis going away and coming back."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+import pytest
+
+from games.streams.hub import (
+    SUBSCRIBER_BUFFER,
+    LocalHub,
+    Message,
+    RedisHub,
+    Signal,
+    Subscription,
+)
+from tests.conftest import require_service
+from tests.workers.harness import free_port, private_redis
+
+
+def test_a_message_survives_the_wire_and_frames_itself() -> None:
+    message = Message("7", "command", '{"a":"b\\nc"}', final=True)
+    assert Message.decode(message.encode()) == message
+    assert message.frame == b'id: 7\nevent: command\ndata: {"a":"b\\nc"}\n\n'
+
+
+def test_a_reader_too_slow_drops_its_messages_and_catches_up_from_the_log() -> None:
+    async def scenario() -> list[object]:
+        subscription = Subscription("c", asyncio.get_running_loop())
+        for version in range(1, SUBSCRIBER_BUFFER + 2):
+            subscription.deliver(Message(str(version), "command", "{}"))
+        subscription.deliver(Message("99", "command", "{}"))
+        return [await subscription.next(0.1) for _ in range(3)]
+
+    caught_up, after, nothing = asyncio.run(scenario())
+    assert caught_up is Signal.CATCH_UP
+    assert isinstance(after, Message)
+    assert after.id == "99"
+    assert nothing is None
+
+
+def test_the_local_hub_delivers_from_another_thread() -> None:
+    hub = LocalHub()
+
+    async def scenario() -> object:
+        subscription = await hub.subscribe("game:1")
+        other = await hub.subscribe("game:2")
+        await asyncio.to_thread(hub.publish, "game:1", Message("1", "command", "{}"))
+        received = await subscription.next(2)
+        assert await other.next(0.05) is None
+        await hub.unsubscribe(subscription)
+        hub.publish("game:1", Message("2", "command", "{}"))
+        assert await subscription.next(0.05) is None
+        return received
+
+    received = asyncio.run(scenario())
+    assert isinstance(received, Message)
+    assert received.id == "1"
+
+
+def test_the_redis_hub_survives_a_restart_of_redis_and_tells_streams_to_catch_up() -> None:
+    require_service("redis-server", shutil.which("redis-server") is not None)
+    port = free_port()
+    hub = RedisHub(f"redis://127.0.0.1:{port}/0")
+
+    async def receive(subscription: Subscription, timeout: float = 10) -> object:
+        item = await subscription.next(timeout)
+        assert item is not None, "nothing arrived"
+        return item
+
+    async def scenario() -> None:
+        with private_redis(port) as server:
+            subscription = await hub.subscribe("scorpion:stream:game:x")
+            hub.publish("scorpion:stream:game:x", Message("1", "command", "{}"))
+            first = await receive(subscription)
+            assert isinstance(first, Message)
+            assert first.id == "1"
+            server.kill()
+            # Published while Redis is down: lost (the log has it).
+            hub.publish("scorpion:stream:game:x", Message("2", "command", "{}"))
+        with private_redis(port):
+            assert await receive(subscription, 30) is Signal.CATCH_UP
+            await asyncio.sleep(2.1)  # publishing was paused after the failure
+            hub.publish("scorpion:stream:game:x", Message("3", "command", "{}"))
+            third = await receive(subscription)
+            assert isinstance(third, Message)
+            assert third.id == "3"
+            await hub.unsubscribe(subscription)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("channel_count", [1, 3])
+def test_one_redis_connection_serves_every_stream_of_a_process(channel_count: int) -> None:
+    require_service("redis-server", shutil.which("redis-server") is not None)
+    port = free_port()
+    hub = RedisHub(f"redis://127.0.0.1:{port}/0")
+
+    async def scenario() -> None:
+        with private_redis(port):
+            channels = [f"scorpion:stream:game:{n}" for n in range(channel_count)]
+            subscriptions = [await hub.subscribe(c) for c in channels for _ in range(2)]
+            for channel in channels:
+                hub.publish(channel, Message("1", "command", channel))
+            for subscription in subscriptions:
+                item = await subscription.next(10)
+                assert isinstance(item, Message)
+                assert item.data == subscription.channel
+            clients = await hub._listener().client.client_list()
+            subscribers = [c for c in clients if int(c.get("sub", 0)) > 0]
+            assert [int(c["sub"]) for c in subscribers] == [channel_count]
+            for subscription in subscriptions:
+                await hub.unsubscribe(subscription)
+
+    asyncio.run(scenario())
