@@ -9,6 +9,7 @@ set, else in-process), which is what the streams follow.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -190,10 +191,8 @@ class Streams:
 
     def close(self) -> None:
         for context in reversed(self.open):
-            try:
+            with contextlib.suppress(httpx.HTTPError):
                 context.__exit__(None, None, None)
-            except httpx.HTTPError:
-                pass
         self.client.close()
 
 

@@ -67,9 +67,7 @@ def test_a_won_daily_game_brings_the_days_result(streams: Streams, player: Playe
     assert player.get("/api/v1/daily/").json()["solved"] is True
 
 
-def test_a_reconnecting_feed_gets_what_it_missed_in_order(
-    streams: Streams, player: Player
-) -> None:
+def test_a_reconnecting_feed_gets_what_it_missed_in_order(streams: Streams, player: Player) -> None:
     reader, cursor = open_feed(streams, player)
     first = player.new_game()
     assert reader.event().json()["id"] == first["id"]
@@ -90,9 +88,7 @@ def test_a_reconnecting_feed_gets_what_it_missed_in_order(
     assert ids == sorted(ids)
 
 
-def test_too_much_missed_is_one_resync(
-    streams: Streams, player: Player, settings: object
-) -> None:
+def test_too_much_missed_is_one_resync(streams: Streams, player: Player, settings: object) -> None:
     setattr(settings, "STREAM_MAX_REPLAY", 2)  # noqa: B010
     _, cursor = open_feed(streams, player)
     for _ in range(3):
@@ -102,9 +98,7 @@ def test_too_much_missed_is_one_resync(
     assert (frame.event, frame.json()) == ("resync", {})
 
 
-def test_the_feed_is_the_players_own(
-    streams: Streams, make_player: Callable[[], Player]
-) -> None:
+def test_the_feed_is_the_players_own(streams: Streams, make_player: Callable[[], Player]) -> None:
     me, someone = make_player(), make_player()
     reader, _ = open_feed(streams, me)
     someone.new_game()
