@@ -30,10 +30,13 @@ $(DEV_STAMP): $(RUN_STAMP) pyproject.toml client_sdk/pyproject.toml
 install: $(DEV_STAMP)
 install-run: $(RUN_STAMP)
 
-# The embedded default: SQLite in the project, no Redis, DEBUG on for a local server.
+# The embedded default: SQLite in the project, no Redis, DEBUG on for a local server. One
+# process serves everything, live streams included: uvicorn (ASGI), since runserver (WSGI)
+# cannot hold a stream open; it restarts when a Python file of the project changes.
+RELOAD_DIRS := $(foreach dir,scorpion_site games accounts stats web,--reload-dir $(dir))
 run: install-run
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=$${DEBUG:-true} $(BIN)/uvicorn scorpion_site.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 1 --reload $(RELOAD_DIRS)
 
 lint: install
 	$(BIN)/ruff check .
