@@ -8,7 +8,7 @@
 """
 
 from scorpion_client._async import AsyncGameHandle, AsyncScorpion
-from scorpion_client._core import RetryPolicy
+from scorpion_client._core import RetryPolicy, StreamOptions
 from scorpion_client._sync import GameHandle, Scorpion
 from scorpion_client.endpoints import ENDPOINTS, Endpoint
 from scorpion_client.errors import (
@@ -43,9 +43,17 @@ from scorpion_client.models import (
     Column,
     CommandResult,
     Daily,
+    DailyResult,
     Event,
+    FeedEvent,
+    FeedResync,
     Flip,
     Game,
+    GameCreated,
+    GameEnded,
+    GameResync,
+    GameStreamEvent,
+    GameUpdate,
     HintMove,
     Hints,
     Leaderboard,
@@ -70,13 +78,21 @@ __all__ = [
     "CommandResult",
     "ConflictError",
     "Daily",
+    "DailyResult",
     "EmailVerificationRequired",
     "Endpoint",
     "Event",
+    "FeedEvent",
+    "FeedResync",
     "Flip",
     "Game",
+    "GameCreated",
+    "GameEnded",
     "GameFinished",
     "GameHandle",
+    "GameResync",
+    "GameStreamEvent",
+    "GameUpdate",
     "HintMove",
     "Hints",
     "IdempotencyKeyReused",
@@ -102,6 +118,7 @@ __all__ = [
     "Session",
     "Stats",
     "StockEmpty",
+    "StreamOptions",
     "TransportError",
     "UnexpectedResponse",
     "UnknownCard",

@@ -22,14 +22,21 @@ from scorpion_client._core import (
     Ops,
     RetryPolicy,
     Spec,
+    StreamFollower,
+    StreamOptions,
+    StreamSpec,
+    error_from_response,
     transport_error,
 )
-from scorpion_client.errors import VersionConflict
+from scorpion_client.errors import TransportError, VersionConflict
 from scorpion_client.models import (
     CommandResult,
     Daily,
     Event,
+    FeedEvent,
     Game,
+    GameStreamEvent,
+    GameUpdate,
     Hints,
     Leaderboard,
     LeaderboardEntry,
@@ -112,6 +119,52 @@ class AsyncScorpion(BaseClient):
             if not page.next:
                 return
             spec = spec.follow(page.next, self.base_url)
+
+    async def follow(
+        self,
+        spec: StreamSpec[T],
+        *,
+        last_event_id: str | None = None,
+        options: StreamOptions | None = None,
+    ) -> AsyncIterator[T]:
+        """The events of a stream, opening it again whenever it drops (with the last event id
+        seen, so that nothing is missed or repeated), until the server ends it."""
+        follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        while True:
+            request = follower.request(self, self._http)
+            error: Exception | None = None
+            try:
+                response = await self._http.send(request, stream=True)
+            except httpx.TransportError as exc:
+                error = exc
+            else:
+                try:
+                    if response.status_code != 200:
+                        await response.aread()
+                        delay = follower.delay_after_answer(response)
+                        if delay is None:
+                            raise error_from_response(response)
+                        await _sleep(delay)
+                        continue
+                    async for line in response.aiter_lines():
+                        item = follower.line(line)
+                        if item is not None:
+                            yield item
+                        if follower.ended:
+                            return
+                except httpx.TransportError as exc:
+                    error = exc
+                finally:
+                    await response.aclose()
+            delay = follower.delay_after_close(error)
+            if delay is None:
+                if follower.ended:
+                    return
+                if isinstance(error, httpx.RequestError):
+                    raise transport_error(error, request) from error
+                raise TransportError(f"GET {request.url}: the stream keeps closing")
+            if delay:
+                await _sleep(delay)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -244,6 +297,19 @@ class AsyncGamesResource:
     async def restart(self, game: GameRef) -> AsyncGameHandle:
         return self.handle(await self._client.request(Ops.games_restart(game)))
 
+    def stream(
+        self,
+        game: GameRef,
+        *,
+        since: int | None = None,
+        last_event_id: str | None = None,
+        options: StreamOptions | None = None,
+    ) -> AsyncIterator[GameStreamEvent]:
+        """Follow a game live (``async for``); see ``Scorpion.games.stream``."""
+        return self._client.follow(
+            Ops.game_stream(game, since), last_event_id=last_event_id, options=options
+        )
+
 
 class AsyncGameHandle(Game):
     """``GameHandle`` for the async client: the same methods, to be awaited."""
@@ -310,6 +376,18 @@ class AsyncGameHandle(Game):
     async def restart(self) -> AsyncGameHandle:
         return await self._games.restart(self.id)
 
+    async def stream(
+        self, *, options: StreamOptions | None = None
+    ) -> AsyncIterator[GameStreamEvent]:
+        """Follow this game live from the version this handle holds (``async for``); each
+        event also brings the handle up to date. See ``GameHandle.stream``."""
+        async for item in self._games.stream(self.id, since=self.version, options=options):
+            if item.version >= self.version:
+                self._update(item.game)
+                if isinstance(item, GameUpdate):
+                    self.last_event = item.event
+            yield item
+
 
 class AsyncDailyResource:
     def __init__(self, client: AsyncScorpion) -> None:
@@ -353,6 +431,12 @@ class AsyncMeResource:
 
     async def get(self) -> Me:
         return await self._client.request(Ops.me())
+
+    def stream(
+        self, *, last_event_id: str | None = None, options: StreamOptions | None = None
+    ) -> AsyncIterator[FeedEvent]:
+        """The player's feed, live (``async for``); see ``Scorpion.me.stream``."""
+        return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)
 
     async def export(self) -> dict[str, Any]:
         return await self._client.request(Ops.me_export())

@@ -31,8 +31,16 @@ from scorpion_client.errors import (
 from scorpion_client.models import (
     CommandResult,
     Daily,
+    DailyResult,
     Event,
+    FeedEvent,
+    FeedResync,
     Game,
+    GameCreated,
+    GameEnded,
+    GameResync,
+    GameStreamEvent,
+    GameUpdate,
     Hints,
     Leaderboard,
     Me,
@@ -479,6 +487,20 @@ class Ops:
     def stats() -> Spec[Stats]:
         return Spec(ep.STATS.method, ep.STATS.path(), _parsed(Stats.from_json))
 
+    # Live streams (Server-Sent Events).
+
+    @staticmethod
+    def game_stream(game: GameRef, since: int | None = None) -> StreamSpec[GameStreamEvent]:
+        return StreamSpec(
+            ep.GAME_STREAM.path(game_id=game_id_of(game)),
+            read_game_event,
+            params=None if since is None else {"since": since},
+        )
+
+    @staticmethod
+    def me_stream() -> StreamSpec[FeedEvent]:
+        return StreamSpec(ep.ME_STREAM.path(), read_feed_event)
+
     # The caller's account and data.
 
     @staticmethod
@@ -584,3 +606,218 @@ class BaseClient:
         if response.is_success or response.status_code in spec.ok_statuses:
             return spec.parse(response)
         raise error_from_response(response)
+
+
+# --- Live streams (Server-Sent Events) ---
+
+
+@dataclass(frozen=True)
+class ServerSentEvent:
+    """One event of a ``text/event-stream``: ``data`` is None for a block that only set an id
+    or a retry delay."""
+
+    event: str
+    data: str | None
+    id: str | None
+    retry: int | None
+
+
+class SSEDecoder:
+    """Lines of an event stream in, events out (the parts of the WHATWG rules the API uses:
+    ``id``, ``event``, ``data`` over one or more lines, ``retry``, ``:`` comments)."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self._event: str | None = None
+        self._data: list[str] = []
+        self._id: str | None = None
+        self._retry: int | None = None
+        self._seen = False
+
+    def feed(self, line: str) -> ServerSentEvent | None:
+        if line == "":
+            if not self._seen:
+                return None
+            event = ServerSentEvent(
+                event=self._event or "message",
+                data="\n".join(self._data) if self._data else None,
+                id=self._id,
+                retry=self._retry,
+            )
+            self._reset()
+            return event
+        if line.startswith(":"):
+            return None  # a comment: the server's heartbeat
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        self._seen = True
+        if name == "event":
+            self._event = value
+        elif name == "data":
+            self._data.append(value)
+        elif name == "id" and "\0" not in value:
+            self._id = value
+        elif name == "retry" and value.isdigit():
+            self._retry = int(value)
+        return None
+
+
+END_EVENT = "end"
+
+
+@dataclass(frozen=True)
+class StreamSpec(Generic[T]):
+    """A stream to follow: its path and query, and how to read each event (None: skip it)."""
+
+    path: str
+    read: Callable[[ServerSentEvent], T | None]
+    params: Mapping[str, str | int] | None = None
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """How a stream is followed.
+
+    ``read_timeout``: seconds without a byte (the server sends a heartbeat every 15 s) before
+    the connection is deemed dead and opened again. ``max_failures``: failed connection
+    attempts in a row before giving up (``TransportError``, or the server's error); None to
+    try forever. Waits between attempts: full-jitter exponential backoff from
+    ``backoff_base`` up to ``backoff_max`` seconds, or the server's ``Retry-After``.
+    """
+
+    read_timeout: float = 45.0
+    max_failures: int | None = 10
+    backoff_base: float = 0.5
+    backoff_max: float = 15.0
+
+    def backoff(self, failures: int) -> float:
+        return random.uniform(0.0, min(self.backoff_max, self.backoff_base * 2 ** (failures - 1)))
+
+
+class StreamFollower(Generic[T]):
+    """What both clients do with a stream, apart from the I/O: the request to send (with
+    ``Last-Event-ID`` once an id was seen), what each event becomes, and how long to wait
+    after each answer, end or failure before opening it again (None: stop)."""
+
+    def __init__(
+        self,
+        spec: StreamSpec[T],
+        options: StreamOptions,
+        last_event_id: str | None = None,
+    ) -> None:
+        self.spec = spec
+        self.options = options
+        self.last_event_id = last_event_id
+        self.failures = 0
+        self.received = False  # anything received on the current connection
+        self.ended = False  # the server said the stream is over ("end")
+        self.decoder = SSEDecoder()
+
+    def request(self, client: BaseClient, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        if client.token:
+            headers["X-Session-Token"] = client.token
+        if self.last_event_id is not None:
+            headers["Last-Event-ID"] = self.last_event_id
+        self.received = False
+        self.decoder = SSEDecoder()
+        path = self.spec.path.lstrip("/")
+        params = dict(self.spec.params or {}) if self.last_event_id is None else None
+        return http.build_request(
+            "GET",
+            path,
+            params=params,
+            headers=headers,
+            timeout=httpx.Timeout(self.options.read_timeout, connect=10.0),
+        )
+
+    def delay_after_answer(self, response: httpx.Response) -> float | None:
+        """A non-200 answer (body read): the wait before trying again, or None to raise it."""
+        if response.status_code not in (429, 500, 502, 503, 504):
+            return None
+        if response.status_code == 503 and _problem_code(response) == "stream_unavailable":
+            return None  # not a passing condition: this server serves no streams
+        delay = self._failure()
+        if delay is None:
+            return None
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        return delay if retry_after is None else retry_after
+
+    def line(self, text: str) -> T | None:
+        """One line of the stream: the event it completes, if any."""
+        self.received = True
+        event = self.decoder.feed(text)
+        if event is None:
+            return None
+        self.failures = 0
+        if event.id is not None:
+            self.last_event_id = event.id
+        if event.event == END_EVENT:
+            self.ended = True
+            return None
+        if event.data is None:
+            return None
+        return self.spec.read(event)
+
+    def delay_after_close(self, error: Exception | None) -> float | None:
+        """The connection closed (cleanly, or with ``error``): the wait before opening it
+        again, or None to stop (the stream ended, or too many failures)."""
+        if self.ended:
+            return None
+        if error is None and self.received:
+            return 0.0  # the server closed a stream that worked (its lifetime): resume now
+        return self._failure()
+
+    def _failure(self) -> float | None:
+        self.failures += 1
+        limit = self.options.max_failures
+        if limit is not None and self.failures > limit:
+            return None
+        return self.options.backoff(self.failures)
+
+
+def _problem_code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    code = body.get("code") if isinstance(body, Mapping) else None
+    return code if isinstance(code, str) else None
+
+
+def _event_json(event: ServerSentEvent) -> Mapping[str, Any]:
+    import json
+
+    data = json.loads(event.data or "null")
+    if not isinstance(data, Mapping):
+        raise UnexpectedResponse(f"a {event.event} event without a JSON object: {event.data!r}")
+    return data
+
+
+def read_game_event(event: ServerSentEvent) -> GameStreamEvent | None:
+    try:
+        if event.event == "command":
+            return GameUpdate.from_json(_event_json(event))
+        if event.event == "resync":
+            return GameResync.from_json(_event_json(event))
+    except (KeyError, TypeError, ValueError, AssertionError) as exc:
+        raise UnexpectedResponse(f"cannot read a {event.event} event: {exc}") from exc
+    return None  # an event this SDK does not know yet
+
+
+def read_feed_event(event: ServerSentEvent) -> FeedEvent | None:
+    readers: dict[str, Callable[[Mapping[str, Any]], FeedEvent]] = {
+        "game_created": GameCreated.from_json,
+        "game_finished": GameEnded.from_json,
+        "daily_result": DailyResult.from_json,
+        "resync": lambda data: FeedResync(),
+    }
+    reader = readers.get(event.event)
+    if reader is None:
+        return None
+    try:
+        return reader(_event_json(event))
+    except (KeyError, TypeError, ValueError, AssertionError) as exc:
+        raise UnexpectedResponse(f"cannot read a {event.event} event: {exc}") from exc

@@ -20,14 +20,21 @@ from scorpion_client._core import (
     Ops,
     RetryPolicy,
     Spec,
+    StreamFollower,
+    StreamOptions,
+    StreamSpec,
+    error_from_response,
     transport_error,
 )
-from scorpion_client.errors import VersionConflict
+from scorpion_client.errors import TransportError, VersionConflict
 from scorpion_client.models import (
     CommandResult,
     Daily,
     Event,
+    FeedEvent,
     Game,
+    GameStreamEvent,
+    GameUpdate,
     Hints,
     Leaderboard,
     LeaderboardEntry,
@@ -116,6 +123,52 @@ class Scorpion(BaseClient):
             if not page.next:
                 return
             spec = spec.follow(page.next, self.base_url)
+
+    def follow(
+        self,
+        spec: StreamSpec[T],
+        *,
+        last_event_id: str | None = None,
+        options: StreamOptions | None = None,
+    ) -> Iterator[T]:
+        """The events of a stream, opening it again whenever it drops (with the last event id
+        seen, so that nothing is missed or repeated), until the server ends it."""
+        follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        while True:
+            request = follower.request(self, self._http)
+            error: Exception | None = None
+            try:
+                response = self._http.send(request, stream=True)
+            except httpx.TransportError as exc:
+                error = exc
+            else:
+                try:
+                    if response.status_code != 200:
+                        response.read()
+                        delay = follower.delay_after_answer(response)
+                        if delay is None:
+                            raise error_from_response(response)
+                        _sleep(delay)
+                        continue
+                    for line in response.iter_lines():
+                        item = follower.line(line)
+                        if item is not None:
+                            yield item
+                        if follower.ended:
+                            return
+                except httpx.TransportError as exc:
+                    error = exc
+                finally:
+                    response.close()
+            delay = follower.delay_after_close(error)
+            if delay is None:
+                if follower.ended:
+                    return
+                if isinstance(error, httpx.RequestError):
+                    raise transport_error(error, request) from error
+                raise TransportError(f"GET {request.url}: the stream keeps closing")
+            if delay:
+                _sleep(delay)
 
     def close(self) -> None:
         self._http.close()
@@ -270,6 +323,22 @@ class GamesResource:
         """A new game with the same deal."""
         return self.handle(self._client.request(Ops.games_restart(game)))
 
+    def stream(
+        self,
+        game: GameRef,
+        *,
+        since: int | None = None,
+        last_event_id: str | None = None,
+        options: StreamOptions | None = None,
+    ) -> Iterator[GameStreamEvent]:
+        """Follow a game live: a ``GameUpdate`` for every command accepted from now on, from
+        any device (after version ``since``; without it, first a ``GameResync`` with the whole
+        game). A dropped connection is opened again and resumes after the last version seen,
+        so each version comes exactly once. Ends when the game is won or resigned."""
+        return self._client.follow(
+            Ops.game_stream(game, since), last_event_id=last_event_id, options=options
+        )
+
 
 class GameHandle(Game):
     """A game bound to the client: its fields are the latest state the client knows, and its
@@ -345,6 +414,22 @@ class GameHandle(Game):
         """A new game with the same deal (this handle stays on the old game)."""
         return self._games.restart(self.id)
 
+    def stream(self, *, options: StreamOptions | None = None) -> Iterator[GameStreamEvent]:
+        """Follow this game live, from the version this handle holds: each event (a
+        ``GameUpdate``, or a ``GameResync`` after a long absence) also brings the handle up to
+        date, so a move made on another device is in its fields at once. Resumes by itself
+        after a dropped connection; ends when the game is over.
+
+        >>> for update in game.stream():
+        ...     print(update.version, update.game.status)
+        """
+        for item in self._games.stream(self.id, since=self.version, options=options):
+            if item.version >= self.version:
+                self._update(item.game)
+                if isinstance(item, GameUpdate):
+                    self.last_event = item.event
+            yield item
+
 
 class DailyResource:
     """The daily challenge: one deal a day (UTC), the same for every player."""
@@ -393,6 +478,14 @@ class MeResource:
 
     def get(self) -> Me:
         return self._client.request(Ops.me())
+
+    def stream(
+        self, *, last_event_id: str | None = None, options: StreamOptions | None = None
+    ) -> Iterator[FeedEvent]:
+        """The player's feed, live: ``GameCreated``, ``GameFinished`` and ``DailyResult`` as
+        they happen on any device (``FeedResync``: too much was missed, read your lists
+        again). Resumes by itself after a dropped connection; never ends by itself."""
+        return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)
 
     def export(self) -> dict[str, Any]:
         """Everything stored about the caller, as the server's JSON."""

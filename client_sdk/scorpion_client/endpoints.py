@@ -50,6 +50,11 @@ GAME_EVENTS = _endpoint("GET", "/api/v1/games/{game_id}/events/")
 GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
 GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
 
+# Live streams (Server-Sent Events): documented in docs/api.md, not in the OpenAPI schema,
+# which cannot describe an event stream (and whose fuzzing must not open one).
+GAME_STREAM = _endpoint("GET", "/api/v1/games/{game_id}/stream/", api=False)
+ME_STREAM = _endpoint("GET", "/api/v1/me/stream/", api=False)
+
 # Daily challenge and statistics.
 DAILY = _endpoint("GET", "/api/v1/daily/")
 DAILY_LEADERBOARD = _endpoint("GET", "/api/v1/daily/{date}/leaderboard/")

@@ -127,7 +127,14 @@ def _take_slot(opener: Opener, user_id: int) -> str:
     return slot
 
 
-class GameStreamView(ApiView):
+class _StreamGateView(ApiView):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # A stream client accepts text/event-stream (EventSource sends nothing else); the
+        # gate's own answers, errors included, are JSON whatever Accept says.
+        return super().perform_content_negotiation(request, force=True)
+
+
+class GameStreamView(_StreamGateView):
     """``GET /api/v1/games/{id}/stream/``: the game's events, live (text/event-stream)."""
 
     @extend_schema(exclude=True)
@@ -176,7 +183,7 @@ class GameStreamView(ApiView):
         return Response(status=200)
 
 
-class MeStreamView(ApiView):
+class MeStreamView(_StreamGateView):
     """``GET /api/v1/me/stream/``: the player's feed, live (text/event-stream)."""
 
     @extend_schema(exclude=True)
