@@ -27,8 +27,8 @@ from scorpion_client import (
 )
 from scorpion_client._core import SSEDecoder
 
+from tests.asgi_server import asgi_server  # noqa: F401  (the fixture)
 from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
-from tests.streams.conftest import asgi_server  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
