@@ -685,12 +685,15 @@ class StreamOptions:
     attempts in a row before giving up (``TransportError``, or the server's error); None to
     try forever. Waits between attempts: full-jitter exponential backoff from
     ``backoff_base`` up to ``backoff_max`` seconds, or the server's ``Retry-After``.
+    ``stop``: asked whenever anything arrives, heartbeats included (so at least every 15 s):
+    True ends the iteration, e.g. from another thread of the program.
     """
 
     read_timeout: float = 45.0
     max_failures: int | None = 10
     backoff_base: float = 0.5
     backoff_max: float = 15.0
+    stop: Callable[[], bool] | None = None
 
     def backoff(self, failures: int) -> float:
         return random.uniform(0.0, min(self.backoff_max, self.backoff_base * 2 ** (failures - 1)))
@@ -748,6 +751,9 @@ class StreamFollower(Generic[T]):
     def line(self, text: str) -> T | None:
         """One line of the stream: the event it completes, if any."""
         self.received = True
+        if self.options.stop is not None and self.options.stop():
+            self.ended = True
+            return None
         event = self.decoder.feed(text)
         if event is None:
             return None
@@ -764,6 +770,8 @@ class StreamFollower(Generic[T]):
     def delay_after_close(self, error: Exception | None) -> float | None:
         """The connection closed (cleanly, or with ``error``): the wait before opening it
         again, or None to stop (the stream ended, or too many failures)."""
+        if self.options.stop is not None and self.options.stop():
+            self.ended = True
         if self.ended:
             return None
         if error is None and self.received:

@@ -9,7 +9,8 @@
 In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
 number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen), ``d`` to deal,
 ``u`` undo, ``r`` redo, ``h`` hint, ``restart``, ``resign``, ``q`` to quit (the game stays on
-the server: ``scorpion play --resume``).
+the server: ``scorpion play --resume``). The table follows the game live: a move made on
+another device (the browser, another terminal) is drawn at once (``--no-follow`` to stop that).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import contextlib
 import getpass
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +28,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from scorpion_client._core import DEFAULT_BASE_URL
+from scorpion_client import _sync
+from scorpion_client._core import DEFAULT_BASE_URL, StreamOptions
 from scorpion_client._sync import GameHandle, Scorpion
 from scorpion_client.config import TokenStore
 from scorpion_client.errors import (
@@ -35,7 +38,7 @@ from scorpion_client.errors import (
     ScorpionError,
     TransportError,
 )
-from scorpion_client.models import Event
+from scorpion_client.models import Event, GameUpdate
 from scorpion_client.render import (
     describe_event,
     format_duration,
@@ -83,6 +86,58 @@ def parse_move(text: str) -> Move | None:
             return None
         to = int(parts[1]) - 1
     return Move(card, to)
+
+
+class Follower:
+    """Follows the game being played on its stream, in a thread of its own, and draws it again
+    when it changes elsewhere (another device, another terminal).
+
+    The lock is held by the main loop while one of its own commands is on its way, so the
+    follower sees the handle after that command's answer: an event of the handle's own version
+    or older is this terminal's own doing and is not drawn twice.
+    """
+
+    def __init__(self, cli: Cli, game: GameHandle, lock: threading.Lock) -> None:
+        self.cli = cli
+        self.game = game
+        self.lock = lock
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="scorpion-follow", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        # A client of its own, used and closed by this thread only (an httpx client must not
+        # be closed under a request of another thread).
+        client = _sync.Scorpion(self.cli.url, token=self.cli.client.token)
+        options = StreamOptions(stop=self.stopped.is_set)
+        try:
+            stream = client.games.stream(self.game.id, since=self.game.version, options=options)
+            for update in stream:
+                with self.lock:
+                    if update.version <= self.game.version:
+                        continue
+                    self.game._update(update.game)
+                    if isinstance(update, GameUpdate):
+                        self.game.last_event = update.event
+                    self._draw(update)
+        except ScorpionError:
+            pass  # a server without streams, or gone: play goes on as before, unfollowed
+        finally:
+            client.close()
+
+    def _draw(self, update: object) -> None:
+        console = self.cli.console
+        console.print()
+        what = (
+            describe_event(update.event) if isinstance(update, GameUpdate) else "the game changed"
+        )
+        console.print(f"[magenta]Played on another device:[/magenta] {what}")
+        console.print(render_game(self.game))
+        console.print("> ", end="")
+
+    def stop(self) -> None:
+        """The thread ends when anything next arrives (a heartbeat at the latest)."""
+        self.stopped.set()
 
 
 class Cli:
@@ -227,6 +282,20 @@ class Cli:
 
     def play(self) -> int:
         game = self._open_game()
+        lock = threading.Lock()
+        follower = self._follow(game, lock)
+        try:
+            return self._play(game, lock, follower)
+        finally:
+            if follower is not None:
+                follower.stop()
+
+    def _follow(self, game: GameHandle, lock: threading.Lock) -> Follower | None:
+        if self.args.no_follow or game.is_finished:
+            return None
+        return Follower(self, game, lock)
+
+    def _play(self, game: GameHandle, lock: threading.Lock, follower: Follower | None) -> int:
         console = self.console
         console.print(render_game(game))
         console.print("Type a card to move it ([cyan]8h[/cyan]), [cyan]?[/cyan] for help.")
@@ -251,14 +320,19 @@ class Cli:
                     continue
                 if word in ("restart",):
                     game = game.restart()
+                    if follower is not None:
+                        follower.stop()
+                    follower = self._follow(game, lock)
                     console.print("[cyan]A new game with the same deal.[/cyan]")
                 elif word == "resign":
                     answer = self.read_line("Resign this game? [y/N] ").strip().lower()
                     if answer not in ("y", "yes"):
                         continue
-                    game.resign()
+                    with lock:
+                        game.resign()
                 else:
-                    event = self._command(game, word)
+                    with lock:
+                        event = self._command(game, word)
                     if event is None:
                         console.print(f"[red]Not a card or a command: {line!r}[/red] (? for help)")
                         continue
@@ -342,6 +416,11 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
     choice.add_argument("--game", metavar="ID", help="the game with this id")
+    play.add_argument(
+        "--no-follow",
+        action="store_true",
+        help="do not draw moves made on other devices as they happen",
+    )
     games = commands.add_parser("games", help="list your games")
     games.add_argument("--status", choices=["playing", "stuck", "won", "resigned"])
     games.add_argument("--limit", type=int, default=20)
