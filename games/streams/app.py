@@ -89,7 +89,10 @@ class StreamHandler(ASGIHandler):
                 await opener.slots.release(start.user_id, start.slot)
             await self.send_response(response, send)
             return
-        await _Stream(start, opener, send, receive).run(response)
+        headers = _headers(response)
+        # An open stream keeps nothing of its request: memory per stream is what it follows.
+        del request, response, error
+        await _Stream(start, opener, send, receive).run(headers)
 
     def _open(self, request: HttpRequest) -> HttpResponseBase:
         def answer() -> HttpResponseBase:
@@ -111,12 +114,10 @@ class _Stream:
         self.cursor = start.cursor
         self.loop = asyncio.get_running_loop()
 
-    async def run(self, response: HttpResponseBase) -> None:
+    async def run(self, headers: list[tuple[bytes, bytes]]) -> None:
         watcher = asyncio.create_task(self._watch_disconnect())
         try:
-            await self.send(
-                {"type": "http.response.start", "status": 200, "headers": _headers(response)}
-            )
+            await self.send({"type": "http.response.start", "status": 200, "headers": headers})
             await self._follow()
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:  # the client has gone
