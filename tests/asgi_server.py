@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
 from django.db import connections
 
@@ -26,8 +27,9 @@ class AsgiServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = int(self.sock.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
+        # Static files from the apps' folders, as live_server serves them (no collectstatic).
         config = uvicorn.Config(
-            StreamRouter(get_asgi_application()),
+            StreamRouter(ASGIStaticFilesHandler(get_asgi_application())),
             log_level="warning",
             lifespan="off",
             timeout_graceful_shutdown=1,

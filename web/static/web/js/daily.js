@@ -1,6 +1,7 @@
 // The daily challenge: today's deal for everyone, and the day's leaderboard.
 
 import { daily, games, pathOf, request } from "scorpion/api.js";
+import { followFeed } from "scorpion/live.js";
 import { formatDate, formatDuration, h, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const todayBox = document.getElementById("today");
@@ -151,4 +152,16 @@ async function main() {
   await loadBoard(today.date);
 }
 
+// An attempt started or finished on another device, and its result, show here at once.
+async function refresh() {
+  try {
+    today = await daily.today();
+  } catch {
+    return;
+  }
+  showToday(today);
+  if (dayInput.value === today.date) await loadBoard(today.date);
+}
+
 main();
+followFeed(refresh);

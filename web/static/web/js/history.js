@@ -1,6 +1,7 @@
 // The player's games, newest first, filtered by status and kind of deal.
 
 import { games, pathOf, request } from "scorpion/api.js";
+import { followFeed } from "scorpion/live.js";
 import { formatDate, formatDuration, h, modeLabel, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
 
 const box = document.getElementById("games");
@@ -47,7 +48,10 @@ function show(page) {
   );
 }
 
+let shown = null; // the page on screen (null: the first, as filtered)
+
 async function load(path) {
+  shown = path;
   try {
     const page = path
       ? (await request("GET", path)).data
@@ -65,3 +69,7 @@ newer.addEventListener("click", () => links.previous && load(links.previous));
 
 wireHeader();
 load(null);
+followFeed(() => {
+  load(shown);
+  box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
+});

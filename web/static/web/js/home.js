@@ -1,6 +1,7 @@
 // The home page: log-in and sign-up forms (allauth's browser client), or the lobby.
 
 import { auth, games, JsonText, safeNext } from "scorpion/api.js";
+import { followFeed } from "scorpion/live.js";
 import {
   formatDate,
   formatDuration,
@@ -187,6 +188,14 @@ const lobby = document.getElementById("lobby");
 if (lobby) {
   wireHeader();
   wireNewGame(lobby.querySelector(".new-game"));
-  showResume(document.getElementById("resume"));
-  showRecent(document.getElementById("recent"));
+  const refresh = () => {
+    showResume(document.getElementById("resume"));
+    showRecent(document.getElementById("recent"));
+  };
+  refresh();
+  // A game started or finished on another device shows here at once.
+  followFeed(() => {
+    refresh();
+    lobby.dataset.updates = String(Number(lobby.dataset.updates || 0) + 1);
+  });
 }

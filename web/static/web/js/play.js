@@ -1,12 +1,18 @@
 // The table: one game of the API, played by tapping or dragging cards.
 //
 // Every change goes through POST /api/v1/games/{id}/commands/ with the version this page last
-// saw (`expected_version`). The answer is the whole game, which is drawn again; a 409
-// `version_conflict` (the game moved on in another tab or the SDK) carries the current game,
-// which is drawn instead. Commands are sent one at a time, in the order the player made them.
+// saw (`expected_version`). The answer is the whole game, which is drawn again. Commands are
+// sent one at a time, in the order the player made them.
+//
+// The page follows the game's live stream (GET .../stream/): a command accepted from another
+// tab or device arrives as the same whole game and is drawn at once. A tap made on a position
+// that changed meanwhile is answered 409 `version_conflict` with the current game: the page
+// draws it, and sends the tap again against it if the tapped card can still move (the server
+// then judges it on the current position); otherwise it says why the tap was not played.
 
 import { games, serverNow } from "scorpion/api.js";
 import { cardLabel, describeRecord, fitColumns, renderTable } from "scorpion/cards.js";
+import { follow } from "scorpion/live.js";
 import {
   announce,
   confirmDialog,
@@ -37,6 +43,8 @@ const modeOut = document.getElementById("mode");
 let game = null;
 let queue = Promise.resolve();
 let pending = 0;
+let live = null; // the game's stream, while the game is on
+let arrived = null; // a stream event held back while a command of this page is on its way
 let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
@@ -171,6 +179,8 @@ function tick() {
 
 function setGame(next) {
   const { event, ...rest } = next;
+  // Answers and stream events can cross: an older version never replaces a newer one.
+  if (game && rest.id === game.id && rest.version < game.version) return event;
   if (!game || rest.version !== game.version) {
     hints = null;
     hintIndex = -1;
@@ -186,10 +196,11 @@ function setGame(next) {
 async function load({ quiet = false } = {}) {
   try {
     const fresh = await games.get(gameId);
-    if (game && fresh.version !== game.version && !quiet) {
+    if (game && fresh.version > game.version && !quiet) {
       toast("This game was played elsewhere meanwhile: showing its current position.");
     }
     if (!game || fresh.version !== game.version || fresh.status !== game.status) setGame(fresh);
+    followGame();
   } catch (error) {
     if (!game) {
       board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
@@ -198,6 +209,41 @@ async function load({ quiet = false } = {}) {
       toast(error.detail, { kind: "error" });
     }
   }
+}
+
+// --- the live stream ---
+
+function followGame() {
+  if (live || !game || finished(game)) return;
+  live = follow(() => `/api/v1/games/${gameId}/stream/?since=${game.version}`, {
+    command: arrive,
+    resync: arrive,
+    end: () => {
+      live?.close();
+      live = null;
+    },
+  });
+  board.dataset.live = "true";
+}
+
+// A command accepted elsewhere (or this page's own, echoed by the stream: its version is then
+// already on the table and it is skipped).
+function arrive(data) {
+  if (!game || data.id !== game.id || data.version <= game.version) return;
+  if (pending) {
+    arrived = data; // drawn once this page's own command is answered, if still newer
+    return;
+  }
+  const event = setGame(data);
+  announce(`Played on another device: ${event ? describeRemote(event) : "the game changed"}.`);
+  board.dataset.remoteVersion = String(game.version);
+}
+
+function describeRemote(event) {
+  if (event.type === "undo") return `undone ${describeRecord(event.undone)}`;
+  if (event.type === "redo") return `redone ${describeRecord(event.redone)}`;
+  if (event.type === "resign") return "resigned";
+  return describeRecord(event);
 }
 
 // Sends one command after those already on their way; resolves true if it was accepted.
@@ -212,6 +258,20 @@ async function send(body) {
   pending += 1;
   board.setAttribute("aria-busy", "true");
   try {
+    return await attempt(body, true);
+  } finally {
+    pending -= 1;
+    board.setAttribute("aria-busy", pending ? "true" : "false");
+    if (!pending && arrived) {
+      const held = arrived;
+      arrived = null;
+      arrive(held);
+    }
+  }
+}
+
+async function attempt(body, mayReplay) {
+  try {
     const event = setGame(await games.command(gameId, { ...body, expected_version: game.version }));
     const said = describeEventForPlayer(body, event);
     if (said && game.status === "playing") announce(said);
@@ -219,7 +279,15 @@ async function send(body) {
   } catch (error) {
     if (error.code === "version_conflict" && error.problem.game) {
       setGame(error.problem.game);
-      toast("This game was played elsewhere meanwhile: showing its current position.");
+      board.dataset.remoteVersion = String(game.version);
+      const why = mayReplay ? staleReason(body) : "";
+      if (mayReplay && !why) {
+        board.dataset.replayed = String(Number(board.dataset.replayed || 0) + 1);
+        return await attempt(body, false);
+      }
+      toast(`The game was played on another device meanwhile${why ? `: ${why}` : ""}.`);
+    } else if (error.code === "illegal_move" && !mayReplay) {
+      toast(`The game was played on another device meanwhile: ${error.detail}`, { kind: "error" });
     } else if (error.code === "game_finished") {
       await load({ quiet: true });
       toast(error.detail, { kind: "error" });
@@ -227,10 +295,23 @@ async function send(body) {
       toast(error.detail, { kind: "error" });
     }
     return false;
-  } finally {
-    pending -= 1;
-    board.setAttribute("aria-busy", pending ? "true" : "false");
   }
+}
+
+// Why a command made on a position that has since changed is not sent again ("" to send it):
+// a card that is no longer face up cannot be played, an undo or redo would now reverse or
+// replay another move than the one the player saw, and a deal needs a stock.
+function staleReason(body) {
+  if (!playable(game)) return `it is ${game.status}`;
+  if (body.type === "move") {
+    const faceUp = game.columns.some((column) => column.cards.includes(body.card));
+    if (faceUp) return "";
+    if (game.collected.includes(body.card[1])) return `the ${cardLabel(body.card)} has been collected`;
+    return `the ${cardLabel(body.card)} is no longer face up`;
+  }
+  if (body.type === "deal") return game.stock ? "" : "the stock has already been dealt";
+  if (body.type === "resign") return "";
+  return `your ${body.type} was not applied, so as not to ${body.type} another move than the one you saw`;
 }
 
 function describeEventForPlayer(body, event) {
@@ -546,7 +627,9 @@ document.addEventListener("keydown", (event) => {
 });
 
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && game && !pending) load();
+  if (document.visibilityState !== "visible" || !game) return;
+  live?.wake();
+  if (!pending) load();
 });
 window.addEventListener("resize", () => {
   const tableau = board.querySelector(".tableau");

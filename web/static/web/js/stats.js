@@ -2,6 +2,7 @@
 // finished games (GET /api/v1/games/?status=won and ?status=resigned).
 
 import { ApiError, games, stats } from "scorpion/api.js";
+import { followFeed } from "scorpion/live.js";
 import { formatDuration, h, MODE_LABELS, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -229,7 +230,6 @@ function chart(won, resigned, width) {
 }
 
 async function main() {
-  wireHeader();
   const figuresBox = document.getElementById("figures");
   const chartBox = document.getElementById("chart");
   const modesBox = document.getElementById("modes");
@@ -253,4 +253,12 @@ async function main() {
   document.getElementById("stats").dataset.loaded = "true";
 }
 
+wireHeader();
 main();
+// A game finished on another device counts here at once.
+followFeed(() => {
+  const root = document.getElementById("stats");
+  main().then(() => {
+    root.dataset.updates = String(Number(root.dataset.updates || 0) + 1);
+  });
+}, ["game_finished"]);

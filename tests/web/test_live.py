@@ -1,0 +1,168 @@
+"""Live play across devices, in Chromium: two browser contexts (two devices) on one account,
+against the ASGI server (which serves the live streams, as `make run` does)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import Player, sign_up
+from tests.asgi_server import asgi_server  # noqa: F401  (the fixture)
+from tests.web.conftest import DESKTOP, PHONE, shoot, won_deal
+from tests.web.test_play import Table, expect
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("web_settings"),
+]
+
+API_PASSWORD = "correct horse battery staple"  # tests.api.conftest.sign_up's
+_emails = itertools.count()
+
+
+@pytest.fixture
+def player() -> Player:
+    return sign_up(f"live{next(_emails)}-{time.monotonic_ns()}@example.com")
+
+
+class Device:
+    """A browser context (its own cookies: a device of its own), logged in as the player."""
+
+    def __init__(self, browser: Any, base: str, player: Player, viewport: dict[str, int]) -> None:
+        touch = viewport == PHONE
+        self.context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+        self.page = self.context.new_page()
+        self.base = base
+        self.page.goto(base + "/")
+        self.page.fill("#login-email", player.email)
+        self.page.fill("#login-password", API_PASSWORD)
+        self.page.click("#login-form button[type=submit]")
+        expect(self.page.locator("#lobby")).to_be_visible()
+
+    def open(self, game_id: str) -> Table:
+        return self.open_at(game_id, 0)
+
+    def open_at(self, game_id: str, version: int) -> Table:
+        self.page.goto(f"{self.base}/play/{game_id}/")
+        table = Table(self.page)
+        expect(table.board).to_have_attribute("data-version", str(version))
+        # No reload may happen from here on: a reload would drop this marker.
+        self.page.evaluate("window.__sameDocument = true")
+        return table
+
+    def same_document(self) -> bool:
+        return bool(self.page.evaluate("window.__sameDocument === true"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def devices(browser: Any, asgi_server: str, player: Player) -> Iterator[tuple[Device, Device]]:  # noqa: F811
+    laptop = Device(browser, asgi_server, player, DESKTOP)
+    phone = Device(browser, asgi_server, player, PHONE)
+    yield laptop, phone
+    laptop.close()
+    phone.close()
+
+
+def test_a_move_on_one_device_shows_on_the_other_without_a_reload(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    laptop, phone = devices
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    on_laptop, on_phone = laptop.open(game["id"]), phone.open(game["id"])
+    expect(on_laptop.board).to_have_attribute("data-live", "true")
+
+    first = deal["line"][0]
+    on_phone.touch_tap(first["card"])
+    on_phone.wait_version(1)
+    on_laptop.wait_version(1)  # no reload, no tap: the stream brought it
+    assert on_laptop.column_of(first["card"]) == on_phone.column_of(first["card"])
+    expect(laptop.page.locator("#announcer")).to_contain_text("Played on another device")
+    # And back: the laptop plays, the phone follows, undo included.
+    second = deal["line"][1]
+    on_laptop.tap(second["card"])
+    on_phone.wait_version(2)
+    laptop.page.keyboard.press("z")
+    on_phone.wait_version(3)
+    assert on_phone.column_of(second["card"]) == on_laptop.column_of(second["card"])
+    assert laptop.same_document()
+    assert phone.same_document()
+    shoot(phone.page, "live-phone-after-laptop-undo")
+
+
+def test_a_tap_on_a_stale_board_is_replayed_or_explained(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    laptop, phone = devices
+    deal = won_deal()
+    first, second = deal["line"][:2]
+    game = player.new_game(code=deal["code"])
+    # The laptop's streams are cut off (a flaky network): its board goes stale.
+    laptop.context.route("**/stream/**", lambda route: route.abort())
+    on_laptop, on_phone = laptop.open(game["id"]), phone.open(game["id"])
+
+    on_phone.touch_tap(first["card"])
+    on_phone.wait_version(1)
+    time.sleep(0.5)
+    expect(on_laptop.board).to_have_attribute("data-version", "0")  # stale
+
+    # A tap on a card that can still move: sent again against the new position, and played.
+    on_laptop.tap(second["card"])
+    on_laptop.wait_version(2)
+    expect(on_laptop.board).to_have_attribute("data-replayed", "1")
+    on_phone.wait_version(2)
+    assert on_phone.column_of(second["card"]) == on_laptop.column_of(second["card"])
+
+    # Another game, played up to a move that turned a card face up; the phone undoes it. The
+    # laptop, stale, taps that card, face down again: not lost silently, the player is told why.
+    other = player.new_game(code=deal["code"])
+    turned = None
+    for step in deal["line"]:
+        event = player.command(other["id"], step).json()["event"]
+        if event.get("flipped"):
+            turned = event["flipped"][0]["card"]
+            break
+    assert turned is not None
+    version = event["seq"]
+    on_laptop, on_phone = laptop.open_at(other["id"], version), phone.open_at(other["id"], version)
+    phone.page.keyboard.press("z")
+    on_phone.wait_version(version + 1)
+    on_laptop.tap(turned)
+    expect(laptop.page.locator("#toast")).to_contain_text(
+        "The game was played on another device meanwhile: the"
+    )
+    expect(laptop.page.locator("#toast")).to_contain_text("is no longer face up")
+    on_laptop.wait_version(version + 1)  # and it shows the position as it is now
+    expect(on_laptop.card(turned)).to_have_count(0)
+    assert laptop.same_document()
+    shoot(laptop.page, "live-stale-tap-explained")
+
+
+def test_the_lobby_and_history_follow_the_players_feed(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    laptop, phone = devices
+    laptop.page.goto(laptop.base + "/")
+    expect(laptop.page.locator("#recent")).to_contain_text("Your games will be listed here")
+    laptop.page.evaluate("window.__sameDocument = true")
+    phone.page.goto(phone.base + "/history/")
+    phone.page.evaluate("window.__sameDocument = true")
+
+    game = player.new_game()  # on a third device
+    expect(laptop.page.locator(f'#recent a[href="/play/{game["id"]}/"]')).to_be_visible()
+    expect(laptop.page.locator("#resume-latest")).to_have_attribute(
+        "href", f"/play/{game['id']}/"
+    )
+    expect(phone.page.locator(f'a[href="/play/{game["id"]}/"]')).to_be_visible()
+    player.command(game["id"], {"type": "resign"})
+    expect(phone.page.locator(f'a[href="/history/{game["id"]}/"]')).to_be_visible()
+    expect(laptop.page.locator("#resume")).to_contain_text("No game in progress")
+    assert laptop.same_document()
+    assert phone.same_document()
