@@ -201,10 +201,13 @@ async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int
         token = signup.json()["meta"]["session_token"]
         client.headers["X-Session-Token"] = token
         games: dict[str, str] = {}
-        for seed in range(args.games):
-            game = (await client.post("/api/v1/games/", json={"seed": 1000 + seed})).json()
+        seed = 1000
+        while len(games) < args.games:  # deals with a move to make (and undo) from the start
+            game = (await client.post("/api/v1/games/", json={"seed": seed})).json()
             hints = (await client.get(f"/api/v1/games/{game['id']}/hints/")).json()
-            games[game["id"]] = hints["moves"][0]["card"]
+            if hints["moves"]:
+                games[game["id"]] = hints["moves"][0]["card"]
+            seed += 1
 
         # Warm up: load the stream code, then measure the process at rest.
         warm = Stream(next(iter(games)))
@@ -220,10 +223,15 @@ async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int
         streams = [Stream(game) for _, game in spread]
         readers = []
         opened = time.monotonic()
+        half = len(streams) // 2
+        middle = before
         for batch in range(0, len(streams), 50):
             for stream in streams[batch : batch + 50]:
                 readers.append(asyncio.create_task(open_stream(stream_port, token, stream)))
             await asyncio.gather(*(s.ready.wait() for s in streams[batch : batch + 50]))
+            if batch + 50 == half:
+                await asyncio.sleep(1)
+                middle = rss_kib(pid)
         open_seconds = time.monotonic() - opened
         await asyncio.sleep(2)
         after, threads_after = rss_kib(pid), threads(pid)
@@ -234,7 +242,10 @@ async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int
             f"({len(streams) / open_seconds:.0f}/s). Stream process: VmRSS {before / 1024:.1f} "
             f"MiB before, {after / 1024:.1f} MiB with them open: +{(after - before) / 1024:.1f} "
             f"MiB, {per_stream:.1f} KiB per stream; threads {threads_before} -> "
-            f"{threads_after}; PostgreSQL connections held while idle: {backends}."
+            f"{threads_after}; PostgreSQL connections held while idle: {backends}. The second "
+            f"{len(streams) - half} streams alone: +{(after - middle) / 1024:.1f} MiB, "
+            f"{(after - middle) / (len(streams) - half):.1f} KiB per stream (the first ones also "
+            f"warm up the allocator and the code they run)."
         )
 
         print(
@@ -320,7 +331,7 @@ def main() -> None:
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC{source_revision(ROOT)}; "
         f"{machine_description()}; Python {sys.version.split()[0]}; "
-        f"PostgreSQL {postgres_version()}"
+        f"PostgreSQL {postgres_version()}; load average {os.getloadavg()[0]:.1f} at the start"
     )
     recreate_database(args.database, create=True)
     environment = service_environment(args.database, args.redis_url)

@@ -144,6 +144,7 @@ class _Stream:
         # An id alone dispatches no event but sets the client's last event id, so that a
         # reconnection resumes from here even before anything happens.
         first.append(f"id: {self.cursor}\n\n".encode())
+        start.messages = []  # sent: not kept for the stream's lifetime
         await self._write(b"".join(first))
         if start.kind == "game" and start.final:
             await self._write(payloads.end_frame(start.status))

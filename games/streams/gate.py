@@ -162,10 +162,13 @@ class GameStreamView(_StreamGateView):
             opener.release(user.pk, slot)
             raise
 
+        # Ids only: an open stream keeps no model instance (a game's projection is kilobytes).
+        game_pk, user_pk = game.pk, user.pk
+
         def catch_up(cursor: int) -> payloads.Backlog:
             return payloads.game_catch_up(
-                game_id=game.pk,
-                owner_id=user.pk,
+                game_id=game_pk,
+                owner_id=user_pk,
                 after=cursor,
                 max_replay=settings.STREAM_MAX_REPLAY,
             )
@@ -207,9 +210,11 @@ class MeStreamView(_StreamGateView):
             opener.release(user.pk, slot)
             raise
 
+        user_pk = user.pk
+
         def catch_up(cursor: int) -> payloads.FeedBacklog:
             return payloads.feed_backlog(
-                owner_id=user.pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
+                owner_id=user_pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
             )
 
         opener.start = StreamStart(
