@@ -157,9 +157,7 @@ def test_the_lobby_and_history_follow_the_players_feed(
 
     game = player.new_game()  # on a third device
     expect(laptop.page.locator(f'#recent a[href="/play/{game["id"]}/"]')).to_be_visible()
-    expect(laptop.page.locator("#resume-latest")).to_have_attribute(
-        "href", f"/play/{game['id']}/"
-    )
+    expect(laptop.page.locator("#resume-latest")).to_have_attribute("href", f"/play/{game['id']}/")
     expect(phone.page.locator(f'a[href="/play/{game["id"]}/"]')).to_be_visible()
     player.command(game["id"], {"type": "resign"})
     expect(phone.page.locator(f'a[href="/history/{game["id"]}/"]')).to_be_visible()
