@@ -111,6 +111,47 @@ def test_a_command_through_web_reaches_a_stream_held_by_the_stream_process() -> 
         assert "Traceback" not in stream.output, stream.output[-3000:]
 
 
+def test_the_sdk_resumes_after_the_stream_process_is_killed_mid_game() -> None:
+    """SIGKILL the stream process while a client follows a game, start it again: the client
+    reconnects by itself with Last-Event-ID and ends with exactly the events of the log."""
+    require_service("PostgreSQL", connection.vendor == "postgresql")
+    require_service("Redis", bool(settings.REDIS_URL))
+    from scorpion_client import Scorpion, StreamOptions
+
+    web_port, stream_port = free_port(), free_port()
+    env = process_env(str(settings.REDIS_URL))
+    web_url, stream_url = f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{stream_port}"
+    with running("web", web_command(web_port), env):
+        wait_for_http(f"{web_url}/healthz/")
+        player = Scorpion(web_url)
+        player.auth.signup("killed-stream@example.com", "a long password 62")
+        game = player.games.create(code=WON_DEAL["code"])
+        follower = Scorpion(stream_url, token=player.token)
+        options = StreamOptions(backoff_base=0.2, backoff_max=1.0, max_failures=60)
+        updates = follower.games.stream(game.id, since=0, options=options)
+        line = WON_DEAL["line"]
+        seen = []
+        with running("stream", stream_command(stream_port), env) as first:
+            wait_for_http(f"{stream_url}/healthz/")
+            for step in line[:3]:
+                game.move(step["card"], step.get("to"))
+                seen.append(next(updates).version)
+            first.kill()
+        # Played while no stream process runs: the log has it.
+        for step in line[3:6]:
+            game.move(step["card"], step.get("to"))
+        with running("stream", stream_command(stream_port), env) as second:
+            wait_for_http(f"{stream_url}/healthz/")
+            game.undo()
+            game.resign()
+            seen += [update.version for update in updates]  # ends with the game
+            assert "Traceback" not in second.output, second.output[-3000:]
+        log = [event.seq for event in player.games.events(game.id)]
+        assert seen == log == list(range(1, 9))
+        player.close()
+        follower.close()
+
+
 def make_run_server_command(port: int) -> list[str]:
     """The uvicorn line of the Makefile's `run` recipe, with its variables filled in."""
     makefile = (ROOT / "Makefile").read_text()
