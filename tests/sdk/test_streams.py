@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -274,7 +275,10 @@ def test_the_async_client_follows_with_async_for(clients: Callable[..., Scorpion
 
 def test_the_feed_brings_typed_events(clients: Callable[..., Scorpion]) -> None:
     player = clients()
-    feed = Collector(player.me.stream())
+    # From a moment before the game: whether the stream connects before or after it is created,
+    # the creation is in the feed (replayed from the games, or live).
+    since = str(int(time.time() * 1_000_000) - 1)
+    feed = Collector(player.me.stream(last_event_id=since))
     created = player.games.create()
     item = feed.next()
     assert isinstance(item, GameCreated)
