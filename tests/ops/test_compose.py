@@ -25,7 +25,7 @@ from tests.ops.compose import (
 )
 from tests.site.test_settings import manage
 
-APP_SERVICES = ("migrate", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "stream", "worker", "beat")
 
 
 def test_only_the_proxy_is_published() -> None:
@@ -33,6 +33,17 @@ def test_only_the_proxy_is_published() -> None:
     assert published == {"proxy"}
     assert service("proxy")["ports"] == ["80:80", "443:443"]
     assert service("proxy")["depends_on"]["web"] == {"condition": "service_healthy"}
+    assert service("proxy")["depends_on"]["stream"] == {"condition": "service_healthy"}
+
+
+def test_the_proxy_sends_the_stream_paths_to_the_stream_process_unbuffered() -> None:
+    assert service("proxy")["environment"]["SCORPION_STREAM_UPSTREAM"] == "stream:8001"
+    assert "8001" in service("stream")["command"]
+    locations = (NGINX_TEMPLATES / "scorpion-locations.conf.template").read_text()
+    block = locations.split("location ~ ^/api/v1/(?:games/[^/]+|me)/stream/$ {", 1)[1]
+    block = block.split("}", 1)[0]
+    for directive in ("proxy_pass http://scorpion_stream;", "proxy_buffering off;", "gzip off;"):
+        assert directive in block
 
 
 def test_the_app_sits_behind_exactly_one_proxy_and_trusts_its_scheme() -> None:

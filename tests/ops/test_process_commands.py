@@ -1,9 +1,10 @@
 """docker-compose.yml's process commands, run natively (there is no Docker engine here).
 
-migrate, web (gunicorn: the compose command line, only its address changed), the Celery worker
-and beat, and nginx with the templates of deploy/nginx/ rendered from the compose proxy's
-environment, against PostgreSQL and Redis, with the compose app environment and a real host
-name in ALLOWED_HOSTS. Through the proxy: the health check, a page served without a redirect to
+migrate, web (gunicorn: the compose command line, only its address changed), stream (uvicorn,
+likewise), the Celery worker and beat, and nginx with the templates of deploy/nginx/ rendered
+from the compose proxy's environment, against PostgreSQL and Redis, with the compose app
+environment and a real host name in ALLOWED_HOSTS. Through the proxy: the health check, a live
+stream that gets each event at once (unbuffered), a page served without a redirect to
 an https nobody listens on, a static file served by nginx itself; and 50 slow-header
 connections do not delay ``/healthz/`` beyond a second, while 8 of them sent straight to
 gunicorn leave it unanswerable (which is why the proxy is there). With TLS=on: HTTPS, and
@@ -116,12 +117,15 @@ def app_environment(url: str, static_root: Path) -> dict[str, str]:
     return env
 
 
-def proxy_variables(prefix: Path, upstream: str, **changes: str) -> dict[str, str]:
+def proxy_variables(
+    prefix: Path, upstream: str, stream_upstream: str, **changes: str
+) -> dict[str, str]:
     """The compose proxy's environment, with what is Docker's (addresses, paths) made local."""
     variables = service_env("proxy", operator_shell())
     variables.update(
         {
             "SCORPION_UPSTREAM": upstream,
+            "SCORPION_STREAM_UPSTREAM": stream_upstream,
             "HTTP_LISTEN": f"127.0.0.1:{free_port()}",
             "HTTPS_LISTEN": f"127.0.0.1:{free_port()}",
             "STATIC_ROOT": str(prefix.parent / "static"),
@@ -166,6 +170,8 @@ class Stack:
     static_root: Path
     web: Process
     web_port: int
+    stream: Process
+    stream_port: int
     worker: Process
     beat: Process
     proxy: Process
@@ -237,6 +243,18 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             lambda: f"gunicorn never answered:\n{web.output[-3000:]}",
         )
 
+        # stream: uvicorn, the compose command line with only its address changed.
+        stream_command = [str(part) for part in service("stream")["command"]]
+        stream_port = free_port()
+        stream_command[stream_command.index("--host") + 1] = "127.0.0.1"
+        stream_command[stream_command.index("--port") + 1] = str(stream_port)
+        streams = stack.enter_context(running("stream", stream_command, env))
+        wait_until(
+            lambda: answers(f"http://127.0.0.1:{stream_port}/healthz/"),
+            120,
+            lambda: f"uvicorn never answered:\n{streams.output[-3000:]}",
+        )
+
         worker = stack.enter_context(running("worker", service("worker")["command"], env))
         beat_command = [
             part.replace("/tmp/celerybeat-schedule", str(tmp / "beat-schedule"))
@@ -245,14 +263,26 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         beat = stack.enter_context(running("beat", beat_command, env))
 
         prefix = tmp / "nginx"
-        variables = proxy_variables(prefix, f"127.0.0.1:{web_port}")
+        variables = proxy_variables(prefix, f"127.0.0.1:{web_port}", f"127.0.0.1:{stream_port}")
         (prefix / "temp").mkdir(parents=True)
         conf = render_nginx(prefix, variables)
         nginx = nginx_command(prefix, conf)
         proxy = stack.enter_context(running("nginx", nginx, os.environ.copy()))
         proxy_port = port_of(variables["HTTP_LISTEN"])
         wait_listening(proxy_port, proxy)
-        yield Stack(env, static_root, web, web_port, worker, beat, proxy, proxy_port, tmp)
+        yield Stack(
+            env,
+            static_root,
+            web,
+            web_port,
+            streams,
+            stream_port,
+            worker,
+            beat,
+            proxy,
+            proxy_port,
+            tmp,
+        )
 
 
 def answers(url: str) -> bool:
@@ -292,6 +322,43 @@ def test_the_compose_healthchecks_pass_with_a_real_host_name(stack: Stack) -> No
     assert ping.returncode == 0, ping.stdout + ping.stderr
     stack.beat.wait_for_output("beat: Starting")
     assert stack.beat.popen.poll() is None
+
+
+def test_the_stream_healthcheck_passes(stack: Stack) -> None:
+    test = service("stream")["healthcheck"]["test"]
+    assert test[0] == "CMD"
+    command = [
+        part.replace("127.0.0.1:8001", f"127.0.0.1:{stack.stream_port}") for part in test[1:]
+    ]
+    check = subprocess.run(command, env=stack.env, capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stderr
+
+
+def test_live_streams_pass_through_the_proxy_at_once(stack: Stack) -> None:
+    """A command through the proxy (gunicorn) reaches a stream held through the proxy
+    (uvicorn): each event arrives while the stream is still open, not buffered by nginx."""
+    client = httpx.Client(base_url=stack.base, headers={"Host": HOST}, timeout=10)
+    signup = client.post(
+        "/_allauth/app/v1/auth/signup",
+        json={"email": "ops-stream@example.com", "password": "a long password 63"},
+    )
+    assert signup.status_code == 200, signup.text
+    client.headers["X-Session-Token"] = signup.json()["meta"]["session_token"]
+    game = client.post("/api/v1/games/", json={"seed": 42}).json()
+    with client.stream("GET", f"/api/v1/games/{game['id']}/stream/") as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        assert "content-encoding" not in response.headers
+        lines = response.iter_lines()
+        assert next(line for line in lines if line.startswith("event:")) == "event: resync"
+        started = time.monotonic()
+        dealt = client.post(f"/api/v1/games/{game['id']}/commands/", json={"type": "deal"})
+        assert dealt.status_code == 200, dealt.text
+        assert next(line for line in lines if line.startswith("id:")) == "id: 0"
+        assert next(line for line in lines if line.startswith("id:")) == "id: 1"
+        assert next(lines) == "event: command"
+        assert time.monotonic() - started < BOUND_SECONDS
+    assert "Traceback" not in stack.stream.output, stack.stream.output[-3000:]
 
 
 def test_pages_are_served_over_plain_http_without_a_redirect(stack: Stack) -> None:
@@ -436,7 +503,13 @@ def test_tls_variant_serves_https_and_redirects_plain_http(stack: Stack) -> None
     assert openssl is not None
     prefix = stack.tmp / "nginx-tls"
     (prefix / "temp").mkdir(parents=True)
-    variables = proxy_variables(prefix, f"127.0.0.1:{stack.web_port}", TLS="on", SERVER_NAME=HOST)
+    variables = proxy_variables(
+        prefix,
+        f"127.0.0.1:{stack.web_port}",
+        f"127.0.0.1:{stack.stream_port}",
+        TLS="on",
+        SERVER_NAME=HOST,
+    )
     subprocess.run(
         [
             openssl,
