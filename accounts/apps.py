@@ -8,3 +8,6 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Registers the OpenAPI description of our authentication class.
         from accounts import schema  # noqa: F401
+        from accounts.allauth_fixes import apply
+
+        apply()

@@ -321,3 +321,15 @@ def test_allauth_phone_endpoints_do_not_exist_here(player: Player, client: str, 
         for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
             response = caller.generic(method, url, b"{}", content_type="application/json")
             problem(response, 404, "not_found")
+
+
+@pytest.mark.parametrize("client", ["app", "browser"])
+@pytest.mark.parametrize("key", ["-abc", " -abc", "\x00-abc", "\t-x", "zzzzzzzzzzzzzzzzzzzzzz-abc"])
+def test_a_password_reset_key_of_no_account_is_a_400(client: str, key: str) -> None:
+    # allauth took an empty account part ("-abc") for None and raised TypeError: a 500.
+    path = f"/_allauth/{client}/v1/auth/password/reset"
+    response = APIClient().get(path, HTTP_X_PASSWORD_RESET_KEY=key)
+    assert response.status_code == 400, response.content
+    body = {"key": key, "password": GOOD_PASSWORD}
+    response = APIClient().post(path, body, format="json")
+    assert response.status_code == 400, response.content
