@@ -541,3 +541,53 @@ def test_leaderboard_page_beyond_the_database_is_a_validation_error(player: Play
 def test_leaderboard_page_in_superscript_digits_is_a_validation_error(player: Player) -> None:
     response = player.get("/api/v1/daily/2025-01-01/leaderboard/?page=%C2%B2")
     assert response.status_code == 400, response.content
+
+
+# --- Hostile requests to every operation, from the list of served operations ---------------
+
+# Bodies no parser may be handed (games.api.problems.JsonBodyMiddleware), each with its code.
+HOSTILE_BODIES = {
+    "nested a thousand deep": (b"[" * 1000 + b"]" * 1000, "json_too_deep"),
+    "a 5,000-digit number": (b'{"seed": ' + b"1" * 5000 + b"}", "malformed_json"),
+    "NaN": (b'{"seed": NaN}', "malformed_json"),
+    "not UTF-8": (b'{"code": "\xff"}', "malformed_json"),
+    "an unpaired surrogate": (b'{"code": "\\udc00"}', "malformed_json"),
+}
+
+
+def _url(path: str, game_id: str) -> str:
+    return re.sub(r"\{[^}]+\}", "0", path.replace("{game_id}", game_id))
+
+
+@pytest.mark.parametrize("body", list(HOSTILE_BODIES))
+def test_every_operation_with_a_body_refuses_hostile_json(
+    served_schema: dict[str, Any], games: Games, body: str
+) -> None:
+    """Every operation that takes a body, present and future: a 400 problem, never a 500."""
+    raw, code = HOSTILE_BODIES[body]
+    with_body = [(m, p) for m, p in OPERATIONS if "body" in _REQUEST_PARTS[(m, p)]]
+    assert with_body
+    for method, path in with_body:
+        url = _url(path, games.get("new", fresh=True)["id"])
+        response = games.player.client.generic(method, url, raw, content_type="application/json")
+        assert response.status_code == 400, (method, path, response.content)
+        assert response["Content-Type"] == PROBLEM_CONTENT_TYPE
+        assert response.json()["code"] == code, (method, path, response.content)
+
+
+def test_every_operation_refuses_headers_no_parser_should_take(
+    served_schema: dict[str, Any], games: Games
+) -> None:
+    """Integer-like headers far past Python's limit on digit strings: a 4xx, never a 500."""
+    headers = {"If-Match": '"' + "7" * 5000 + '"', "Idempotency-Key": "k" * 100_000}
+    # Closing the account goes last: the player needs it for everything else.
+    for method, path in sorted(OPERATIONS, key=lambda op: op == ("DELETE", "/api/v1/me/")):
+        url = _url(path, games.get("played", fresh=method != "GET")["id"])
+        body = b'{"type": "deal"}' if "body" in _REQUEST_PARTS[(method, path)] else b""
+        for name, value in headers.items():
+            response = games.player.client.generic(
+                method, url, body, content_type="application/json", headers={name: value}
+            )
+            assert response.status_code < 500, (method, path, name, response.content)
+            if name in _REQUEST_PARTS[(method, path)]:
+                assert response.status_code == 400, (method, path, name, response.content)
