@@ -202,15 +202,17 @@ def win_rate_by_mode() -> list[ModeRate]:
 
 
 def daily_participation(*, today: datetime.date, days: int = SERIES_DAYS) -> list[DailyDay]:
-    """Per daily-challenge date of the period: players who played it, players who solved it,
-    and games played on it. One grouped count on the ``daily_date`` index."""
+    """Per daily-challenge date of the period: players who played it, players who solved it
+    (in their ranked first attempt, as the leaderboard counts: a practice win after a lost
+    first attempt is not a solve), and games played on it. One grouped count on the
+    ``daily_date`` index."""
     first = today - datetime.timedelta(days=days - 1)
     rows = (
         Game.objects.filter(mode=GameMode.DAILY, daily_date__gte=first, daily_date__lte=today)
         .values("daily_date")
         .annotate(
             participants=Count("owner", distinct=True),
-            solvers=Count("owner", distinct=True, filter=Q(status=GameStatus.WON)),
+            solvers=Count("owner", distinct=True, filter=Q(status=GameStatus.WON, ranked=True)),
             games=Count("pk"),
         )
         .order_by()

@@ -95,6 +95,21 @@ def known_dataset(clock: Clock) -> None:
     move_to(yesterday, days_ago(1), daily_date=TODAY - datetime.timedelta(days=1))
 
 
+def test_a_practice_win_of_the_daily_is_no_solve(admin_client: Client, clock: Clock) -> None:
+    """The leaderboard ranks only a player's first attempt of the day; so do the dashboard's
+    solvers: a player who resigned the ranked attempt and won a practice one did not solve it."""
+    carol = make_user("carol@example.com")
+    daily_deal(TODAY, WON[1], seed=1)
+    first = new_game(carol, mode="daily")
+    services.game_execute_command(owner=carol, game_id=first.pk, command=Command("resign"))
+    practice = won_game(carol, WON[1], mode="daily")
+    assert practice.ranked is False
+
+    response = admin_client.get(URL)
+    today = {day.day: day for day in response.context["data"].daily}[TODAY]
+    assert (today.participants, today.solvers, today.games) == (1, 0, 2)
+
+
 def test_figures_of_a_known_dataset(
     admin_client: Client, known_dataset: None, settings: Any
 ) -> None:
