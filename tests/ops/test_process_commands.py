@@ -396,6 +396,17 @@ def test_static_files_are_served_by_nginx(stack: Stack) -> None:
     assert "/static/" not in stack.web.output, "a static file reached gunicorn"
 
 
+def test_the_web_access_log_names_the_client_not_the_proxy(stack: Stack) -> None:
+    """Behind nginx, gunicorn's peer is always the proxy: the log line carries the forwarded
+    chain instead, ending with the address nginx saw (what NUM_PROXIES=1 reads)."""
+    answer = get(f"{stack.base}/healthz/?log-probe=1", headers={"X-Forwarded-For": "203.0.113.9"})
+    assert answer.status_code == 200
+    time.sleep(0.5)  # the access log of gunicorn is written as requests end
+    lines = [line for line in stack.web.output.splitlines() if "log-probe=1" in line]
+    assert lines, stack.web.output[-2000:]
+    assert "client=[203.0.113.9, 127.0.0.1]" in lines[-1]
+
+
 class SlowClients:
     """Connections that send a request's headers a byte at a time, one every ``interval`` s:
     each would hold a sync worker for as long as it pleases."""
