@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -13,7 +14,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import selectors, services
+from accounts import scopes, selectors, services
+from accounts.oauth import selectors as oauth_selectors
+from accounts.oauth import services as oauth_services
 from scorpion_site.api import ApiView
 
 
@@ -36,6 +39,8 @@ def _counts(name: str, keys: tuple[str, ...]) -> serializers.Serializer[Any]:
 
 class MeView(ApiView):
     """The caller's account."""
+
+    oauth_scopes = {"GET": scopes.ACCOUNT_READ, "DELETE": scopes.FIRST_PARTY}
 
     @extend_schema(
         operation_id="me_retrieve",
@@ -82,6 +87,8 @@ class MeView(ApiView):
 class MeDataView(ApiView):
     """The caller's games and results, which can be erased while keeping the account."""
 
+    oauth_scopes = {"DELETE": scopes.FIRST_PARTY}
+
     @extend_schema(
         operation_id="me_data_destroy",
         description=(
@@ -96,6 +103,8 @@ class MeDataView(ApiView):
 
 class MeExportView(ApiView):
     """Everything stored about the caller."""
+
+    oauth_scopes = {"GET": scopes.FIRST_PARTY}
 
     @extend_schema(
         operation_id="me_export",
@@ -117,3 +126,54 @@ class MeExportView(ApiView):
         body = selectors.account_export(user=user)
         filename = f"scorpion-export-{user.pk}-{timezone.now():%Y%m%d}.json"
         return Response(body, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+class AuthorisedAppSerializer(serializers.Serializer[Any]):
+    client_id = serializers.CharField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(
+        child=serializers.CharField(), help_text="What the player granted (OAuth scopes)."
+    )
+    authorised_at = serializers.DateTimeField(help_text="The oldest live token of the app.")
+    suspended = serializers.BooleanField(help_text="Staff suspended the app: it cannot act.")
+
+
+class MeAppsView(ApiView):
+    """The third-party apps the caller has authorised (that hold a live token of theirs)."""
+
+    oauth_scopes = {"GET": scopes.FIRST_PARTY}
+
+    @extend_schema(operation_id="me_apps_list", responses={200: AuthorisedAppSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        apps = oauth_selectors.authorised_apps(user=caller(request))
+        return Response(
+            [
+                {
+                    "client_id": app.client_id,
+                    "name": app.name,
+                    "scopes": app.scopes,
+                    "authorised_at": app.authorised_at.isoformat(),
+                    "suspended": app.suspended,
+                }
+                for app in apps
+            ]
+        )
+
+
+class MeAppView(ApiView):
+    """One app the caller has authorised."""
+
+    oauth_scopes = {"DELETE": scopes.FIRST_PARTY}
+
+    @extend_schema(
+        operation_id="me_apps_revoke",
+        description=(
+            "Revoke the app: every token it holds for the caller dies at once (its next call "
+            "is a 401). 404 when the app holds no token of the caller."
+        ),
+        responses={204: None},
+    )
+    def delete(self, request: Request, client_id: str) -> Response:
+        if not oauth_services.app_revoke_for_player(user=caller(request), client_id=client_id):
+            raise Http404("no app of that id holds a token of yours")
+        return Response(status=204)

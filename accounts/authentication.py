@@ -1,9 +1,26 @@
-"""DRF authentication by allauth's headless session token."""
+"""DRF authentication: allauth's headless session token (first-party apps) and the OAuth
+access tokens of third-party apps (allauth's OpenID Connect provider)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
+from allauth.idp.oidc.contrib.rest_framework.authentication import TokenAuthentication
+from allauth.idp.oidc.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
+
+from accounts.oauth.selectors import app_is_suspended
+
+BEARER_REALM = 'Bearer realm="scorpion"'
+
+
+def bearer_token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
 
 
 class SessionTokenAuthentication(XSessionTokenAuthentication):
@@ -18,4 +35,33 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
     allow_invalid_session_tokens = False
 
     def authenticate_header(self, request: Request) -> str:
+        # DRF takes the challenge of a 401 from the first authentication class, this one; a
+        # caller that sent an access token is told about that token (RFC 6750, section 3).
+        if bearer_token(request) is not None:
+            return f'{BEARER_REALM}, error="invalid_token"'
         return "X-Session-Token"
+
+
+class BearerTokenAuthentication(TokenAuthentication):
+    """``Authorization: Bearer <access token>`` of a third-party app.
+
+    allauth's class, with three changes: a token that is present but not valid (expired,
+    revoked, of a deleted app) is a 401 rather than an anonymous request; so is a token of a
+    suspended app; and it reads the Django request, so that the body is left to the view's
+    parser. ``request.auth`` is then the allauth ``Token``, whose scopes
+    ``accounts.permissions.TokenHasDeclaredScope`` checks.
+    """
+
+    def authenticate(self, request: Request) -> tuple[Any, Token] | None:
+        if bearer_token(request) is None:
+            return None
+        result = super().authenticate(request._request)
+        if result is None:
+            raise AuthenticationFailed("The access token is not valid: expired or revoked.")
+        user, token = result
+        if token.client_id is not None and app_is_suspended(client_id=token.client_id):
+            raise AuthenticationFailed("The app of this access token is suspended.")
+        return user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return BEARER_REALM

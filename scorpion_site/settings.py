@@ -69,6 +69,24 @@ def env_rate(name: str, default: str) -> str:
     return value
 
 
+def env_rsa_key(name: str, default: str) -> str:
+    """An RSA private key in PEM form, checked by loading it."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    pem = raw.replace("\\n", "\n").strip() + "\n"
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    try:
+        key = load_pem_private_key(pem.encode(), password=None)
+    except (ValueError, TypeError):
+        raise ImproperlyConfigured(f"{name} is not an unencrypted PEM private key") from None
+    if not isinstance(key, rsa.RSAPrivateKey) or key.key_size < 2048:
+        raise ImproperlyConfigured(f"{name} must be an RSA key of 2048 bits or more")
+    return pem
+
+
 env = environ.Env()
 
 DEBUG = env_bool("DEBUG", False)
@@ -141,6 +159,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.headless",
+    "allauth.idp.oidc",
     "games",
     "stats",
     "web",
@@ -357,13 +376,38 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "scorpion@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --- Third-party apps: OAuth 2 / OpenID Connect provider (allauth.idp.oidc, docs/third-party.md)
+# The signing key of ID tokens (RSA, PEM; "\n" escapes are read as newlines). Without one, a
+# development key when DEBUG is on; with DEBUG off, OAuth 2 works and OpenID Connect is off
+# (the `openid` scope is refused): an ID token signed with a published key would prove nothing.
+DEV_OIDC_PRIVATE_KEY = (BASE_DIR / "scorpion_site" / "oidc_dev_key.pem").read_text()
+IDP_OIDC_PRIVATE_KEY = env_rsa_key("OIDC_PRIVATE_KEY", DEV_OIDC_PRIVATE_KEY if DEBUG else "")
+if not DEBUG and IDP_OIDC_PRIVATE_KEY == DEV_OIDC_PRIVATE_KEY:
+    raise ImproperlyConfigured("OIDC_PRIVATE_KEY is the published development key")
+IDP_OIDC_ADAPTER = "accounts.oauth.adapter.ScorpionOIDCAdapter"
+IDP_OIDC_ACCESS_TOKEN_EXPIRES_IN = env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600, minimum=60)
+# A refresh token is replaced by a new one at every use (rotation); one unused this long dies.
+IDP_OIDC_ROTATE_REFRESH_TOKEN = True
+IDP_OIDC_REFRESH_TOKEN_EXPIRES_IN = env_int(
+    "OAUTH_REFRESH_TOKEN_SECONDS", 30 * 24 * 3600, minimum=3600
+)
+IDP_OIDC_DEVICE_CODE_EXPIRES_IN = 600
+IDP_OIDC_DEVICE_CODE_INTERVAL = 5
+# Pages that need a signed-in player (consent, device approval, app pages) send others to
+# the home page's log-in form, which comes back to them (`?next=`).
+LOGIN_URL = "/"
+
 # --- REST API ---
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.SessionTokenAuthentication",
+        "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "accounts.permissions.TokenHasDeclaredScope",
+    ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -374,6 +418,7 @@ REST_FRAMEWORK = {
         "scorpion_site.throttles.AnonRateThrottle",
         "scorpion_site.throttles.UserRateThrottle",
         "scorpion_site.throttles.IPRateThrottle",
+        "accounts.throttles.AppRateThrottle",
     ],
     # DRF's own reading of X-Forwarded-For (BaseThrottle.get_ident), kept equal to ours.
     "NUM_PROXIES": NUM_PROXIES,
@@ -381,6 +426,7 @@ REST_FRAMEWORK = {
         "anon": env_rate("THROTTLE_ANON", "60/min"),
         "user": env_rate("THROTTLE_USER", "1200/min"),
         "ip": env_rate("THROTTLE_IP", "6000/min"),
+        "app": env_rate("THROTTLE_APP", "6000/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from accounts.api import MeDataView, MeExportView, MeView
+from accounts.api import MeAppsView, MeAppView, MeDataView, MeExportView, MeView
 from games.streams.gate import GameStreamView, MeStreamView
 from scorpion_site import health, views
 
@@ -26,6 +26,8 @@ api_v1: list[URLPattern | URLResolver] = [
     # Served by the ASGI stream server (games/streams/app.py); elsewhere they answer 503.
     path("games/<uuid:game_id>/stream/", GameStreamView.as_view(), name="game-stream"),
     path("me/stream/", MeStreamView.as_view(), name="me-stream"),
+    path("me/apps/", MeAppsView.as_view(), name="me-apps"),
+    path("me/apps/<str:client_id>/", MeAppView.as_view(), name="me-app"),
     path("", include("stats.urls")),
 ]
 
@@ -41,6 +43,10 @@ urlpatterns = [
     # phone adapter they fail with a 500; this service keeps no phone numbers: no such paths.
     re_path(r"^_allauth/[a-z]+/v1/(?:account|auth)/phone(?:/.*)?$", views.no_such_endpoint),
     path("_allauth/", include("allauth.headless.urls")),
+    # Our pages for third-party apps, and our wrappers of some of allauth's provider views
+    # (same paths, so they come first); then the rest of allauth's OAuth 2 / OIDC provider.
+    path("", include("accounts.oauth.urls")),
+    path("", include("allauth.idp.urls")),
     path("api/v1/", include(api_v1)),
     path("api/problems/<slug:code>/", views.problem_type, name="problem-type"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from accounts import scopes
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from scorpion_site.api import ApiView
 from stats import selectors
@@ -100,6 +101,8 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
 class StatsView(ApiView):
     """The caller's statistics, overall and per mode (the daily challenge apart)."""
 
+    oauth_scopes = {"GET": scopes.STATS_READ}
+
     @extend_schema(operation_id="stats_retrieve", responses={200: StatsSerializer})
     def get(self, request: Request) -> Response:
         return Response(selectors.stats_for(user=player(request)).to_dict())
@@ -150,6 +153,8 @@ class DailyLeaderboardView(ApiView):
     """A UTC day's daily-challenge leaderboard: each player's ranked win (their first attempt
     of the day) on that day's deal, fastest first (time, then moves, then who finished
     first), with the caller's own rank. A future day is 404 except to staff."""
+
+    oauth_scopes = {"GET": scopes.STATS_READ}
 
     @extend_schema(
         operation_id="daily_leaderboard",

@@ -47,6 +47,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "not_found": (404, "Not found"),
     "not_authenticated": (401, "Authentication required"),
     "permission_denied": (403, "Permission denied"),
+    "insufficient_scope": (403, "The app was not granted the scope this needs"),
     "method_not_allowed": (405, "Method not allowed"),
     "not_acceptable": (406, "Not acceptable"),
     "unsupported_media_type": (415, "Unsupported media type"),
@@ -127,7 +128,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, DjangoPermissionDenied):
         return problem_response("permission_denied", "permission denied")
     if isinstance(exc, exceptions.APIException):
-        code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), None)
+        code = getattr(exc, "problem_code", None) or next(
+            (c for cls, c in _DRF_CODES if isinstance(exc, cls)), None
+        )
         headers: dict[str, str] = {}
         wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
         if wait is not None:

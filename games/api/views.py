@@ -13,6 +13,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import scopes
 from games import selectors, services
 from games.api.serializers import (
     MAX_VERSION,
@@ -69,6 +70,8 @@ class GamePagination(PageNumberPagination):
 
 
 class GameListView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ, "POST": scopes.GAMES_PLAY}
+
     @extend_schema(
         operation_id="games_list",
         parameters=[GameListQuerySerializer],
@@ -108,6 +111,8 @@ class GameListView(ApiView):
 
 
 class GameDetailView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ_OR_PLAY}
+
     @extend_schema(operation_id="games_retrieve", responses={200: GameSerializer, 304: None})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -146,6 +151,8 @@ def _idempotency_key(request: Request) -> str | None:
 
 
 class GameCommandView(ApiView):
+    oauth_scopes = {"POST": scopes.GAMES_PLAY}
+
     @extend_schema(
         operation_id="games_command",
         request=CommandSerializer,
@@ -180,6 +187,8 @@ class GameCommandView(ApiView):
 
 
 class GameHintsView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_PLAY}  # a hint counts against a clean win
+
     @extend_schema(operation_id="games_hints", responses={200: HintsSerializer})
     def get(self, request: Request, game_id: UUID) -> Response:
         game, hints = services.game_hints_request(owner=player(request), game_id=game_id)
@@ -187,6 +196,8 @@ class GameHintsView(ApiView):
 
 
 class GameEventsView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
     @extend_schema(operation_id="games_events", responses={200: EventSerializer(many=True)})
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -195,6 +206,8 @@ class GameEventsView(ApiView):
 
 
 class GameStateView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
     @extend_schema(operation_id="games_state", responses={200: GameSerializer})
     def get(self, request: Request, game_id: UUID, version: int) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
@@ -203,6 +216,8 @@ class GameStateView(ApiView):
 
 
 class GameRestartView(ApiView):
+    oauth_scopes = {"POST": scopes.GAMES_PLAY}
+
     @extend_schema(
         operation_id="games_restart",
         request=None,
@@ -221,6 +236,8 @@ class GameRestartView(ApiView):
 
 
 class DailyView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
     @extend_schema(operation_id="daily_retrieve", responses={200: DailySerializer})
     def get(self, request: Request) -> Response:
         summary = selectors.daily_summary(owner=player(request), day=timezone.now().date())

@@ -1,0 +1,123 @@
+"""The developer's form for an app: a name, redirect URIs, and (once) public or confidential."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+MAX_REDIRECT_URIS = 10
+MAX_REDIRECT_URI_LENGTH = 500
+_PRIVATE_SCHEME = re.compile(r"^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$")
+LOOPBACK_HOSTS = {"127.0.0.1", "::1"}
+
+
+def validate_redirect_uri(uri: str) -> None:
+    """What an app may be sent back to (RFC 8252 and the OAuth security BCP): an https URL;
+    plain http only on the loopback address (127.0.0.1 or [::1], any port: native apps);
+    or an app's private-use scheme in reverse domain form (``com.example.app:/callback``).
+    Never a fragment or a wildcard."""
+    if len(uri) > MAX_REDIRECT_URI_LENGTH:
+        raise ValidationError(f"{uri[:40]}…: longer than {MAX_REDIRECT_URI_LENGTH} characters.")
+    if any(char.isspace() for char in uri) or "*" in uri:
+        raise ValidationError(f"{uri}: no spaces or wildcards.")
+    try:
+        parts = urlsplit(uri)
+        hostname = parts.hostname
+    except ValueError:
+        raise ValidationError(f"{uri}: not a URL.") from None
+    if "#" in uri:
+        raise ValidationError(f"{uri}: a redirect URI cannot have a fragment (#...).")
+    scheme = parts.scheme.lower()
+    if scheme == "https":
+        if not hostname:
+            raise ValidationError(f"{uri}: an https URL needs a host.")
+    elif scheme == "http":
+        if hostname not in LOOPBACK_HOSTS:
+            raise ValidationError(
+                f"{uri}: plain http only for the loopback address (http://127.0.0.1:PORT/... "
+                "or http://[::1]:PORT/...); use https."
+            )
+    elif not _PRIVATE_SCHEME.match(scheme):
+        raise ValidationError(
+            f"{uri}: use https, the loopback address, or your app's own scheme in reverse "
+            "domain form (com.example.app:/callback)."
+        )
+
+
+class AppForm(forms.Form):
+    name = forms.CharField(
+        max_length=100,
+        help_text="Shown to players when your app asks for their permission.",
+    )
+    redirect_uris = forms.CharField(
+        label="Redirect URIs",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
+        help_text=(
+            "One per line: where players are sent back with the authorization code. "
+            "Not needed by an app that only uses the device flow."
+        ),
+    )
+
+    def __init__(self, *args: Any, public: bool | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.public = public
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        if not name:
+            raise ValidationError("Give your app a name.")
+        return name
+
+    def clean_redirect_uris(self) -> list[str]:
+        lines = [line.strip() for line in self.cleaned_data["redirect_uris"].splitlines()]
+        uris = list(dict.fromkeys(line for line in lines if line))
+        if len(uris) > MAX_REDIRECT_URIS:
+            raise ValidationError(f"At most {MAX_REDIRECT_URIS} redirect URIs.")
+        errors = []
+        for uri in uris:
+            try:
+                validate_redirect_uri(uri)
+            except ValidationError as error:
+                errors.extend(error.messages)
+        if errors:
+            raise ValidationError(errors)
+        return uris
+
+    def is_public(self) -> bool:
+        return bool(self.public)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not self.is_public() and "redirect_uris" in cleaned and not cleaned["redirect_uris"]:
+            self.add_error(
+                "redirect_uris", "A confidential app signs players in by redirect: give one."
+            )
+        return cleaned
+
+
+class NewAppForm(AppForm):
+    kind = forms.ChoiceField(
+        label="Kind of app",
+        choices=[
+            (
+                "public",
+                "Public: runs on the player's machine (terminal client, bot, mobile or "
+                "single-page app) and keeps no secret; uses PKCE or the device flow",
+            ),
+            (
+                "confidential",
+                "Confidential: runs on your server and keeps a client secret",
+            ),
+        ],
+        widget=forms.RadioSelect,
+        initial="public",
+    )
+    field_order = ["name", "kind", "redirect_uris"]
+
+    def is_public(self) -> bool:
+        return self.cleaned_data.get("kind") == "public"

@@ -1,0 +1,217 @@
+"""Our versions of some of allauth's OAuth 2 / OpenID Connect provider views.
+
+allauth's views do the protocol; these add what our service needs around them:
+
+- a suspended app gets nothing: no consent page, no device code, no token, no userinfo;
+- the ``openid`` scope is refused when no ID-token signing key is configured;
+- the authorization code flow needs PKCE from every app, confidential ones included
+  (OAuth 2.1): allauth requires it of public apps only;
+- the device approval page checks the CSRF token (allauth's is exempt) and shows what the app
+  asks for;
+- the token endpoint locks the player's row before issuing tokens (see
+  ``accounts.oauth.services.app_revoke_for_player``: a revocation cannot miss tokens that a
+  concurrent refresh is about to commit).
+
+They are routed at allauth's own paths, ahead of allauth's URLs (scorpion_site/urls.py), so
+allauth's reverse() names and its discovery document lead to them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlparse
+
+from allauth.account.internal.userkit import str_to_user_id
+from allauth.core.internal.httpkit import extract_basic_auth
+from allauth.idp.oidc import views as idp_views
+from allauth.idp.oidc.adapter import get_adapter
+from allauth.idp.oidc.forms import AuthorizationForm, ConfirmCodeForm
+from allauth.idp.oidc.internal.oauthlib import device_codes
+from allauth.idp.oidc.models import Client, Token
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_deny
+
+from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_among
+from accounts.scopes import ALL_SCOPES
+
+ERROR_TEMPLATE = "idp/oidc/error.html"
+
+
+def _refusal(*, client_ids: set[str], scopes: list[str]) -> tuple[str, str] | None:
+    """(OAuth error code, description) when the request must be turned away, else None."""
+    client_ids.discard("")
+    if client_ids and suspended_among(client_ids=client_ids):
+        return "invalid_client", "This app is suspended: it cannot act for players."
+    if "openid" in scopes and not settings.IDP_OIDC_PRIVATE_KEY:
+        return "invalid_scope", "OpenID Connect is off on this server: ask without openid."
+    return None
+
+
+def _error_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
+    return render(request, ERROR_TEMPLATE, {"message": message}, status=status)
+
+
+def _json_error(error: str, description: str) -> JsonResponse:
+    status = 401 if error == "invalid_client" else 400
+    return JsonResponse({"error": error, "error_description": description}, status=status)
+
+
+def _described(scopes: list[str]) -> list[tuple[str, str]]:
+    return [(scope, ALL_SCOPES.get(scope, scope)) for scope in scope_order(set(scopes))]
+
+
+class AuthorizationView(idp_views.AuthorizationView):
+    """The consent page (templates/idp/oidc/authorization_form.html)."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = _refusal(
+            client_ids={request.GET.get("client_id", "")},
+            scopes=request.GET.get("scope", "").split(),
+        )
+        if refusal is not None:
+            return _error_page(request, refusal[1])
+        if request.GET.get("response_type") == "code" and not request.GET.get("code_challenge"):
+            return _error_page(
+                request,
+                "This app must use PKCE: send code_challenge with code_challenge_method=S256.",
+            )
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthorizationForm) -> HttpResponse:
+        # Again at the player's answer: the app may have been suspended meanwhile.
+        refusal = _refusal(
+            client_ids={str(self._request_info.get("client_id", ""))},
+            scopes=list(form.cleaned_data["scopes"]),
+        )
+        if refusal is not None:
+            return _error_page(self.request, refusal[1])
+        return super().form_valid(form)
+
+    def get_form(self, form_class: Any = None) -> AuthorizationForm:
+        form: AuthorizationForm = super().get_form(form_class)
+        field = form.fields["scopes"]
+        labels = dict(field.choices)
+        field.choices = [(scope, labels[scope]) for scope in scope_order(set(labels))]
+        return form
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        redirect_uri = str(self._request_info.get("redirect_uri") or "")
+        parsed = urlparse(redirect_uri)
+        # What the player is sent back to: a host, or a native app's own scheme.
+        context["redirect_to"] = parsed.netloc or (f"{parsed.scheme}:" if parsed.scheme else "")
+        context["page"] = "consent"
+        return context
+
+
+class DeviceCodeView(idp_views.DeviceCodeView):
+    """POST /identity/o/api/device/code: the first step of the device flow."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = _refusal(
+            client_ids={request.POST.get("client_id", "")},
+            scopes=request.POST.get("scope", "").split(),
+        )
+        if refusal is not None:
+            return _json_error(*refusal)
+        return super().post(request, *args, **kwargs)
+
+
+def _device_request(device_code: str) -> dict[str, Any]:
+    data: dict[str, Any] | None = cache.get(device_codes.cache_device_code_key(device_code))
+    return data or {}
+
+
+@never_cache
+@xframe_options_deny
+@login_required
+def device_authorization(request: HttpRequest) -> HttpResponse:
+    """The page where a player enters the code their terminal or bot shows, sees what the app
+    asks for, and approves or denies it. POSTs need the CSRF token, as every form here."""
+    code_form = "idp/oidc/device_authorization_code_form.html"
+    if request.GET.get("code") is None:
+        return render(request, code_form, {"form": ConfirmCodeForm()})
+    form = ConfirmCodeForm(request.GET)
+    if not form.is_valid():
+        return render(request, code_form, {"form": form})
+    client: Client = form.client
+    if app_is_suspended(client_id=client.pk):
+        return _error_page(request, "This app is suspended: it cannot act for players.")
+    scopes = _device_request(form.device_code).get("scope") or []
+    context = {
+        "client": client,
+        "user_code": form.cleaned_data["code"],
+        "scopes": _described(scopes),
+    }
+    if request.method == "POST":
+        confirm = request.POST.get("action") == "confirm"
+        device_codes.confirm_or_deny_device_code(request.user, form.device_code, confirm=confirm)
+        template = "confirmed" if confirm else "denied"
+        return render(request, f"idp/oidc/device_authorization_{template}.html", context)
+    return render(request, "idp/oidc/device_authorization_confirm_form.html", context)
+
+
+def _grant_owner_id(request: HttpRequest) -> Any:
+    """The player a token request would issue tokens for, if it names a grant we know."""
+    grant_type = request.POST.get("grant_type")
+    if grant_type == Client.GrantType.DEVICE_CODE:
+        user = _device_request(request.POST.get("device_code", "")).get("user")
+        return str_to_user_id(user) if user else None
+    kinds = {
+        Client.GrantType.REFRESH_TOKEN: (Token.Type.REFRESH_TOKEN, "refresh_token"),
+        Client.GrantType.AUTHORIZATION_CODE: (Token.Type.AUTHORIZATION_CODE, "code"),
+    }
+    if grant_type not in kinds:
+        return None
+    token_type, parameter = kinds[grant_type]
+    value = request.POST.get(parameter)
+    if not value:
+        return None
+    token_hash = get_adapter().hash_token(value)
+    return (
+        Token.objects.filter(type=token_type, hash=token_hash)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+class TokenView(idp_views.TokenView):
+    """POST /identity/o/api/token."""
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        basic_client_id, _ = extract_basic_auth(request.headers)
+        refusal = _refusal(
+            client_ids={basic_client_id or "", request.POST.get("client_id", "")}, scopes=[]
+        )
+        if refusal is not None:
+            return _json_error(*refusal)
+        with transaction.atomic():
+            owner_id = _grant_owner_id(request)
+            if owner_id is not None:
+                # Serialises with app_revoke_for_player (accounts/oauth/services.py): either
+                # the revocation sees the tokens committed here, or this sees them gone.
+                list(User.objects.select_for_update().filter(pk=owner_id).values_list("pk"))
+            return super().post(request)
+
+
+class UserInfoView(idp_views.UserInfoView):
+    """GET or POST /identity/o/api/userinfo: refused to a suspended app's token."""
+
+    def _respond(self, request: HttpRequest) -> HttpResponse:
+        scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            token = Token.objects.lookup(Token.Type.ACCESS_TOKEN, value.strip())
+            client_id = token.client_id if token is not None else None
+            if client_id and app_is_suspended(client_id=client_id):
+                response = _json_error("invalid_token", "This app is suspended.")
+                response.status_code = 401
+                response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+                return response
+        return super()._respond(request)

@@ -1,0 +1,152 @@
+"""The site's pages for third-party apps: the apps a player has authorised (and revokes), and
+the apps a developer has registered. Plain server-rendered forms: parse, call one service,
+render. Every page needs a signed-in player; every POST needs the CSRF token."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from allauth.idp.oidc.models import Client
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from accounts.oauth import selectors, services
+from accounts.oauth.forms import AppForm, NewAppForm
+from accounts.scopes import ALL_SCOPES
+
+View = Callable[..., HttpResponse]
+
+
+def player_page(view: View) -> View:
+    """Signed-in players only (others go to the log-in form and come back); never cached:
+    the pages show client ids and, once, secrets."""
+    return never_cache(login_required(view))
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+# --- A player's authorised apps ---
+
+
+@player_page
+def authorised_apps(request: HttpRequest) -> HttpResponse:
+    apps = selectors.authorised_apps(user=_user(request))
+    return render(
+        request,
+        "apps/authorised.html",
+        {"apps": apps, "scope_labels": ALL_SCOPES, "page": "apps"},
+    )
+
+
+@require_POST
+@player_page
+def revoke_app(request: HttpRequest, client_id: str) -> HttpResponse:
+    revoked = services.app_revoke_for_player(user=_user(request), client_id=client_id)
+    if revoked:
+        messages.success(request, "Revoked: the app can no longer act for you.")
+    else:
+        messages.info(request, "That app holds no access of yours.")
+    return HttpResponseRedirect(reverse("account-apps"))
+
+
+# --- A developer's apps ---
+
+
+@player_page
+def developer_apps(request: HttpRequest) -> HttpResponse:
+    apps = selectors.developer_apps(owner=_user(request))
+    return render(request, "apps/developer_list.html", {"apps": apps, "page": "apps"})
+
+
+@player_page
+def developer_app_new(request: HttpRequest) -> HttpResponse:
+    form = NewAppForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            app, secret = services.app_register(
+                owner=_user(request),
+                name=form.cleaned_data["name"],
+                redirect_uris=form.cleaned_data["redirect_uris"],
+                public=form.is_public(),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return _detail(request, app, secret=secret, status=201, created=True)
+    return render(request, "apps/developer_new.html", {"form": form, "page": "apps"})
+
+
+def _detail(
+    request: HttpRequest,
+    app: Client,
+    *,
+    form: AppForm | None = None,
+    secret: str | None = None,
+    status: int = 200,
+    created: bool = False,
+) -> HttpResponse:
+    public = app.type == Client.Type.PUBLIC
+    if form is None:
+        form = AppForm(
+            initial={"name": app.name, "redirect_uris": "\n".join(app.get_redirect_uris())},
+            public=public,
+        )
+    context = {
+        "app": app,
+        "public": public,
+        "form": form,
+        "secret": secret,
+        "created": created,
+        "suspended": hasattr(app, "suspension"),
+        "grant_types": app.get_grant_types(),
+        "page": "apps",
+    }
+    return render(request, "apps/developer_detail.html", context, status=status)
+
+
+@player_page
+def developer_app(request: HttpRequest, client_id: str) -> HttpResponse:
+    app = selectors.developer_app(owner=_user(request), client_id=client_id)
+    if request.method != "POST":
+        return _detail(request, app)
+    form = AppForm(request.POST, public=app.type == Client.Type.PUBLIC)
+    if not form.is_valid():
+        return _detail(request, app, form=form, status=400)
+    services.app_update(
+        app=app, name=form.cleaned_data["name"], redirect_uris=form.cleaned_data["redirect_uris"]
+    )
+    messages.success(request, "Saved.")
+    return HttpResponseRedirect(reverse("developer-app", args=[app.pk]))
+
+
+@require_POST
+@player_page
+def developer_app_secret(request: HttpRequest, client_id: str) -> HttpResponse:
+    app = selectors.developer_app(owner=_user(request), client_id=client_id)
+    try:
+        secret = services.app_rotate_secret(app=app)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return HttpResponseRedirect(reverse("developer-app", args=[app.pk]))
+    return _detail(request, app, secret=secret)
+
+
+@require_POST
+@player_page
+def developer_app_delete(request: HttpRequest, client_id: str) -> HttpResponse:
+    app = selectors.developer_app(owner=_user(request), client_id=client_id)
+    name = app.name
+    services.app_delete(app=app)
+    messages.success(request, f"{name} is deleted, with every access it had.")
+    return HttpResponseRedirect(reverse("developer-apps"))

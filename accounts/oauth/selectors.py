@@ -1,0 +1,84 @@
+"""Reads about third-party apps: a developer's own apps, the apps a player has authorised,
+and whether an app is suspended."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from allauth.idp.oidc.models import Client, Token
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import Http404
+
+from accounts.models import AppSuspension
+from accounts.scopes import ALL_SCOPES
+
+# The tokens that are a player's standing grant to an app (an authorization code is a step
+# of a flow, spent within a minute).
+GRANT_TOKEN_TYPES = (Token.Type.ACCESS_TOKEN, Token.Type.REFRESH_TOKEN)
+
+
+def app_is_suspended(*, client_id: str) -> bool:
+    return AppSuspension.objects.filter(client_id=client_id).exists()
+
+
+def suspended_among(*, client_ids: set[str]) -> set[str]:
+    return set(
+        AppSuspension.objects.filter(client_id__in=client_ids).values_list("client_id", flat=True)
+    )
+
+
+def developer_apps(*, owner: User) -> QuerySet[Client]:
+    return Client.objects.filter(owner=owner).select_related("suspension").order_by("created_at")
+
+
+def developer_app(*, owner: User, client_id: str) -> Client:
+    """One of the developer's apps; anyone else's (or none) is a 404, as for games."""
+    app = developer_apps(owner=owner).filter(id=client_id).first()
+    if app is None:
+        raise Http404("no such app of yours")
+    return app
+
+
+def scope_order(scopes: set[str]) -> list[str]:
+    """Scopes in the order the consent page lists them, unknown ones last."""
+    known = [scope for scope in ALL_SCOPES if scope in scopes]
+    return known + sorted(scopes - set(known))
+
+
+@dataclass(frozen=True)
+class AuthorisedApp:
+    client_id: str
+    name: str
+    scopes: list[str]
+    authorised_at: datetime.datetime
+    suspended: bool
+
+
+def authorised_apps(*, user: User) -> list[AuthorisedApp]:
+    """The apps holding a live token of the player, with the scopes granted, oldest grant
+    first. One query."""
+    tokens = (
+        Token.objects.valid()
+        .filter(user=user, type__in=GRANT_TOKEN_TYPES, client__isnull=False)
+        .select_related("client", "client__suspension")
+        .order_by("created_at", "id")
+    )
+    apps: dict[str, tuple[Client, set[str], datetime.datetime]] = {}
+    for token in tokens:
+        client = token.client
+        assert client is not None
+        if client.pk not in apps:
+            apps[client.pk] = (client, set(), token.created_at)
+        apps[client.pk][1].update(token.get_scopes())
+    return [
+        AuthorisedApp(
+            client_id=client.pk,
+            name=client.name,
+            scopes=scope_order(scopes),
+            authorised_at=since,
+            suspended=hasattr(client, "suspension"),
+        )
+        for client, scopes, since in apps.values()
+    ]

@@ -1,0 +1,102 @@
+"""Writes about third-party apps: registering and changing an app (its developer), revoking
+an app's access (a player), suspending an app (staff)."""
+
+from __future__ import annotations
+
+from allauth.idp.oidc.adapter import get_adapter
+from allauth.idp.oidc.models import Client, Token
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from accounts.models import AppSuspension
+from accounts.scopes import ALL_SCOPES
+
+MAX_APPS_PER_DEVELOPER = 20
+
+_BASE_GRANTS = [Client.GrantType.AUTHORIZATION_CODE, Client.GrantType.REFRESH_TOKEN]
+# allauth runs the device flow for public apps only: a terminal or a bot keeps no secret.
+_PUBLIC_GRANTS = [*_BASE_GRANTS, Client.GrantType.DEVICE_CODE]
+
+
+def app_register(
+    *, owner: User, name: str, redirect_uris: list[str], public: bool
+) -> tuple[Client, str | None]:
+    """A new app of the developer, allowed every scope (each player chooses what to grant).
+    Answers the app and, for a confidential app, its secret: shown once, stored hashed."""
+    with transaction.atomic():
+        # The developer's row serialises their registrations, so that two at once cannot
+        # both pass the count below.
+        User.objects.select_for_update().filter(pk=owner.pk).first()
+        if Client.objects.filter(owner=owner).count() >= MAX_APPS_PER_DEVELOPER:
+            raise ValidationError(
+                f"You already have {MAX_APPS_PER_DEVELOPER} apps: delete one you no longer use."
+            )
+        app = Client(
+            name=name,
+            owner=owner,
+            type=Client.Type.PUBLIC if public else Client.Type.CONFIDENTIAL,
+            skip_consent=False,
+        )
+        app.set_redirect_uris(redirect_uris)
+        app.set_scopes(list(ALL_SCOPES))
+        app.set_grant_types([str(grant) for grant in (_PUBLIC_GRANTS if public else _BASE_GRANTS)])
+        app.set_response_types([Client.ResponseType.CODE])
+        secret: str | None = None
+        if public:
+            # A public app authenticates with nothing; keep an unguessable hash anyway.
+            app.set_secret(get_adapter().generate_client_secret())
+        else:
+            secret = get_adapter().generate_client_secret()
+            app.set_secret(secret)
+        app.save()
+    return app, secret
+
+
+def app_update(*, app: Client, name: str, redirect_uris: list[str]) -> Client:
+    app.name = name
+    app.set_redirect_uris(redirect_uris)
+    app.save(update_fields=["name", "redirect_uris"])
+    return app
+
+
+def app_rotate_secret(*, app: Client) -> str:
+    """A new secret for a confidential app; the old one stops working at once. Tokens already
+    issued stay valid (the players' grants do not depend on the secret)."""
+    if app.type != Client.Type.CONFIDENTIAL:
+        raise ValidationError("A public app has no secret.")
+    secret = get_adapter().generate_client_secret()
+    app.set_secret(secret)
+    app.save(update_fields=["secret"])
+    return secret
+
+
+def app_delete(*, app: Client) -> None:
+    """The app and every token it holds (the foreign keys cascade)."""
+    app.delete()
+
+
+def app_revoke_for_player(*, user: User, client_id: str) -> int:
+    """Remove every token the app holds for the player: its next call is a 401. Answers how
+    many tokens went (0: the app had none, nothing to revoke).
+
+    The player's row is locked first, as the token endpoint locks it before it issues tokens
+    for a grant of that player (accounts.oauth.idp): otherwise a refresh that had read its
+    refresh token just before this DELETE could commit new tokens that the DELETE, which only
+    sees rows committed when it began, would miss.
+    """
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        deleted, _ = Token.objects.filter(user=user, client_id=client_id).delete()
+    return deleted
+
+
+def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspension:
+    suspension, _ = AppSuspension.objects.get_or_create(
+        client=app, defaults={"suspended_by": by, "reason": reason}
+    )
+    return suspension
+
+
+def app_lift_suspension(*, app: Client) -> None:
+    AppSuspension.objects.filter(client=app).delete()

@@ -1,0 +1,25 @@
+"""The per-app rate limit: every request made with any token of one app counts against it,
+whichever player it acts for, beside the per-user and per-address limits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from allauth.idp.oidc.models import Token
+from rest_framework.throttling import SimpleRateThrottle
+
+if TYPE_CHECKING:  # importing rest_framework.views here would be circular at settings load
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+
+class AppRateThrottle(SimpleRateThrottle):
+    """Keyed by the client id of the access token; requests without one are not counted."""
+
+    scope = "app"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        token = request.auth
+        if not isinstance(token, Token) or token.client_id is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": token.client_id}
