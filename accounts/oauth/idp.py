@@ -121,6 +121,15 @@ class DeviceCodeView(idp_views.DeviceCodeView):
         )
         if refusal is not None:
             return _json_error(*refusal)
+        client = Client.objects.filter(id=request.POST.get("client_id", "")).first()
+        if client is not None and (
+            client.type != Client.Type.PUBLIC
+            or Client.GrantType.DEVICE_CODE not in client.get_grant_types()
+        ):
+            # allauth would hand out a code that no player could ever approve.
+            return _json_error(
+                "unauthorized_client", "The device flow is for public apps (no client secret)."
+            )
         return super().post(request, *args, **kwargs)
 
 
