@@ -3,6 +3,7 @@ page, and which claims an ID token or the userinfo endpoint carries."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -16,6 +17,11 @@ from stats.selectors import display_name
 
 class ScorpionOIDCAdapter(DefaultOIDCAdapter):
     scope_display = ALL_SCOPES
+
+    def generate_client_secret(self) -> str:
+        """256 random bits in URL-safe characters: allauth's default draws from punctuation
+        (``$&^*``...) that has to be escaped in shells, URLs and HTML."""
+        return secrets.token_urlsafe(32)
 
     def get_claims(
         self,
