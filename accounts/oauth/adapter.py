@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from allauth.idp.oidc.adapter import DefaultOIDCAdapter
 from allauth.idp.oidc.models import Client
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from accounts.scopes import ALL_SCOPES
@@ -22,6 +23,20 @@ class ScorpionOIDCAdapter(DefaultOIDCAdapter):
         """256 random bits in URL-safe characters: allauth's default draws from punctuation
         (``$&^*``...) that has to be escaped in shells, URLs and HTML."""
         return secrets.token_urlsafe(32)
+
+    def populate_server_metadata(self, data: dict[str, str | list[str]]) -> None:
+        """The discovery document says what this server really grants: our scopes (no
+        ``openid`` without a signing key), and only the grants and responses apps get."""
+        scopes = list(ALL_SCOPES)
+        if not settings.IDP_OIDC_PRIVATE_KEY:
+            scopes.remove("openid")
+        data["scopes_supported"] = scopes
+        data["grant_types_supported"] = [
+            Client.GrantType.AUTHORIZATION_CODE.value,
+            Client.GrantType.REFRESH_TOKEN.value,
+            Client.GrantType.DEVICE_CODE.value,
+        ]
+        data["response_types_supported"] = [Client.ResponseType.CODE.value]
 
     def get_claims(
         self,

@@ -156,7 +156,7 @@ def device_authorization(request: HttpRequest) -> HttpResponse:
     scopes = _device_request(form.device_code).get("scope") or []
     context = {
         "client": client,
-        "user_code": form.cleaned_data["code"],
+        "user_code": form.cleaned_data["code"].strip().upper(),  # as the device shows it
         "scopes": _described(scopes),
     }
     if request.method == "POST":

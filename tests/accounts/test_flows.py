@@ -14,6 +14,7 @@ from django.conf import settings as django_settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from accounts.scopes import ALL_SCOPES
 from tests.accounts.conftest import (
     AUTHORIZE_URL,
     DEVICE_CODE_URL,
@@ -370,3 +371,6 @@ def test_discovery_lists_our_endpoints(db: None) -> None:
     assert config["token_endpoint"].endswith("/identity/o/api/token")
     assert config["device_authorization_endpoint"].endswith("/identity/o/api/device/code")
     assert config["code_challenge_methods_supported"] == ["S256"]
+    assert config["scopes_supported"] == [s for s in ALL_SCOPES if s != "openid"]  # no key here
+    assert config["response_types_supported"] == ["code"]
+    assert "client_credentials" not in config["grant_types_supported"]
