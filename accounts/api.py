@@ -9,7 +9,12 @@ from django.contrib.auth.models import User
 from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -160,6 +165,15 @@ class MeAppsView(ApiView):
         )
 
 
+# The client ids allauth makes are 32 hex digits; staff may set others, in URL-safe letters.
+CLIENT_ID_PATTERN = r"[A-Za-z0-9._~-]{1,100}"
+CLIENT_ID = OpenApiParameter(
+    "client_id",
+    {"type": "string", "pattern": f"^{CLIENT_ID_PATTERN}$", "maxLength": 100},
+    OpenApiParameter.PATH,
+)
+
+
 class MeAppView(ApiView):
     """One app the caller has authorised."""
 
@@ -167,6 +181,7 @@ class MeAppView(ApiView):
 
     @extend_schema(
         operation_id="me_apps_revoke",
+        parameters=[CLIENT_ID],
         description=(
             "Revoke the app: every token it holds for the caller dies at once (its next call "
             "is a 401). 404 when the app holds no token of the caller."

@@ -6,7 +6,14 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from accounts.api import MeAppsView, MeAppView, MeDataView, MeExportView, MeView
+from accounts.api import (
+    CLIENT_ID_PATTERN,
+    MeAppsView,
+    MeAppView,
+    MeDataView,
+    MeExportView,
+    MeView,
+)
 from games.streams.gate import GameStreamView, MeStreamView
 from scorpion_site import health, views
 
@@ -27,7 +34,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/stream/", GameStreamView.as_view(), name="game-stream"),
     path("me/stream/", MeStreamView.as_view(), name="me-stream"),
     path("me/apps/", MeAppsView.as_view(), name="me-apps"),
-    path("me/apps/<str:client_id>/", MeAppView.as_view(), name="me-app"),
+    re_path(rf"^me/apps/(?P<client_id>{CLIENT_ID_PATTERN})/$", MeAppView.as_view(), name="me-app"),
     path("", include("stats.urls")),
 ]
 
