@@ -38,6 +38,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
 
+from accounts.oauth import services
 from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_among
 from accounts.scopes import ALL_SCOPES
 
@@ -161,7 +162,14 @@ def device_authorization(request: HttpRequest) -> HttpResponse:
     }
     if request.method == "POST":
         confirm = request.POST.get("action") == "confirm"
-        device_codes.confirm_or_deny_device_code(request.user, form.device_code, confirm=confirm)
+        user = request.user
+        assert isinstance(user, User)  # login_required
+        services.device_answer(
+            user=user,
+            client_id=client.pk,
+            device_code=form.device_code,
+            allow=confirm,
+        )
         template = "confirmed" if confirm else "denied"
         return render(request, f"idp/oidc/device_authorization_{template}.html", context)
     return render(request, "idp/oidc/device_authorization_confirm_form.html", context)

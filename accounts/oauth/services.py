@@ -4,9 +4,12 @@ an app's access (a player), suspending an app (staff)."""
 from __future__ import annotations
 
 from allauth.idp.oidc.adapter import get_adapter
+from allauth.idp.oidc.internal.oauthlib import device_codes
 from allauth.idp.oidc.models import Client, Token
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from accounts.models import AppSuspension
@@ -76,9 +79,25 @@ def app_delete(*, app: Client) -> None:
     app.delete()
 
 
+def _approved_devices_key(user_id: object) -> str:
+    return f"scorpion.oauth.approved-devices[{user_id}]"
+
+
+def device_answer(*, user: User, client_id: str, device_code: str, allow: bool) -> None:
+    """The player's answer on the device page. An approval is remembered (as long as a device
+    code lives), so that revoking the app also voids an approval its device has not yet
+    traded for tokens."""
+    device_codes.confirm_or_deny_device_code(user, device_code, confirm=allow)
+    if allow:
+        key = _approved_devices_key(user.pk)
+        approved = [*(cache.get(key) or []), [client_id, device_code]]
+        cache.set(key, approved[-20:], timeout=settings.IDP_OIDC_DEVICE_CODE_EXPIRES_IN)
+
+
 def app_revoke_for_player(*, user: User, client_id: str) -> int:
-    """Remove every token the app holds for the player: its next call is a 401. Answers how
-    many tokens went (0: the app had none, nothing to revoke).
+    """Remove every token the app holds for the player, and void the device codes the player
+    approved for it that are not yet traded for tokens: its next call is a 401. Answers how
+    many tokens and approvals went (0: the app had nothing, nothing to revoke).
 
     The player's row is locked first, as the token endpoint locks it before it issues tokens
     for a grant of that player (accounts.oauth.idp): otherwise a refresh that had read its
@@ -88,7 +107,13 @@ def app_revoke_for_player(*, user: User, client_id: str) -> int:
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         deleted, _ = Token.objects.filter(user=user, client_id=client_id).delete()
-    return deleted
+        for approved_client, device_code in cache.get(_approved_devices_key(user.pk)) or []:
+            key = device_codes.cache_device_code_key(device_code)
+            if approved_client == client_id and cache.get(key) is not None:
+                # A device polling right now reads the code after taking the same lock.
+                cache.delete(key)
+                deleted += 1
+    return int(deleted)
 
 
 def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspension:

@@ -66,6 +66,19 @@ def test_revoking_ends_every_token_of_that_app_and_only_that_app(player: Player)
 
 
 @pytest.mark.django_db
+def test_revoking_voids_a_device_approval_not_yet_traded_for_tokens(
+    player: Player, app: App
+) -> None:
+    from tests.accounts.test_flows import answer_device, poll, start_device_flow
+
+    started = start_device_flow(app, "games:play")
+    answer_device(player, started["user_code"], "confirm")
+    assert player.client.delete(f"/api/v1/me/apps/{app.client_id}/").status_code == 204
+    assert poll(app, started["device_code"]).json()["error"] == "invalid_grant"
+    assert not Token.objects.filter(client=app.client).exists()
+
+
+@pytest.mark.django_db
 def test_revoking_an_app_that_holds_nothing_is_a_404(
     player: Player, make_player: Callable[[], Player], app: App
 ) -> None:
