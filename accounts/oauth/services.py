@@ -6,10 +6,10 @@ from __future__ import annotations
 from allauth.idp.oidc.adapter import get_adapter
 from allauth.idp.oidc.internal.oauthlib import device_codes
 from allauth.idp.oidc.models import Client, Token
-from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import AppSuspension
