@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from accounts.oauth import selectors as oauth_selectors
 from games.models import Game, GameEvent
 from stats import selectors as stats_selectors
 
@@ -59,8 +60,9 @@ def _game(game: Game) -> dict[str, Any]:
 
 
 def account_export(*, user: User) -> dict[str, Any]:
-    """Everything stored about the player: the account, their e-mail addresses, their games
-    with every event, and their statistics. Three queries, whatever the number of games."""
+    """Everything stored about the player: the account, their e-mail addresses and apps, their
+    games with every event, and their statistics. Five queries, whatever the number of
+    games."""
     emails = EmailAddress.objects.filter(user=user).order_by("-primary", "email")
     games = (
         Game.objects.filter(owner=user)
@@ -79,6 +81,27 @@ def account_export(*, user: User) -> dict[str, Any]:
             "email_addresses": [
                 {"email": address.email, "primary": address.primary, "verified": address.verified}
                 for address in emails
+            ],
+            # Third-party apps: those the player allowed, and those they registered (no
+            # secrets: those are stored hashed, and the tokens too).
+            "authorised_apps": [
+                {
+                    "client_id": app.client_id,
+                    "name": app.name,
+                    "scopes": app.scopes,
+                    "authorised_at": _iso(app.authorised_at),
+                }
+                for app in oauth_selectors.authorised_apps(user=user)
+            ],
+            "registered_apps": [
+                {
+                    "client_id": app.pk,
+                    "name": app.name,
+                    "type": app.type,
+                    "redirect_uris": app.get_redirect_uris(),
+                    "created_at": _iso(app.created_at),
+                }
+                for app in oauth_selectors.developer_apps(owner=user)
             ],
         },
         "stats": stats_selectors.stats_for(user=user).to_dict(),
