@@ -283,6 +283,8 @@ CELERY_BEAT_SCHEDULE = {
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
+    # Expired OAuth tokens and spent codes open nothing; purge them in short batches.
+    "purge-expired-tokens": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 3600.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

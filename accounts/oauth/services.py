@@ -125,3 +125,19 @@ def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspens
 
 def app_lift_suspension(*, app: Client) -> None:
     AppSuspension.objects.filter(client=app).delete()
+
+
+PURGE_BATCH = 5000
+
+
+def tokens_purge_expired() -> int:
+    """Delete expired tokens (access tokens, refresh tokens, spent codes): they open nothing
+    and would pile up, one access token an hour per app and player. In batches, each its own
+    short transaction, so that no long lock holds up the token endpoint. Answers how many."""
+    purged = 0
+    while True:
+        batch = list(Token.objects.expired().values_list("pk", flat=True)[:PURGE_BATCH])
+        if not batch:
+            return purged
+        deleted, _ = Token.objects.filter(pk__in=batch).delete()
+        purged += deleted

@@ -216,3 +216,21 @@ def player_user(player: Player) -> Any:
     from django.contrib.auth.models import User
 
     return User.objects.get(email=player.email)
+
+
+@pytest.mark.django_db
+def test_expired_tokens_are_purged_and_live_ones_kept(player: Player, app: App) -> None:
+    from django.utils import timezone
+
+    from accounts.tasks import purge_expired_tokens
+
+    old = authorize(player, app, "games:play")
+    live = authorize(player, app, "games:play")
+    Token.objects.by_value(old.access_token).update(expires_at=timezone.now())
+    purge_expired_tokens()
+    assert bearer(old.access_token).post("/api/v1/games/", {}, format="json").status_code == 401
+    assert bearer(live.access_token).post("/api/v1/games/", {}, format="json").status_code == 201
+    grants = Token.objects.filter(type__in=[Token.Type.ACCESS_TOKEN, Token.Type.REFRESH_TOKEN])
+    assert grants.count() == 3  # the live access token and both refresh tokens
+    purge_expired_tokens()  # nothing more to do
+    assert grants.count() == 3
