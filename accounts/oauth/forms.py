@@ -106,8 +106,8 @@ class NewAppForm(AppForm):
         choices=[
             (
                 "public",
-                "Public: runs on the player's machine (terminal client, bot, mobile or "
-                "single-page app) and keeps no secret; uses PKCE or the device flow",
+                "Public: runs on the player's machine (terminal client, bot, desktop or "
+                "mobile app) and keeps no secret; uses PKCE or the device flow",
             ),
             (
                 "confidential",

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from allauth.account.internal.userkit import str_to_user_id
+from allauth.core.internal import ratelimit
 from allauth.core.internal.httpkit import extract_basic_auth
 from allauth.idp.oidc import views as idp_views
 from allauth.idp.oidc.adapter import get_adapter
@@ -113,9 +114,16 @@ class AuthorizationView(idp_views.AuthorizationView):
 
 
 class DeviceCodeView(idp_views.DeviceCodeView):
-    """POST /identity/o/api/device/code: the first step of the device flow."""
+    """POST /identity/o/api/device/code: the first step of the device flow. Anyone may call
+    it, so it is rate limited per address (``device_code`` in IDP_OIDC_RATE_LIMITS): every
+    code takes room in the cache for its lifetime."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not ratelimit.consume(request, app="allauth.idp.oidc", action="device_code"):
+            return JsonResponse(
+                {"error": "temporarily_unavailable", "error_description": "Too many requests."},
+                status=429,
+            )
         refusal = _refusal(
             client_ids={request.POST.get("client_id", "")},
             scopes=request.POST.get("scope", "").split(),

@@ -286,6 +286,14 @@ def test_device_flow_for_a_terminal_or_bot(player: Player, app: App) -> None:
     assert poll(app, started["device_code"]).json()["error"] == "invalid_grant"
 
 
+def test_asking_for_device_codes_is_rate_limited(app: App, settings: Any) -> None:
+    settings.IDP_OIDC_RATE_LIMITS = {"device_code": "2/m/ip"}
+    body = {"client_id": app.client_id, "scope": "games:play"}
+    statuses = [form_post(DEVICE_CODE_URL, body).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert form_post(DEVICE_CODE_URL, body).json()["error"] == "temporarily_unavailable"
+
+
 def test_polling_too_fast_is_told_to_slow_down(app: App) -> None:
     started = start_device_flow(app, "games:play")
     body = {
