@@ -30,6 +30,7 @@ def test_the_published_development_key_is_refused_with_debug_off() -> None:
         "check",
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
+        EMAIL_URL="consolemail://",
         OIDC_PRIVATE_KEY=settings.DEV_OIDC_PRIVATE_KEY.replace("\n", "\\n"),
     )
     assert result.returncode != 0
@@ -52,6 +53,7 @@ def test_a_real_key_in_one_line_is_read() -> None:
         "from django.conf import settings; print(settings.IDP_OIDC_PRIVATE_KEY.splitlines()[0])",
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
+        EMAIL_URL="consolemail://",
         OIDC_PRIVATE_KEY=pem.replace("\n", "\\n"),
     )
     assert result.returncode == 0, result.stderr
