@@ -1,19 +1,25 @@
 """The per-app rate limit: every request made with any token of one app counts against it,
-whichever player it acts for, beside the per-user and per-address limits."""
+whichever player it acts for, beside the per-user and per-address limits.
+
+Counted like the API's other throttles: one atomic fixed-window counter per app
+(``scorpion_site/throttles.py``), under the same ``throttle:`` prefix, so that it holds per
+process while Redis is down like the others (``scorpion_site/cache.py``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from allauth.idp.oidc.models import Token
-from rest_framework.throttling import SimpleRateThrottle
+
+from scorpion_site.throttles import FixedWindowRateThrottle
 
 if TYPE_CHECKING:  # importing rest_framework.views here would be circular at settings load
     from rest_framework.request import Request
     from rest_framework.views import APIView
 
 
-class AppRateThrottle(SimpleRateThrottle):
+class AppRateThrottle(FixedWindowRateThrottle):
     """Keyed by the client id of the access token; requests without one are not counted."""
 
     scope = "app"

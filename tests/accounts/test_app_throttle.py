@@ -22,6 +22,9 @@ def low_rates(monkeypatch: pytest.MonkeyPatch) -> None:
         "THROTTLE_RATES",
         {"anon": "100/min", "user": "5/min", "ip": "100/min", "app": "4/min"},
     )
+    # The throttles count in fixed windows: freeze their clock, so that no window ends by
+    # chance in the middle of a test.
+    monkeypatch.setattr(SimpleRateThrottle, "timer", staticmethod(lambda: 1_000_000.0))
 
 
 @pytest.mark.usefixtures("low_rates")
@@ -47,3 +50,17 @@ def test_a_players_requests_through_apps_count_for_the_player(player: Player) ->
     tokens = [authorize(player, app, "games:read").access_token for app in apps]
     statuses = [bearer(tokens[n % 3]).get("/api/v1/daily/").status_code for n in range(6)]
     assert statuses == [200, 200, 200, 200, 200, 429]
+
+
+@pytest.mark.usefixtures("low_rates")
+def test_the_app_limit_is_one_atomic_counter_per_window(player: Player, app: App) -> None:
+    """A fixed-window counter (scorpion_site/throttles.py), not DRF's list of timestamps."""
+    from django.core.cache import cache
+
+    from scorpion_site.throttles import window_counter
+
+    token = authorize(player, app, "games:read").access_token
+    for _ in range(3):
+        assert bearer(token).get("/api/v1/daily/").status_code == 200
+    counter, _ = window_counter(f"throttle:app:{app.client_id}", 60, 1_000_000.0)
+    assert cache.get(counter) == 3
