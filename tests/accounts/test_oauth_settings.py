@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.site.test_settings import STRONG_KEY, manage
+from tests.site.test_settings import DAILY_SECRET, STRONG_KEY, manage
 
 
 @pytest.mark.parametrize(
@@ -30,6 +30,7 @@ def test_the_published_development_key_is_refused_with_debug_off() -> None:
         "check",
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
+        DAILY_DEAL_SECRET=DAILY_SECRET,
         EMAIL_URL="consolemail://",
         OIDC_PRIVATE_KEY=settings.DEV_OIDC_PRIVATE_KEY.replace("\n", "\\n"),
     )
@@ -53,6 +54,7 @@ def test_a_real_key_in_one_line_is_read() -> None:
         "from django.conf import settings; print(settings.IDP_OIDC_PRIVATE_KEY.splitlines()[0])",
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
+        DAILY_DEAL_SECRET=DAILY_SECRET,
         EMAIL_URL="consolemail://",
         OIDC_PRIVATE_KEY=pem.replace("\n", "\\n"),
     )
