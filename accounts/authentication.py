@@ -3,6 +3,7 @@ access tokens of third-party apps (allauth's OpenID Connect provider)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
@@ -11,7 +12,7 @@ from allauth.idp.oidc.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from accounts.oauth.selectors import app_is_suspended
+from accounts.oauth.selectors import access_token_is_live, app_is_suspended
 
 BEARER_REALM = 'Bearer realm="scorpion"'
 
@@ -65,3 +66,23 @@ class BearerTokenAuthentication(TokenAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return BEARER_REALM
+
+
+def credentials_recheck(request: Request) -> Callable[[], bool] | None:
+    """For a request that outlives its authentication (a live stream): a function that says
+    whether its credentials still hold, to be asked again from time to time (it reads the
+    database), or None when nothing needs asking again.
+
+    An app's access token is looked up again: revoked, expired, or of an app suspended since,
+    it no longer holds. A player's own session (token or cookie) is checked when the stream
+    opens, and again when it resumes (``STREAM_MAX_SECONDS``).
+    """
+    token = request.auth
+    if not isinstance(token, Token):
+        return None
+    token_id = token.pk
+
+    def still_valid() -> bool:
+        return access_token_is_live(token_id=token_id)
+
+    return still_valid

@@ -23,6 +23,18 @@ def app_is_suspended(*, client_id: str) -> bool:
     return AppSuspension.objects.filter(client_id=client_id).exists()
 
 
+def access_token_is_live(*, token_id: int) -> bool:
+    """Whether an access token still opens the API: not revoked (its row deleted, by the
+    player, the app or staff), not expired, and its app not suspended. What a request that
+    outlives its authentication (a live stream) asks again from time to time."""
+    return (
+        Token.objects.valid()
+        .filter(pk=token_id, type=Token.Type.ACCESS_TOKEN)
+        .exclude(client__suspension__isnull=False)
+        .exists()
+    )
+
+
 def suspended_among(*, client_ids: set[str]) -> set[str]:
     return set(
         AppSuspension.objects.filter(client_id__in=client_ids).values_list("client_id", flat=True)

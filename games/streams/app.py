@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -151,11 +152,20 @@ class _Stream:
             return
         heartbeat = float(settings.STREAM_HEARTBEAT_SECONDS)
         deadline = self.loop.time() + settings.STREAM_MAX_SECONDS
+        # Credentials that can die while the stream is open (an app's access token) are
+        # checked again every heartbeat interval, busy or idle: a revoked token's stream ends
+        # there, and its reconnection is refused (401).
+        recheck_at = self.loop.time() + heartbeat if start.still_valid else math.inf
         while True:
-            remaining = deadline - self.loop.time()
+            now = self.loop.time()
+            remaining = deadline - now
             if remaining <= 0:
                 return  # the client reconnects and resumes; authentication is checked again
-            item = await self.subscription.next(min(heartbeat, remaining))
+            if now >= recheck_at:
+                if not await self._still_valid():
+                    return
+                recheck_at = now + heartbeat
+            item = await self.subscription.next(min(heartbeat, remaining, recheck_at - now))
             if item is None:
                 if self.loop.time() < deadline:
                     await self._write(KEEPALIVE)
@@ -184,6 +194,22 @@ class _Stream:
             if item.final:
                 await self._write(payloads.end_frame(_status_of(item)))
                 return
+
+    async def _still_valid(self) -> bool:
+        """Whether the stream's credentials still hold; False ends the stream without an
+        ``end`` event, so the client reconnects and meets the refusal (401) there."""
+        check = self.start.still_valid
+        assert check is not None
+        try:
+            valid = await sync_to_async(
+                lambda: bool(_closing_connections(check)), thread_sensitive=False
+            )()
+        except Exception:
+            logger.exception("stream credential check failed; closing the stream")
+            return False
+        if not valid:
+            await self._write(b": credentials no longer valid\n\n")
+        return valid
 
     async def _catch_up(self) -> bool:
         """Sends what the log holds after the cursor; True when the stream must end."""

@@ -26,6 +26,8 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import scopes
+from accounts.authentication import credentials_recheck
 from games import selectors
 from games.api.problems import problem_response
 from games.api.serializers import QueryIntegerField, QuerySerializer
@@ -53,6 +55,9 @@ class StreamStart:
     status: str = ""  # the game's status (game streams)
     # (cursor) -> what the stream missed after it, read from the log (run in a thread)
     catch_up: Callable[[int], payloads.Backlog | payloads.FeedBacklog] | None = None
+    # () -> whether the credentials that opened the stream still hold (run in a thread,
+    # every STREAM_HEARTBEAT_SECONDS); None: nothing to check again (accounts.authentication)
+    still_valid: Callable[[], bool] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -128,6 +133,12 @@ def _take_slot(opener: Opener, user_id: int) -> str:
 
 
 class _StreamGateView(ApiView):
+    # A third-party app's access token may follow the player's games with the read scope, as
+    # it may read their log (GET .../events/); the stream is checked again while it is open,
+    # so a revoked token ends it (docs/api.md). Not in the OpenAPI schema (an event stream):
+    # tests/accounts/test_scopes.py checks the declarations over the URL conf too.
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         # A stream client accepts text/event-stream (EventSource sends nothing else); the
         # gate's own answers, errors included, are JSON whatever Accept says.
@@ -182,6 +193,7 @@ class GameStreamView(_StreamGateView):
             cursor=backlog.version,
             status=backlog.status,
             catch_up=catch_up,
+            still_valid=credentials_recheck(request),
         )
         return Response(status=200)
 
@@ -225,5 +237,6 @@ class MeStreamView(_StreamGateView):
             messages=backlog.messages,
             cursor=backlog.cursor,
             catch_up=catch_up,
+            still_valid=credentials_recheck(request),
         )
         return Response(status=200)
