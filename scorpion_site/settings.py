@@ -398,9 +398,8 @@ IDP_OIDC_DEVICE_CODE_INTERVAL = 5
 # allauth's own limits (checks of the code a player types: 5 a minute per address), and ours
 # on asking for device codes, which anyone may do.
 IDP_OIDC_RATE_LIMITS = {"device_code": "30/m/ip"}
-# Pages that need a signed-in player (consent, device approval, app pages) send others to
-# the home page's log-in form, which comes back to them (`?next=`).
-LOGIN_URL = "/"
+# LOGIN_URL stays allauth's /accounts/login/ (the admin's log-in); the provider's pages for
+# players send them to the home page's log-in form instead (accounts/oauth/login.py).
 
 # --- REST API ---
 REST_FRAMEWORK = {

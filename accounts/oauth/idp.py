@@ -30,7 +30,6 @@ from allauth.idp.oidc.forms import AuthorizationForm, ConfirmCodeForm
 from allauth.idp.oidc.internal.oauthlib import device_codes
 from allauth.idp.oidc.models import Client, Token
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
@@ -40,6 +39,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
 
 from accounts.oauth import services
+from accounts.oauth.login import player_login_required, to_player_login
 from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_among
 from accounts.scopes import ALL_SCOPES
 
@@ -85,6 +85,14 @@ class AuthorizationView(idp_views.AuthorizationView):
                 "This app must use PKCE: send code_challenge with code_challenge_method=S256.",
             )
         return super().get(request, *args, **kwargs)
+
+    def _login_required(self, request: HttpRequest) -> HttpResponse | None:
+        # allauth sends a player who is not signed in to settings.LOGIN_URL; ours go to the
+        # home page's log-in form (accounts/oauth/login.py). Its handling of ``prompt`` stays.
+        prompts = request.GET.get("prompt", "").split()
+        if not request.user.is_authenticated and not {"login", "none"} & set(prompts):
+            return to_player_login(request)
+        return super()._login_required(request)
 
     def form_valid(self, form: AuthorizationForm) -> HttpResponse:
         # Again at the player's answer: the app may have been suspended meanwhile.
@@ -149,7 +157,7 @@ def _device_request(device_code: str) -> dict[str, Any]:
 
 @never_cache
 @xframe_options_deny
-@login_required
+@player_login_required
 def device_authorization(request: HttpRequest) -> HttpResponse:
     """The page where a player enters the code their terminal or bot shows, sees what the app
     asks for, and approves or denies it. POSTs need the CSRF token, as every form here."""

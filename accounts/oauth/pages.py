@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.oauth import selectors, services
 from accounts.oauth.forms import AppForm, NewAppForm
+from accounts.oauth.login import player_login_required
 from accounts.scopes import ALL_SCOPES
 
 View = Callable[..., HttpResponse]
@@ -27,7 +27,7 @@ View = Callable[..., HttpResponse]
 def player_page(view: View) -> View:
     """Signed-in players only (others go to the log-in form and come back); never cached:
     the pages show client ids and, once, secrets."""
-    return never_cache(login_required(view))
+    return never_cache(player_login_required(view))
 
 
 def _user(request: HttpRequest) -> User:
