@@ -6,6 +6,8 @@ allauth's views do the protocol; these add what our service needs around them:
 - the ``openid`` scope is refused when no ID-token signing key is configured;
 - the authorization code flow needs PKCE from every app, confidential ones included
   (OAuth 2.1): allauth requires it of public apps only;
+- the consent page's Content-Security-Policy lets its form lead to the app's redirect URI
+  (``form-action``: browsers apply it to the redirect that answers the form too);
 - the device approval page checks the CSRF token (allauth's is exempt) and shows what the app
   asks for;
 - the token endpoint locks the player's row before issuing tokens (see
@@ -18,6 +20,7 @@ allauth's reverse() names and its discovery document lead to them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlparse
 
@@ -44,6 +47,29 @@ from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_am
 from accounts.scopes import ALL_SCOPES
 
 ERROR_TEMPLATE = "idp/oidc/error.html"
+
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
+_UNSAFE_SCHEMES = {"javascript", "data", "vbscript", "blob", "filesystem"}
+_HOST = re.compile(r"[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]")
+
+
+def form_action_source(redirect_uri: str) -> str | None:
+    """The CSP source that lets a form be answered by a redirect to ``redirect_uri``: its
+    origin for http(s), its scheme for a native app's own (``com.example.app:``); None for
+    anything that cannot be written safely into the header."""
+    parsed = urlparse(redirect_uri)
+    scheme = parsed.scheme.lower()
+    if not _SCHEME.fullmatch(scheme) or scheme in _UNSAFE_SCHEMES:
+        return None
+    if scheme not in ("http", "https"):
+        return f"{scheme}:"
+    host = parsed.netloc.rpartition("@")[2]
+    name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not name:
+        name, port = host, ""
+    if not _HOST.fullmatch(name) or not (port == "" or port.isdecimal()):
+        return None
+    return f"{scheme}://{host}"
 
 
 def _refusal(*, client_ids: set[str], scopes: list[str]) -> tuple[str, str] | None:
@@ -110,6 +136,15 @@ class AuthorizationView(idp_views.AuthorizationView):
         labels = dict(field.choices)
         field.choices = [(scope, labels[scope]) for scope in scope_order(set(labels))]
         return form
+
+    def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        # The page's form is answered by a redirect to the app: main's CSP (form-action
+        # 'self') would make the browser refuse to follow it.
+        response: HttpResponse = super().render_to_response(context, **kwargs)
+        source = form_action_source(str(self._request_info.get("redirect_uri") or ""))
+        if source is not None:
+            response._csp_update = {"form-action": [source]}  # type: ignore[attr-defined]
+        return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

@@ -149,6 +149,37 @@ def test_the_consent_page_shows_the_app_and_what_it_asks(player: Player, app: Ap
     assert page["X-Frame-Options"] == "DENY"
 
 
+def test_the_consent_pages_policy_lets_its_form_lead_back_to_the_app(
+    player: Player, app: App
+) -> None:
+    """Browsers hold the redirect that answers a form to the page's CSP form-action: 'self'
+    alone would leave the player on the consent page (tests/web/test_apps_pages.py)."""
+    _, challenge = pkce_pair()
+    page = browser_for(player).get(AUTHORIZE_URL, authorize_params(app, "games:play", challenge))
+    policy = dict(part.strip().split(" ", 1) for part in page["Content-Security-Policy"].split(";"))
+    assert policy["form-action"].split() == ["'self'", "https://app.example"]
+    assert "app.example" not in page["Content-Security-Policy"].replace(policy["form-action"], "")
+
+
+@pytest.mark.parametrize(
+    ("redirect_uri", "source"),
+    [
+        ("https://app.example/callback", "https://app.example"),
+        ("http://127.0.0.1:8765/cb", "http://127.0.0.1:8765"),
+        ("http://[::1]:99/cb", "http://[::1]:99"),
+        ("com.example.app:/oauth", "com.example.app:"),
+        ("https://user:pw@app.example/cb", "https://app.example"),
+        ("https://app.example;script-src *", None),
+        ("javascript:alert(1)", None),
+        ("", None),
+    ],
+)
+def test_the_form_action_source_of_a_redirect_uri(redirect_uri: str, source: str | None) -> None:
+    from accounts.oauth.idp import form_action_source
+
+    assert form_action_source(redirect_uri) == source
+
+
 def test_the_player_may_grant_less_than_asked(player: Player, app: App) -> None:
     tokens = authorize(player, app, "games:play stats:read", grant=["games:play"])
     assert tokens.scope == ["games:play"]
