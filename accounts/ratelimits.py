@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from allauth.account import app_settings as account_settings
-from allauth.core.internal.ratelimit import Rate, get_cache_key, parse_rates
+from allauth.core.internal.ratelimit import Rate, get_cache_key, get_rates, parse_rates
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
@@ -80,6 +80,20 @@ def retry_after(request: HttpRequest, *, login_failed_key: str | None = None) ->
         # A limit whose key we cannot see (a per-key limit of another endpoint): the longest
         # window of the endpoint's limits, after which it surely lets the client through.
         waits = [float(rate.duration) for _, rate in rates] or [1.0]
+    return max(1, math.ceil(max(waits)))
+
+
+def retry_after_per_ip(request: HttpRequest, *, app: str, action: str) -> int:
+    """Seconds until an allauth limit counted per address (``app``'s ``action``, such as the
+    provider's ``device_code``) lets this client through again, at least 1."""
+    rates = [rate for rate in get_rates(app=app, action=action) if rate.per == "ip"]
+    now = time.time()
+    waits = [1.0]
+    for rate in rates:
+        history = cache.get(get_cache_key(request, app=app, action=action, rate=rate)) or []
+        live = sorted((t for t in history if t > now - rate.duration), reverse=True)
+        if len(live) >= rate.amount:
+            waits.append(live[rate.amount - 1] + rate.duration - now)
     return max(1, math.ceil(max(waits)))
 
 

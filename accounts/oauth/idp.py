@@ -44,6 +44,7 @@ from django.views.decorators.clickjacking import xframe_options_deny
 from accounts.oauth import services
 from accounts.oauth.login import player_login_required, to_player_login
 from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_among
+from accounts.ratelimits import retry_after_per_ip
 from accounts.scopes import ALL_SCOPES
 
 ERROR_TEMPLATE = "idp/oidc/error.html"
@@ -163,10 +164,14 @@ class DeviceCodeView(idp_views.DeviceCodeView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not ratelimit.consume(request, app="allauth.idp.oidc", action="device_code"):
-            return JsonResponse(
+            refused = JsonResponse(
                 {"error": "temporarily_unavailable", "error_description": "Too many requests."},
                 status=429,
             )
+            # As every 429 of the service: when to come back.
+            wait = retry_after_per_ip(request, app="allauth.idp.oidc", action="device_code")
+            refused["Retry-After"] = str(wait)
+            return refused
         refusal = _refusal(
             client_ids={request.POST.get("client_id", "")},
             scopes=request.POST.get("scope", "").split(),

@@ -322,7 +322,9 @@ def test_asking_for_device_codes_is_rate_limited(app: App, settings: Any) -> Non
     body = {"client_id": app.client_id, "scope": "games:play"}
     statuses = [form_post(DEVICE_CODE_URL, body).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-    assert form_post(DEVICE_CODE_URL, body).json()["error"] == "temporarily_unavailable"
+    refused = form_post(DEVICE_CODE_URL, body)
+    assert refused.json()["error"] == "temporarily_unavailable"
+    assert 1 <= int(refused["Retry-After"]) <= 60
 
 
 def test_polling_too_fast_is_told_to_slow_down(app: App) -> None:
