@@ -48,7 +48,12 @@ def live(live_server: Any, settings: Any) -> str:
 
 def signed_in_browser(server: str, email: str) -> httpx.Client:
     """A player's browser: signed up through allauth's browser API, with its cookies."""
-    browser = httpx.Client(base_url=server, follow_redirects=False, timeout=30)
+    # One connection per request: a kept-alive one would hold the live server's request
+    # thread, and its database connection, open after the test (tests that count the
+    # database's connections, such as tests/streams, would see it).
+    browser = httpx.Client(
+        base_url=server, follow_redirects=False, timeout=30, headers={"Connection": "close"}
+    )
     browser.get("/")
     answer = browser.post(
         "/_allauth/browser/v1/auth/signup",
