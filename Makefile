@@ -24,7 +24,7 @@ $(RUN_STAMP): $(BIN)/python pyproject.toml
 	@touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP) pyproject.toml client_sdk/pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./client_sdk
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './client_sdk[cli]'
 	@touch $(DEV_STAMP)
 
 install: $(DEV_STAMP)

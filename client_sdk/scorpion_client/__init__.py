@@ -65,7 +65,7 @@ from scorpion_client.models import (
     normalize_card,
 )
 
-__version__ = "0.1.0"
+from scorpion_client._version import __version__
 
 __all__ = [
     "ENDPOINTS",

@@ -19,6 +19,7 @@ from uuid import UUID
 import httpx
 
 from scorpion_client import endpoints as ep
+from scorpion_client._version import __version__
 from scorpion_client.errors import (
     EmailVerificationRequired,
     RateLimited,
@@ -57,7 +58,7 @@ logger = logging.getLogger("scorpion_client")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 DEFAULT_MAX_RETRIES = 2
-USER_AGENT = "scorpion-client-python/0.1.0"
+USER_AGENT = f"scorpion-client-python/{__version__}"
 
 GameRef = str | UUID | Game
 """A game, or its id."""
