@@ -79,7 +79,7 @@ def test_validation_errors_name_the_fields(client: Scorpion) -> None:
 
     game = client.games.create()
     with pytest.raises(ValidationError) as typo:
-        client.games.command(game.id, {"type": "move", "crad": "8H"})
+        client.games.command(game.id, {"type": "move", "crad": "8H"})  # type: ignore[typeddict-unknown-key]
     assert "crad" in typo.value.errors
 
 
