@@ -137,9 +137,11 @@ def test_authentication_errors(make_client: Callable[..., Scorpion], server_url:
     with Scorpion(server_url, token="not-a-token") as stale, pytest.raises(AuthenticationError):
         stale.me.get()
 
-    with pytest.raises(ScorpionError) as wrong:
+    # A refused log-in is an AuthenticationError, as documented (allauth answers it with 400).
+    with pytest.raises(AuthenticationError) as wrong:
         anonymous.auth.login("nobody@example.com", "wrong password 1")
-    assert wrong.value.status == 400
+    assert not isinstance(wrong.value, ValidationError)
+    assert (wrong.value.status, wrong.value.code) == (400, "email_password_mismatch")
     assert wrong.value.detail
     assert anonymous.token is None
 
