@@ -215,8 +215,11 @@ class Cli:
             )
             return None
         self._show_device_code(device)
-        token = self.client.oauth.poll_device_token(device, client_id)
-        self.store.set_oauth(self.url, token, client_id)
+        # The token, and each refresh of it (which spends the refresh token), goes to the file.
+        self.client.credentials.on_refresh = lambda token: self.store.set_oauth(
+            self.url, token, client_id
+        )
+        self.client.oauth.poll_device_token(device, client_id)
         who = ""
         with contextlib.suppress(ScorpionError):
             who = f" as {self.client.me.get().email}"
