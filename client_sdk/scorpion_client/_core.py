@@ -96,9 +96,10 @@ class RetryPolicy:
     one), 500, 502, 503 and 504; each wait is "full jitter" exponential backoff, a random time
     between 0 and ``min(backoff_max, backoff_base * 2**attempt)``. A request that may already
     have been applied by the server is re-sent only when that is harmless: GET and DELETE, and
-    commands, which carry an ``Idempotency-Key``. Other POSTs (create, restart, sign-up, log-in)
-    are re-sent only when the server surely did not act on them (the connection was refused, 429,
-    503). A ``Retry-After`` longer than ``max_retry_after`` is not waited for: ``RateLimited``
+    the POSTs that carry an ``Idempotency-Key`` (commands, creating and restarting a game: the
+    server answers a re-sent one from its record). Other POSTs (sign-up, log-in, the OAuth token
+    endpoint) are re-sent only when the server surely did not act on them (the connection was
+    refused, 429, 503). A ``Retry-After`` longer than ``max_retry_after`` is not waited for: ``RateLimited``
     is raised at once with ``retry_after`` set.
     """
 
