@@ -218,7 +218,9 @@ class AsyncScorpion(BaseClient):
         """The events of a stream, opening it again whenever it drops (with the last event id
         seen, so that nothing is missed or repeated), until the server ends it."""
         follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        refreshed = False
         while True:
+            sent_token = self.token
             request = follower.request(self, self._http)
             error: Exception | None = None
             try:
@@ -227,6 +229,16 @@ class AsyncScorpion(BaseClient):
                 error = exc
             else:
                 try:
+                    if (
+                        response.status_code == 401
+                        and not refreshed
+                        and self.credentials.can_refresh
+                    ):
+                        # The access token expired while the stream was open: refresh, resume.
+                        await response.aread()
+                        await self._refresh(sent_token)
+                        refreshed = True
+                        continue
                     if response.status_code != 200:
                         await response.aread()
                         delay = follower.delay_after_answer(response)
@@ -234,6 +246,7 @@ class AsyncScorpion(BaseClient):
                             raise error_from_response(response)
                         await _sleep(delay)
                         continue
+                    refreshed = False
                     async for line in response.aiter_lines():
                         item = follower.line(line)
                         if item is not None:

@@ -99,8 +99,8 @@ class RetryPolicy:
     the POSTs that carry an ``Idempotency-Key`` (commands, creating and restarting a game: the
     server answers a re-sent one from its record). Other POSTs (sign-up, log-in, the OAuth token
     endpoint) are re-sent only when the server surely did not act on them (the connection was
-    refused, 429, 503). A ``Retry-After`` longer than ``max_retry_after`` is not waited for: ``RateLimited``
-    is raised at once with ``retry_after`` set.
+    refused, 429, 503). A ``Retry-After`` longer than ``max_retry_after`` is not waited
+    for: ``RateLimited`` is raised at once with ``retry_after`` set.
     """
 
     max_retries: int = DEFAULT_MAX_RETRIES

@@ -222,7 +222,9 @@ class Scorpion(BaseClient):
         """The events of a stream, opening it again whenever it drops (with the last event id
         seen, so that nothing is missed or repeated), until the server ends it."""
         follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        refreshed = False
         while True:
+            sent_token = self.token
             request = follower.request(self, self._http)
             error: Exception | None = None
             try:
@@ -231,6 +233,16 @@ class Scorpion(BaseClient):
                 error = exc
             else:
                 try:
+                    if (
+                        response.status_code == 401
+                        and not refreshed
+                        and self.credentials.can_refresh
+                    ):
+                        # The access token expired while the stream was open: refresh, resume.
+                        response.read()
+                        self._refresh(sent_token)
+                        refreshed = True
+                        continue
                     if response.status_code != 200:
                         response.read()
                         delay = follower.delay_after_answer(response)
@@ -238,6 +250,7 @@ class Scorpion(BaseClient):
                             raise error_from_response(response)
                         _sleep(delay)
                         continue
+                    refreshed = False
                     for line in response.iter_lines():
                         item = follower.line(line)
                         if item is not None:

@@ -121,6 +121,10 @@ class Follower:
         # be closed under a request of another thread).
         source = self.cli.client
         client = _sync.Scorpion(self.cli.url, token=source.token, token_type=source.token_type)
+        # One set of credentials for both clients: a refresh made by either (which spends the
+        # refresh token) is the other's too.
+        client.credentials = source.credentials
+        client._refresh_lock = source._refresh_lock
         options = StreamOptions(stop=self.stopped.is_set)
         try:
             stream = client.games.stream(self.game.id, since=self.game.version, options=options)

@@ -413,3 +413,34 @@ def test_tokens_round_trip_and_hide_in_repr() -> None:
     assert OAuthToken.from_stored(json.loads(json.dumps(token.to_json()))) == token
     with pytest.raises(TypeError):
         OAuthToken.from_json({"access_token": 5})
+
+
+def test_a_stream_whose_token_expired_refreshes_and_resumes() -> None:
+    provider = FakeProvider()
+    streams: list[httpx.Request] = []
+    feed = b"id: 1\nevent: resync\ndata: {}\n\nevent: end\ndata: {}\n\n"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path != "/api/v1/me/stream/":
+            return provider(request)
+        streams.append(request)
+        if request.headers["Authorization"].removeprefix("Bearer ") not in provider.live_access:
+            return httpx.Response(401, json={"code": "not_authenticated", "status": 401})
+        return httpx.Response(200, content=feed, headers={"Content-Type": "text/event-stream"})
+
+    client = Scorpion(
+        "http://test",
+        token="access-stale",
+        token_type="bearer",
+        refresh_token="refresh-0",
+        client_id=CLIENT_ID,
+        transport=httpx.MockTransport(handler),
+    )
+    with client:
+        items = list(client.me.stream())
+    assert [type(item).__name__ for item in items] == ["FeedResync"]
+    assert [r.headers["Authorization"] for r in streams] == [
+        "Bearer access-stale",
+        "Bearer access-1",
+    ]
+    assert len(provider.sent("/identity/o/api/token")) == 1
