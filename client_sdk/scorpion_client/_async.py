@@ -1,9 +1,11 @@
 """The asynchronous client, on ``httpx.AsyncClient``.
 
 Requests are built and answers read by the shared code of ``_core``; this module only sends
-them and waits. It is the source of the other client: ``scripts/unasync.py`` writes
-``_sync.py`` from it (``await`` dropped, the ``Async`` prefix of names dropped, ...), and
-``make test`` fails when the two differ.
+them and waits.
+
+This file is the source of ``_sync.py``, which ``scripts/unasync.py`` writes from it
+(``await`` dropped, the ``Async`` prefix of names dropped, ...); ``make test`` fails when the
+two differ.
 """
 
 from __future__ import annotations

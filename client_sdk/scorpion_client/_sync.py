@@ -1,9 +1,9 @@
 """The synchronous client, on ``httpx.Client``.
 
 Requests are built and answers read by the shared code of ``_core``; this module only sends
-them and waits. It is the source of the other client: ``scripts/unasync.py`` writes
-``_sync.py`` from it (``await`` dropped, the ``Async`` prefix of names dropped, ...), and
-``make test`` fails when the two differ.
+them and waits.
+
+This file is generated from ``_async.py`` by ``scripts/unasync.py``.
 """
 
 # Generated from _async.py by client_sdk/scripts/unasync.py: do not edit, edit _async.py

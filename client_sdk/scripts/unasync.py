@@ -29,6 +29,10 @@ SUBS: list[tuple[str, str]] = [
         r"The asynchronous client, on ``httpx.AsyncClient``\.",
         "The synchronous client, on ``httpx.Client``.",
     ),
+    (
+        r"This file is the source of ``_sync.py``.*?two differ\.\n",
+        "This file is generated from ``_async.py`` by ``scripts/unasync.py``.\n",
+    ),
     (r"^import asyncio$", "import threading\nimport time"),
     (r"\basyncio\.sleep\b", "time.sleep"),
     (r"\basyncio\.Lock\b", "threading.Lock"),
@@ -56,7 +60,7 @@ def unasync(text: str) -> str:
     lines = [line for line in text.splitlines(keepends=True) if REMOVE not in line]
     result = "".join(lines)
     for pattern, replacement in SUBS:
-        result = re.sub(pattern, replacement, result, flags=re.MULTILINE)
+        result = re.sub(pattern, replacement, result, flags=re.MULTILINE | re.DOTALL)
     # The header goes after the module docstring, before the first import.
     marker = "\nfrom __future__ import annotations\n"
     return result.replace(marker, "\n" + HEADER + marker, 1)
