@@ -695,6 +695,8 @@ class BaseClient:
             client_id=client_id, client_secret=client_secret, on_refresh=None
         )
         if isinstance(token, OAuthToken):
+            if token_type == "session":
+                raise ValueError("an OAuthToken is a bearer token, not a session token")
             self.credentials.use(token)
             self.credentials.refresh_token = refresh_token or token.refresh_token
         else:

@@ -211,11 +211,16 @@ class Cli:
         client_id = self.args.client_id
         try:
             device = self.client.oauth.device_code(client_id, SCOPES)
-        except (NotFound, MethodNotAllowed, OAuthError) as exc:
-            reason = "no device log-in" if not isinstance(exc, OAuthError) else exc.message
+        except (NotFound, MethodNotAllowed) as exc:
+            self.console.print(
+                f"This server offers no device log-in (HTTP {exc.status}): "
+                "log in with your password."
+            )
+            return None
+        except OAuthError as exc:  # e.g. invalid_client: no such app on this server
             self.console.print(
                 f"This server offers no device log-in for {escape(client_id)} "
-                f"({escape(sentence_free(reason))}): log in with your password."
+                f"({escape(sentence_free(exc.message))}): log in with your password."
             )
             return None
         self._show_device_code(device)

@@ -159,6 +159,23 @@ def test_a_refused_device_login_is_reported(
     assert out.splitlines()[-1] == "access_denied (test)."  # one full stop
 
 
+def test_an_unknown_app_falls_back_to_the_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    provider = FakeProvider()
+    monkeypatch.setattr(
+        cli, "Scorpion", functools.partial(Scorpion, transport=httpx.MockTransport(provider))
+    )
+    lines = ("ada@example.com", "pw")
+    status, out = run_cli(tmp_path / "token", "login", "--client-id", "other-app", lines=lines)
+    said = " ".join(out.split())
+    assert "offers no device log-in for other-app (invalid_client (test))" in said
+    assert "log in with your password." in said
+    # The fake has no allauth: the password log-in that follows is tried, and fails.
+    assert [r.url.path for r in provider.requests][-1] == "/_allauth/app/v1/auth/login"
+    assert status == 1
+
+
 def test_the_token_directory_is_closed_to_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

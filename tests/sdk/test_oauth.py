@@ -74,7 +74,8 @@ class FakeProvider:
         path = request.url.path
         if path == "/identity/o/api/device/code":
             form = form_of(request)
-            assert form["client_id"] == CLIENT_ID
+            if form["client_id"] != CLIENT_ID:
+                return oauth_error("invalid_client", 401)
             return httpx.Response(
                 200,
                 json={
