@@ -42,13 +42,20 @@ def card_text(card: str) -> Text:
     return Text(card_label(card), style=style)
 
 
-_COLUMN = re.compile(r"\b(columns?) ([0-6])\b")
+# "column 3", "columns 0, 1 and 2", "columns 3-6": the numbers after the word.
+_COLUMN = re.compile(r"\b(columns?) ((?:[0-6](?:, | and | or |-))*[0-6])\b")
 
 
 def player_text(text: str) -> str:
     """A server's text with its column numbers (0-6, as the API counts) as players see them
-    on the board (1-7): "in column 0" -> "in column 1"."""
-    return _COLUMN.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text)
+    on the board (1-7): "in column 0" -> "in column 1", "columns 0, 1 and 2" -> "columns 1, 2
+    and 3"."""
+
+    def renumber(match: re.Match[str]) -> str:
+        numbers = re.sub(r"[0-6]", lambda d: str(int(d.group()) + 1), match.group(2))
+        return f"{match.group(1)} {numbers}"
+
+    return _COLUMN.sub(renumber, text)
 
 
 def sentence(text: str) -> str:

@@ -32,6 +32,9 @@ def test_server_texts_count_columns_from_1() -> None:
         "moves KH into empty column 4 with 4 cards"
     )
     assert player_text("columns 0") == "columns 1"
+    assert player_text("dealt onto columns 0, 1 and 2") == "dealt onto columns 1, 2 and 3"
+    assert player_text("a King into columns 3-6") == "a King into columns 4-7"
+    assert player_text("column 6, then 5 cards") == "column 7, then 5 cards"
     assert player_text("7 cards") == "7 cards"  # only column numbers change
 
     hints = Hints(
