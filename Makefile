@@ -12,7 +12,7 @@ BEAT_SCHEDULE := $(VENV)/celerybeat-schedule
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat
+.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -24,7 +24,7 @@ $(RUN_STAMP): $(BIN)/python pyproject.toml
 	@touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP) pyproject.toml client_sdk/pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./client_sdk
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './client_sdk[cli]'
 	@touch $(DEV_STAMP)
 
 install: $(DEV_STAMP)
@@ -41,6 +41,11 @@ run: install-run
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python client_sdk/scripts/unasync.py --check
+
+# The SDK's sync client is generated from its async one.
+unasync:
+	$(PYTHON) client_sdk/scripts/unasync.py
 
 typecheck: install
 	$(BIN)/mypy

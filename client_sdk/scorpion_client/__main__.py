@@ -2,6 +2,6 @@
 
 import sys
 
-from scorpion_client.cli import main
+from scorpion_client._entry import main
 
 sys.exit(main())

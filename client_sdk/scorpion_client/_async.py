@@ -1,24 +1,32 @@
-"""The asynchronous client, on ``httpx.AsyncClient``: the same surface as ``Scorpion``, with
-``await`` (and ``async for`` for the iterators). Requests are built and answers read by the
-same code as the sync client's (``_core``)."""
+"""The asynchronous client, on ``httpx.AsyncClient``.
+
+Requests are built and answers read by the shared code of ``_core``; this module only sends
+them and waits.
+
+This file is the source of ``_sync.py``, which ``scripts/unasync.py`` writes from it
+(``await`` dropped, the ``Async`` prefix of names dropped, ...); ``make test`` fails when the
+two differ.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import builtins
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import fields
+import copy
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from dataclasses import fields, replace
 from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
 
 from scorpion_client._core import (
-    DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
+    NOT_GIVEN,
     BaseClient,
     GameRef,
+    NotGiven,
     Ops,
     RetryPolicy,
     Spec,
@@ -26,15 +34,20 @@ from scorpion_client._core import (
     StreamOptions,
     StreamSpec,
     error_from_response,
+    resolve_base_url,
     transport_error,
 )
-from scorpion_client.errors import TransportError, VersionConflict
+from scorpion_client.errors import DeviceCodeExpired, OAuthError, TransportError, VersionConflict
 from scorpion_client.models import (
+    Command,
     CommandResult,
+    CreateMode,
     Daily,
     Event,
     FeedEvent,
     Game,
+    GameMode,
+    GameStatus,
     GameStreamEvent,
     GameUpdate,
     Hints,
@@ -45,6 +58,14 @@ from scorpion_client.models import (
     Session,
     Stats,
 )
+from scorpion_client.oauth import (
+    DEVICE_CODE_GRANT,
+    DeviceAuthorization,
+    DevicePoll,
+    OAuthToken,
+    TokenType,
+    authorization_url,
+)
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Page[Any])
@@ -54,21 +75,43 @@ __all__ = ["AsyncGameHandle", "AsyncScorpion"]
 # How the client waits between retries (a module attribute, so tests can make it instant).
 _sleep = asyncio.sleep
 
+Timeout = float | httpx.Timeout | None
+
 
 class AsyncScorpion(BaseClient):
-    """The Scorpion API client for asyncio; see ``Scorpion`` for the parameters.
+    """The Scorpion API client.
 
-    >>> async with AsyncScorpion("http://127.0.0.1:8000", token=token) as client:
+    >>> async with AsyncScorpion("http://127.0.0.1:8000") as client:
+    ...     await client.auth.login("me@example.com", "a long password 42")  # keeps the token
     ...     game = await client.games.create(seed=42)
     ...     await game.move("8H")
+
+    ``base_url``: the server (default: ``$SCORPION_URL``, else http://127.0.0.1:8000).
+    ``token``: a token to send (default: ``$SCORPION_TOKEN``): a session token of the
+    account's own sessions (``token_type="session"``, the default: ``X-Session-Token``), or an
+    OAuth access token of a third-party app (``token_type="bearer"``: ``Authorization:
+    Bearer``; an ``OAuthToken`` is always one). With ``refresh_token`` and ``client_id`` (and
+    ``client_secret`` for a confidential app), an expired bearer token is refreshed by itself
+    and ``on_token_refresh`` is told each new ``OAuthToken`` (store its refresh token: each
+    refresh spends the old one). ``timeout``: seconds, or an ``httpx.Timeout``, for every
+    request (``with_options(timeout=...)`` for some calls). ``max_retries``: re-sends after
+    connection errors, timeouts, 429 and 5xx (see ``RetryPolicy``; ``retry=`` for full
+    control). ``transport`` or ``http_client``: a custom httpx transport or client (proxies,
+    tests); the SDK still sends its own User-Agent, Accept and timeout through it, and closes
+    only a client it made.
     """
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
-        token: str | None = None,
+        base_url: str | None = None,
+        token: str | OAuthToken | None = None,
         *,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        token_type: TokenType | None = None,
+        refresh_token: str | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        on_token_refresh: Callable[[OAuthToken], None] | None = None,
+        timeout: Timeout = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
@@ -76,25 +119,58 @@ class AsyncScorpion(BaseClient):
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
         super().__init__(
-            base_url, token, timeout=timeout, max_retries=max_retries, retry=retry, headers=headers
-        )
-        self._http = http_client or httpx.AsyncClient(
-            base_url=self.base_url,
+            resolve_base_url(base_url, http_client),
+            token,
+            token_type=token_type,
+            refresh_token=refresh_token,
+            client_id=client_id,
+            client_secret=client_secret,
+            on_token_refresh=on_token_refresh,
             timeout=timeout,
-            transport=transport,
-            headers=self.default_headers,
+            max_retries=max_retries,
+            retry=retry,
+            headers=headers,
         )
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(timeout=timeout, transport=transport)
+        self._refresh_lock = asyncio.Lock()
+        self._bind()
+
+    def _bind(self) -> None:
         self.auth = AsyncAuthResource(self)
+        self.oauth = AsyncOAuthResource(self)
         self.games = AsyncGamesResource(self)
         self.daily = AsyncDailyResource(self)
         self.stats = AsyncStatsResource(self)
         self.me = AsyncMeResource(self)
 
-    async def request(self, spec: Spec[T]) -> T:
-        """Send one call, re-sending it as the retry policy allows, and read its answer."""
+    def with_options(
+        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+    ) -> AsyncScorpion:
+        """A view of this client with another timeout or number of retries, for some calls:
+        ``await client.with_options(timeout=2).games.get(game_id)``. It shares the
+        connections and the token (a refresh made by one is seen by the other); close the
+        original, not the view."""
+        view = copy.copy(self)
+        if not isinstance(timeout, NotGiven):
+            view.timeout = timeout
+        if max_retries is not None:
+            view.retry = replace(self.retry, max_retries=max_retries)
+        view._owns_http = False
+        view._bind()
+        return view
+
+    async def request(self, spec: Spec[T], *, timeout: Timeout | NotGiven = NOT_GIVEN) -> T:
+        """Send one call, re-sending it as the retry policy allows, and read its answer. A
+        bearer token that expired (or is refused with 401) is refreshed once, if it can be."""
+        seconds = self.timeout if isinstance(timeout, NotGiven) else timeout
+        if self._should_refresh(spec):
+            await self._refresh(self.token)
         attempt = 0
+        refreshed = False
         while True:
-            request = self._build(self._http, spec)
+            sent_token = self.token
+            request = self._build(self._http, spec, seconds)
             try:
                 response = await self._http.send(request)
             except httpx.RequestError as exc:
@@ -103,6 +179,11 @@ class AsyncScorpion(BaseClient):
                     raise transport_error(exc, request) from exc
                 self._log_retry(request, type(exc).__name__, delay, attempt)
             else:
+                if self._refresh_after(spec, response, refreshed):
+                    await response.aclose()
+                    await self._refresh(sent_token)
+                    refreshed = True
+                    continue
                 delay = self._delay_after_response(spec, attempt, response)
                 if delay is None:
                     return self._finish(spec, response)
@@ -110,6 +191,15 @@ class AsyncScorpion(BaseClient):
                 self._log_retry(request, f"HTTP {response.status_code}", delay, attempt)
             await _sleep(delay)
             attempt += 1
+
+    async def _refresh(self, stale_token: str | None) -> None:
+        """Trade the refresh token for new tokens, unless another call already did since
+        ``stale_token`` was sent (a refresh token serves once)."""
+        async with self._refresh_lock:
+            if self.token != stale_token:
+                return
+            token = await self.request(Ops.oauth_token(self.credentials.refresh_form()))
+            self.credentials.use(token)
 
     async def iter_pages(self, spec: Spec[P]) -> AsyncIterator[P]:
         """Every page of a paginated list, following ``next`` links."""
@@ -130,7 +220,9 @@ class AsyncScorpion(BaseClient):
         """The events of a stream, opening it again whenever it drops (with the last event id
         seen, so that nothing is missed or repeated), until the server ends it."""
         follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        refreshed = False
         while True:
+            sent_token = self.token
             request = follower.request(self, self._http)
             error: Exception | None = None
             try:
@@ -139,6 +231,16 @@ class AsyncScorpion(BaseClient):
                 error = exc
             else:
                 try:
+                    if (
+                        response.status_code == 401
+                        and not refreshed
+                        and self.credentials.can_refresh
+                    ):
+                        # The access token expired while the stream was open: refresh, resume.
+                        await response.aread()
+                        await self._refresh(sent_token)
+                        refreshed = True
+                        continue
                     if response.status_code != 200:
                         await response.aread()
                         delay = follower.delay_after_answer(response)
@@ -146,6 +248,7 @@ class AsyncScorpion(BaseClient):
                             raise error_from_response(response)
                         await _sleep(delay)
                         continue
+                    refreshed = False
                     async for line in response.aiter_lines():
                         item = follower.line(line)
                         if item is not None:
@@ -167,7 +270,14 @@ class AsyncScorpion(BaseClient):
                 await _sleep(delay)
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        """Close the connections (of the HTTP client the SDK made; one passed as
+        ``http_client`` stays open, its owner closes it)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def close(self) -> None:  # unasync: remove
+        """The same as ``aclose()``."""  # unasync: remove
+        await self.aclose()  # unasync: remove
 
     async def __aenter__(self) -> AsyncScorpion:
         return self
@@ -182,54 +292,216 @@ class AsyncScorpion(BaseClient):
 
 
 class AsyncAuthResource:
+    """Sign-up, log-in and log-out (allauth headless, ``app`` client): the account's own
+    sessions, for first-party programs. Third-party apps use ``oauth`` instead."""
+
     def __init__(self, client: AsyncScorpion) -> None:
         self._client = client
 
     async def signup(self, email: str, password: str) -> Session:
+        """Create an account and sign in: the client keeps the session token."""
         session = await self._client.request(Ops.signup(email, password))
-        self._client.token = session.token
+        self._use_session(session)
         return session
 
     async def login(self, email: str, password: str) -> Session:
+        """Log in: the client keeps the session token. A wrong e-mail address or password
+        raises ``AuthenticationError``."""
         session = await self._client.request(Ops.login(email, password))
-        self._client.token = session.token
+        self._use_session(session)
         return session
 
+    def _use_session(self, session: Session) -> None:
+        credentials = self._client.credentials
+        credentials.token = session.token
+        credentials.token_type = "session"
+        credentials.refresh_token = None
+        credentials.expires_at = None
+
     async def logout(self) -> None:
+        """End the session on the server and forget the token."""
         if self._client.token:
             await self._client.request(Ops.logout())
         self._client.token = None
 
 
+class AsyncOAuthResource:
+    """OAuth 2 for third-party apps (RFC 6749, 7636, 8628): the device flow, the exchange
+    of an authorization code, refresh and revocation. Each grant makes the client send the
+    new access token (``Authorization: Bearer``) and refresh it when it expires."""
+
+    def __init__(self, client: AsyncScorpion) -> None:
+        self._client = client
+
+    def authorization_url(
+        self,
+        *,
+        client_id: str,
+        redirect_uri: str,
+        code_challenge: str,
+        scope: str | Iterable[str] | None = None,
+        state: str | None = None,
+    ) -> str:
+        """The consent page's URL on this server (see ``scorpion_client.oauth``)."""
+        return authorization_url(
+            str(self._client.base_url),
+            client_id=client_id,
+            redirect_uri=redirect_uri,
+            code_challenge=code_challenge,
+            scope=scope,
+            state=state,
+        )
+
+    async def device_code(
+        self, client_id: str, scope: str | Iterable[str] | None = None
+    ) -> DeviceAuthorization:
+        """Start the device flow: a code to show the player, and where they enter it."""
+        scopes = scope if scope is None or isinstance(scope, str) else " ".join(scope)
+        return await self._client.request(Ops.oauth_device_code(client_id, scopes))
+
+    async def poll_device_token(
+        self,
+        device: DeviceAuthorization,
+        client_id: str,
+        *,
+        client_secret: str | None = None,
+    ) -> OAuthToken:
+        """Wait for the player's answer, polling every ``interval`` seconds (5 more after
+        each ``slow_down``), and use the token. Raises ``AccessDenied`` when the player
+        refuses, ``DeviceCodeExpired`` when the code expires first."""
+        poll = DevicePoll(device)
+        form = {"grant_type": DEVICE_CODE_GRANT, "device_code": device.device_code}
+        form |= self._client_auth(client_id, client_secret)
+        wait = poll.interval
+        while True:
+            if poll.expired():
+                raise DeviceCodeExpired(
+                    "the device code expired before the player answered", code="expired_token"
+                )
+            await _sleep(wait)
+            try:
+                token = await self._client.request(Ops.oauth_token(form, replay_safe=True))
+            except OAuthError as error:
+                next_wait = poll.wait_after(error.code or "")
+                if next_wait is None:
+                    raise
+                wait = next_wait
+                continue
+            self._use(token, client_id, client_secret)
+            return token
+
+    async def login_with_device(
+        self,
+        client_id: str,
+        scope: str | Iterable[str] | None = None,
+        *,
+        show: Callable[[DeviceAuthorization], None],
+    ) -> OAuthToken:
+        """The whole device flow: ``show`` is given the code to show the player (and the
+        link), then the call returns once they allowed the app."""
+        device = await self.device_code(client_id, scope)
+        show(device)
+        return await self.poll_device_token(device, client_id)
+
+    async def exchange_code(
+        self,
+        code: str,
+        *,
+        code_verifier: str,
+        redirect_uri: str,
+        client_id: str,
+        client_secret: str | None = None,
+    ) -> OAuthToken:
+        """Trade an authorization code (from the redirect) for tokens, proving the PKCE
+        verifier; then use the token."""
+        form = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": code_verifier,
+        }
+        form |= self._client_auth(client_id, client_secret)
+        token = await self._client.request(Ops.oauth_token(form))
+        self._use(token, client_id, client_secret)
+        return token
+
+    async def refresh(self) -> OAuthToken:
+        """Refresh now (the client also does it by itself when the token expires)."""
+        form = self._client.credentials.refresh_form()
+        token = await self._client.request(Ops.oauth_token(form))
+        self._client.credentials.use(token)
+        return token
+
+    async def revoke(self) -> None:
+        """Sign the app out: revoke its refresh token (which takes its access tokens with it)
+        or its access token (RFC 7009), and forget them."""
+        credentials = self._client.credentials
+        token = credentials.refresh_token or credentials.token
+        if token and credentials.client_id:
+            form = {"token": token}
+            form |= self._client_auth(credentials.client_id, credentials.client_secret)
+            await self._client.request(Ops.oauth_revoke(form))
+        credentials.token = None
+        credentials.refresh_token = None
+        credentials.expires_at = None
+
+    @staticmethod
+    def _client_auth(client_id: str, client_secret: str | None) -> dict[str, str]:
+        form = {"client_id": client_id}
+        if client_secret:
+            form["client_secret"] = client_secret
+        return form
+
+    def _use(self, token: OAuthToken, client_id: str, client_secret: str | None) -> None:
+        credentials = self._client.credentials
+        credentials.client_id = client_id
+        credentials.client_secret = client_secret
+        credentials.refresh_token = None
+        credentials.use(token)
+
+
 class AsyncGamesResource:
+    """The caller's games: create, list, read, play (commands), hints, history, replay."""
+
     def __init__(self, client: AsyncScorpion) -> None:
         self._client = client
 
     async def create(
         self,
         *,
-        mode: str | None = None,
+        mode: CreateMode | None = None,
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
     ) -> AsyncGameHandle:
+        """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
+        deal ``code`` (104 characters), a PySolFC ``pysol_number``, ``mode="daily"`` (today's
+        challenge) or ``mode="winnable"`` (a deal the solver proved winnable). Safe to retry:
+        a create whose answer was lost is re-sent with the same ``Idempotency-Key``, and the
+        server answers with the game the first one made."""
         spec = Ops.games_create(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
         return self.handle(await self._client.request(spec))
 
     async def list(
         self,
         *,
-        status: str | None = None,
-        mode: str | None = None,
+        status: GameStatus | None = None,
+        mode: GameMode | None = None,
         page: int | None = None,
         page_size: int | None = None,
     ) -> Page[Game]:
+        """One page of the caller's games, newest first."""
         spec = Ops.games_list(status=status, mode=mode, page=page, page_size=page_size)
         return await self._client.request(spec)
 
     async def iter_all(
-        self, *, status: str | None = None, mode: str | None = None, page_size: int = 100
+        self,
+        *,
+        status: GameStatus | None = None,
+        mode: GameMode | None = None,
+        page_size: int = 100,
     ) -> AsyncIterator[Game]:
+        """Every game of the caller, newest first, fetching page after page as needed."""
         spec = Ops.games_list(status=status, mode=mode, page_size=page_size)
         async for page in self._client.iter_pages(spec):
             for game in page.results:
@@ -239,16 +511,23 @@ class AsyncGamesResource:
         return self.handle(await self._client.request(Ops.games_get(game)))
 
     def handle(self, game: Game) -> AsyncGameHandle:
+        """A handle on a game already fetched (e.g. from ``list``), without a request."""
         return AsyncGameHandle(self, game)
 
     async def command(
         self,
         game: GameRef,
-        command: Mapping[str, Any],
+        command: Command,
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> CommandResult:
+        """Send a command (``{"type": "move", "card": "8H"}``, ``{"type": "deal"}``, ...).
+
+        ``expected_version``: apply only if the game is still at that version, else
+        ``VersionConflict``. ``idempotency_key``: defaults to a new UUID, reused by every retry
+        of this call, so that the command is applied once.
+        """
         spec = Ops.games_command(
             game, command, expected_version=expected_version, idempotency_key=idempotency_key
         )
@@ -262,6 +541,8 @@ class AsyncGamesResource:
         *,
         expected_version: int | None = None,
     ) -> CommandResult:
+        """Move ``card`` (and everything on it). ``to`` (0-6) picks the empty column for a
+        King; otherwise the destination is found by the server."""
         command = Ops.move_command(card, to)
         return await self.command(game, command, expected_version=expected_version)
 
@@ -281,20 +562,25 @@ class AsyncGamesResource:
         return await self._client.request(Ops.games_hints(game))
 
     async def events(self, game: GameRef) -> builtins.list[Event]:
+        """The whole history, oldest first, undos and redos included."""
         return await self._client.request(Ops.games_events(game))
 
     async def state(self, game: GameRef, version: int) -> Game:
+        """The game as it stood after ``version`` events (0: the deal)."""
         return await self._client.request(Ops.games_state(game, version))
 
     async def replay(
         self, game: GameRef, *, start: int = 0, stop: int | None = None
     ) -> AsyncIterator[Game]:
+        """The positions of versions ``start`` to ``stop`` (default: the game's version now),
+        one request per step, fetched as the iteration goes."""
         if stop is None:
             stop = (await self._client.request(Ops.games_get(game))).version
         for version in range(start, stop + 1):
             yield await self.state(game, version)
 
     async def restart(self, game: GameRef) -> AsyncGameHandle:
+        """A new game with the same deal (safe to retry, as ``create``)."""
         return self.handle(await self._client.request(Ops.games_restart(game)))
 
     def stream(
@@ -305,14 +591,23 @@ class AsyncGamesResource:
         last_event_id: str | None = None,
         options: StreamOptions | None = None,
     ) -> AsyncIterator[GameStreamEvent]:
-        """Follow a game live (``async for``); see ``Scorpion.games.stream``."""
+        """Follow a game live: a ``GameUpdate`` for every command accepted from now on, from
+        any device (after version ``since``; without it, first a ``GameResync`` with the whole
+        game). A dropped connection is opened again and resumes after the last version seen,
+        so each version comes exactly once. Ends when the game is won or resigned."""
         return self._client.follow(
             Ops.game_stream(game, since), last_event_id=last_event_id, options=options
         )
 
 
 class AsyncGameHandle(Game):
-    """``GameHandle`` for the async client: the same methods, to be awaited."""
+    """A game bound to the client: its fields are the latest state the client knows, and its
+    methods play it, updating those fields from each answer.
+
+    Commands send the known ``version`` as ``expected_version`` (``check_version=True``), so a
+    move chosen on a stale picture (another device played meanwhile) is refused with
+    ``VersionConflict`` rather than applied; the handle then holds the current game.
+    """
 
     last_event: Event | None
 
@@ -325,7 +620,7 @@ class AsyncGameHandle(Game):
         for f in fields(Game):
             setattr(self, f.name, getattr(game, f.name))
 
-    async def _command(self, command: Mapping[str, Any], check_version: bool) -> Event:
+    async def _command(self, command: Command, check_version: bool) -> Event:
         try:
             result = await self._games.command(
                 self.id, command, expected_version=self.version if check_version else None
@@ -340,6 +635,7 @@ class AsyncGameHandle(Game):
         return result.event
 
     async def move(self, card: str, to: int | None = None, *, check_version: bool = True) -> Event:
+        """Move ``card`` (``"8H"``, any case). ``to`` (0-6): the empty column for a King."""
         return await self._command(Ops.move_command(card, to), check_version)
 
     async def deal(self, *, check_version: bool = True) -> Event:
@@ -364,9 +660,11 @@ class AsyncGameHandle(Game):
         return await self._games.state(self.id, version)
 
     def replay(self) -> AsyncIterator[Game]:
+        """The positions after 0, 1, ... ``version`` events: the whole game, step by step."""
         return self._games.replay(self.id, stop=self.version)
 
     async def refresh(self) -> AsyncGameHandle:
+        """Fetch the game again (a conditional GET: nothing is sent back if unchanged)."""
         spec = Ops.games_get_if_changed(self.id, self.version)
         current = await self._games._client.request(spec)
         if current is not None:
@@ -374,13 +672,16 @@ class AsyncGameHandle(Game):
         return self
 
     async def restart(self) -> AsyncGameHandle:
+        """A new game with the same deal (this handle stays on the old game)."""
         return await self._games.restart(self.id)
 
     async def stream(
         self, *, options: StreamOptions | None = None
     ) -> AsyncIterator[GameStreamEvent]:
-        """Follow this game live from the version this handle holds (``async for``); each
-        event also brings the handle up to date. See ``GameHandle.stream``."""
+        """Follow this game live, from the version this handle holds: each event (a
+        ``GameUpdate``, or a ``GameResync`` after a long absence) also brings the handle up to
+        date, so a move made on another device is in its fields at once. Resumes by itself
+        after a dropped connection; ends when the game is over."""
         async for item in self._games.stream(self.id, since=self.version, options=options):
             if item.version >= self.version:
                 self._update(item.game)
@@ -390,18 +691,24 @@ class AsyncGameHandle(Game):
 
 
 class AsyncDailyResource:
+    """The daily challenge: one deal a day (UTC), the same for every player."""
+
     def __init__(self, client: AsyncScorpion) -> None:
         self._client = client
 
     async def today(self) -> Daily:
+        """The caller's standing on today's challenge."""
         return await self._client.request(Ops.daily_today())
 
     async def play(self) -> AsyncGameHandle:
+        """A new attempt at today's challenge: the first of the day ranks, any later one is
+        practice (``ranked`` says which)."""
         return await self._client.games.create(mode="daily")
 
     async def leaderboard(
         self, date: str | None = None, *, page: int | None = None, page_size: int | None = None
     ) -> Leaderboard:
+        """One page of a day's wins, fastest first (``date``: ``YYYY-MM-DD``, default today)."""
         day = date or (await self.today()).date.isoformat()
         spec = Ops.daily_leaderboard(day, page=page, page_size=page_size)
         return await self._client.request(spec)
@@ -410,9 +717,8 @@ class AsyncDailyResource:
         self, date: str | None = None, *, page_size: int | None = None
     ) -> AsyncIterator[LeaderboardEntry]:
         day = date or (await self.today()).date.isoformat()
-        async for result in self._client.iter_pages(
-            Ops.daily_leaderboard(day, page_size=page_size)
-        ):
+        spec = Ops.daily_leaderboard(day, page_size=page_size)
+        async for result in self._client.iter_pages(spec):
             for entry in result.results:
                 yield entry
 
@@ -422,10 +728,13 @@ class AsyncStatsResource:
         self._client = client
 
     async def get(self) -> Stats:
+        """The caller's statistics."""
         return await self._client.request(Ops.stats())
 
 
 class AsyncMeResource:
+    """The signed-in account and the data stored about it."""
+
     def __init__(self, client: AsyncScorpion) -> None:
         self._client = client
 
@@ -435,16 +744,23 @@ class AsyncMeResource:
     def stream(
         self, *, last_event_id: str | None = None, options: StreamOptions | None = None
     ) -> AsyncIterator[FeedEvent]:
-        """The player's feed, live (``async for``); see ``Scorpion.me.stream``."""
+        """The player's feed, live: ``GameCreated``, ``GameEnded`` and ``DailyResult`` as
+        they happen on any device (``FeedResync``: too much was missed, read your lists
+        again). Resumes by itself after a dropped connection; never ends by itself."""
         return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)
 
     async def export(self) -> dict[str, Any]:
+        """Everything stored about the caller, as the server's JSON."""
         return await self._client.request(Ops.me_export())
 
     async def delete_data(self) -> dict[str, int]:
+        """Remove the caller's games and statistics; the account stays. Returns how many
+        rows of each kind were removed (``{"games": 3, "events": 40, ...}``)."""
         return await self._client.request(Ops.me_delete_data())
 
     async def delete_account(self) -> dict[str, int]:
+        """Close the account (every session ends, all data goes); the client forgets its
+        token. Returns how many rows of each kind were removed."""
         deleted = await self._client.request(Ops.me_delete())
         self._client.token = None
         return deleted

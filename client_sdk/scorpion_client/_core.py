@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import os
 import random
 import time
 import uuid
@@ -19,7 +20,9 @@ from uuid import UUID
 import httpx
 
 from scorpion_client import endpoints as ep
+from scorpion_client._version import __version__
 from scorpion_client.errors import (
+    AuthenticationError,
     EmailVerificationRequired,
     RateLimited,
     RequestTimeout,
@@ -29,7 +32,9 @@ from scorpion_client.errors import (
     error_class,
 )
 from scorpion_client.models import (
+    Command,
     CommandResult,
+    CreateMode,
     Daily,
     DailyResult,
     Event,
@@ -38,7 +43,9 @@ from scorpion_client.models import (
     Game,
     GameCreated,
     GameEnded,
+    GameMode,
     GameResync,
+    GameStatus,
     GameStreamEvent,
     GameUpdate,
     Hints,
@@ -49,6 +56,7 @@ from scorpion_client.models import (
     Stats,
     normalize_card,
 )
+from scorpion_client.oauth import EXPIRY_MARGIN, DeviceAuthorization, OAuthToken, TokenType
 
 T = TypeVar("T")
 
@@ -57,7 +65,17 @@ logger = logging.getLogger("scorpion_client")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 DEFAULT_MAX_RETRIES = 2
-USER_AGENT = "scorpion-client-python/0.1.0"
+USER_AGENT = f"scorpion-client-python/{__version__}"
+
+
+class NotGiven:
+    """The default of ``timeout=`` where None means "no timeout"."""
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = NotGiven()
 
 GameRef = str | UUID | Game
 """A game, or its id."""
@@ -78,10 +96,11 @@ class RetryPolicy:
     one), 500, 502, 503 and 504; each wait is "full jitter" exponential backoff, a random time
     between 0 and ``min(backoff_max, backoff_base * 2**attempt)``. A request that may already
     have been applied by the server is re-sent only when that is harmless: GET and DELETE, and
-    commands, which carry an ``Idempotency-Key``. Other POSTs (create, restart, sign-up, log-in)
-    are re-sent only when the server surely did not act on them (the connection was refused, 429,
-    503). A ``Retry-After`` longer than ``max_retry_after`` is not waited for: ``RateLimited``
-    is raised at once with ``retry_after`` set.
+    the POSTs that carry an ``Idempotency-Key`` (commands, creating and restarting a game: the
+    server answers a re-sent one from its record). Other POSTs (sign-up, log-in, the OAuth token
+    endpoint) are re-sent only when the server surely did not act on them (the connection was
+    refused, 429, 503). A ``Retry-After`` longer than ``max_retry_after`` is not waited
+    for: ``RateLimited`` is raised at once with ``retry_after`` set.
     """
 
     max_retries: int = DEFAULT_MAX_RETRIES
@@ -151,6 +170,11 @@ def error_from_response(response: httpx.Response) -> ScorpionError:
     title = body.get("title") if isinstance(body.get("title"), str) else None
     detail = body.get("detail") if isinstance(body.get("detail"), str) else None
     problem = dict(body)
+    if code is None and isinstance(body.get("error"), str):
+        # The OAuth endpoints: {"error": "invalid_grant", "error_description": "..."}.
+        code = body["error"]
+        description = body.get("error_description")
+        detail = detail or (description if isinstance(description, str) else None) or code
     if code is None and isinstance(body.get("errors"), list):
         # allauth: {"status": 400, "errors": [{"message", "code", "param"}]}
         messages: list[str] = []
@@ -230,6 +254,7 @@ class Spec(Generic[T]):
     parse: Callable[[httpx.Response], T]
     params: Mapping[str, str | int] | None = None
     json: Any = None
+    data: Mapping[str, str] | None = None  # a form (the OAuth endpoints)
     headers: Mapping[str, str] = field(default_factory=dict)
     # May be re-sent even when the server may already have acted on it.
     replay_safe: bool = True
@@ -339,6 +364,44 @@ class Ops:
         )
 
     @staticmethod
+    def oauth_device_code(client_id: str, scope: str | None) -> Spec[DeviceAuthorization]:
+        form = {"client_id": client_id}
+        if scope:
+            form["scope"] = scope
+        return Spec(
+            ep.OAUTH_DEVICE_CODE.method,
+            ep.OAUTH_DEVICE_CODE.path(),
+            _parsed(DeviceAuthorization.from_json),
+            data=form,
+            replay_safe=True,  # a second code is harmless: the first one is never shown
+            authenticated=False,
+        )
+
+    @staticmethod
+    def oauth_token(form: Mapping[str, str], *, replay_safe: bool = False) -> Spec[OAuthToken]:
+        """A request to the token endpoint: a device code's poll, a code's exchange or a
+        refresh. A refresh token is spent by its first use (rotation), so a refresh whose
+        answer was lost cannot be re-sent; a poll can."""
+        return Spec(
+            ep.OAUTH_TOKEN.method,
+            ep.OAUTH_TOKEN.path(),
+            _parsed(OAuthToken.from_json),
+            data=dict(form),
+            replay_safe=replay_safe,
+            authenticated=False,
+        )
+
+    @staticmethod
+    def oauth_revoke(form: Mapping[str, str]) -> Spec[None]:
+        return Spec(
+            ep.OAUTH_REVOKE.method,
+            ep.OAUTH_REVOKE.path(),
+            _nothing,
+            data=dict(form),
+            authenticated=False,
+        )
+
+    @staticmethod
     def logout() -> Spec[None]:
         # allauth answers a successful log-out with 401: the session is no longer authenticated.
         return Spec(
@@ -350,7 +413,7 @@ class Ops:
     @staticmethod
     def games_create(
         *,
-        mode: str | None = None,
+        mode: CreateMode | None = None,
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
@@ -361,17 +424,16 @@ class Ops:
             ep.GAMES_CREATE.path(),
             _parsed(Game.from_json),
             json=body,
-            # Sent for the day the server honours it on creation; until then a create is
-            # re-sent only when the server surely did not act on it.
+            # The server answers a re-sent create with the game the first one made.
             headers={"Idempotency-Key": new_idempotency_key()},
-            replay_safe=False,
+            replay_safe=True,
         )
 
     @staticmethod
     def games_list(
         *,
-        status: str | None = None,
-        mode: str | None = None,
+        status: GameStatus | None = None,
+        mode: GameMode | None = None,
         page: int | None = None,
         page_size: int | None = None,
     ) -> Spec[Page[Game]]:
@@ -404,7 +466,7 @@ class Ops:
     @staticmethod
     def games_command(
         game: GameRef,
-        command: Mapping[str, Any],
+        command: Command,
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
@@ -422,8 +484,8 @@ class Ops:
         )
 
     @staticmethod
-    def move_command(card: str, to: int | None = None) -> dict[str, Any]:
-        command: dict[str, Any] = {"type": "move", "card": normalize_card(card)}
+    def move_command(card: str, to: int | None = None) -> Command:
+        command: Command = {"type": "move", "card": normalize_card(card)}
         if to is not None:
             command["to"] = to
         return command
@@ -462,8 +524,9 @@ class Ops:
             ep.GAME_RESTART.method,
             ep.GAME_RESTART.path(game_id=game_id_of(game)),
             _parsed(Game.from_json),
+            # The server answers a re-sent restart with the game the first one made.
             headers={"Idempotency-Key": new_idempotency_key()},
-            replay_safe=False,
+            replay_safe=True,
         )
 
     # Daily challenge, statistics.
@@ -523,21 +586,126 @@ class Ops:
 # --- The client's shared half ---
 
 
+@dataclass
+class Credentials:
+    """The token a client sends, shared by the client and its ``with_options`` copies: a
+    refresh made by one is seen by all.
+
+    ``token_type`` ``session``: a first-party session token (``X-Session-Token``);
+    ``bearer``: an OAuth access token (``Authorization: Bearer``), refreshed with
+    ``refresh_token`` and ``client_id`` (and ``client_secret`` for a confidential app) when
+    it expires (``expires_at``) or is refused; ``on_refresh`` is told every new token (the
+    refresh token rotates: store the new one)."""
+
+    token: str | None = field(default=None, repr=False)
+    token_type: TokenType = "session"
+    refresh_token: str | None = field(default=None, repr=False)
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    expires_at: float | None = None
+    on_refresh: Callable[[OAuthToken], None] | None = field(default=None, repr=False)
+
+    @property
+    def can_refresh(self) -> bool:
+        return self.token_type == "bearer" and bool(self.refresh_token and self.client_id)
+
+    def headers(self) -> dict[str, str]:
+        if not self.token:
+            return {}
+        if self.token_type == "bearer":
+            return {"Authorization": f"Bearer {self.token}"}
+        return {"X-Session-Token": self.token}
+
+    def use(self, token: OAuthToken) -> None:
+        """Send ``token`` from now on (a new grant, or a refresh)."""
+        self.token = token.access_token
+        self.token_type = "bearer"
+        self.expires_at = token.expires_at
+        if token.refresh_token is not None:
+            self.refresh_token = token.refresh_token
+        if self.on_refresh is not None:
+            self.on_refresh(token)
+
+    def refresh_form(self) -> dict[str, str]:
+        if not self.can_refresh:
+            raise AuthenticationError(
+                "cannot refresh: an OAuth token, its refresh token and the client id are needed"
+            )
+        assert self.refresh_token is not None
+        assert self.client_id is not None
+        form = {
+            "grant_type": "refresh_token",
+            "refresh_token": self.refresh_token,
+            "client_id": self.client_id,
+        }
+        if self.client_secret:
+            form["client_secret"] = self.client_secret
+        return form
+
+
+def token_type_from_env(value: str | None) -> TokenType:
+    """``$SCORPION_TOKEN_TYPE``: ``session`` (the default) or ``bearer``; anything else is
+    refused rather than guessed."""
+    if value is None or value.strip() == "":
+        return "session"
+    word = value.strip().lower()
+    if word == "session":
+        return "session"
+    if word == "bearer":
+        return "bearer"
+    raise ValueError(f"SCORPION_TOKEN_TYPE must be session or bearer, not {value!r}")
+
+
+def resolve_base_url(
+    base_url: str | None, http_client: httpx.Client | httpx.AsyncClient | None
+) -> str:
+    """``base_url``, else the ``http_client``'s own base URL, else ``$SCORPION_URL``, else
+    the local server."""
+    if base_url:
+        return base_url
+    if http_client is not None and str(http_client.base_url):
+        return str(http_client.base_url)
+    return os.environ.get("SCORPION_URL") or DEFAULT_BASE_URL
+
+
 class BaseClient:
     """Configuration, request building and answer handling shared by both clients."""
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
-        token: str | None = None,
+        base_url: str,
+        token: str | OAuthToken | None = None,
         *,
+        token_type: TokenType | None = None,
+        refresh_token: str | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        on_token_refresh: Callable[[OAuthToken], None] | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> None:
         self.base_url = httpx.URL(base_url.rstrip("/") + "/")
-        self.token = token
+        if token is None and os.environ.get("SCORPION_TOKEN"):
+            token = os.environ["SCORPION_TOKEN"]
+            if token_type is None:
+                token_type = token_type_from_env(os.environ.get("SCORPION_TOKEN_TYPE"))
+        self.credentials = Credentials(
+            client_id=client_id, client_secret=client_secret, on_refresh=None
+        )
+        if isinstance(token, OAuthToken):
+            if token_type == "session":
+                raise ValueError("an OAuthToken is a bearer token, not a session token")
+            self.credentials.use(token)
+            self.credentials.refresh_token = refresh_token or token.refresh_token
+        else:
+            self.credentials.token = token
+            self.credentials.token_type = token_type or "session"
+            self.credentials.refresh_token = refresh_token
+        if token_type is not None:
+            self.credentials.token_type = token_type
+        self.credentials.on_refresh = on_token_refresh
         self.timeout = timeout
         self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
         self.default_headers: dict[str, str] = {
@@ -546,23 +714,66 @@ class BaseClient:
             **(headers or {}),
         }
 
-    def _url(self, spec: Spec[Any]) -> str:
-        # Paths are relative to the base URL (which may carry a prefix: .../scorpion/).
-        return spec.url.lstrip("/") if spec.url.startswith("/") else spec.url
+    @property
+    def token(self) -> str | None:
+        """The token sent with each request (``token_type`` says how), or None."""
+        return self.credentials.token
+
+    @token.setter
+    def token(self, value: str | None) -> None:
+        self.credentials.token = value
+
+    @property
+    def token_type(self) -> TokenType:
+        return self.credentials.token_type
+
+    def _url(self, spec: Spec[Any]) -> httpx.URL:
+        # Absolute, so that an ``http_client`` without a base URL works: paths are relative
+        # to the base URL (which may carry a prefix: .../scorpion/).
+        if spec.url.startswith("/"):
+            return self.base_url.join(spec.url.lstrip("/"))
+        return httpx.URL(spec.url)
 
     def _headers(self, spec: Spec[Any]) -> dict[str, str]:
-        headers = dict(spec.headers)
-        if spec.authenticated and self.token:
-            headers["X-Session-Token"] = self.token
+        # The SDK's own headers on every request, whatever client sends it.
+        headers = {**self.default_headers, **spec.headers}
+        if spec.authenticated:
+            headers.update(self.credentials.headers())
         return headers
 
-    def _build(self, http: httpx.Client | httpx.AsyncClient, spec: Spec[Any]) -> httpx.Request:
+    def _build(
+        self,
+        http: httpx.Client | httpx.AsyncClient,
+        spec: Spec[Any],
+        timeout: float | httpx.Timeout | None,
+    ) -> httpx.Request:
         return http.build_request(
             spec.method,
             self._url(spec),
             params=dict(spec.params) if spec.params else None,
             json=spec.json if spec.json is not None else None,
+            data=dict(spec.data) if spec.data is not None else None,
             headers=self._headers(spec),
+            timeout=timeout,
+        )
+
+    def _should_refresh(self, spec: Spec[Any]) -> bool:
+        """Before sending: the access token is known to have expired."""
+        credentials = self.credentials
+        return (
+            spec.authenticated
+            and credentials.can_refresh
+            and credentials.expires_at is not None
+            and time.time() >= credentials.expires_at - EXPIRY_MARGIN
+        )
+
+    def _refresh_after(self, spec: Spec[Any], response: httpx.Response, refreshed: bool) -> bool:
+        """After a 401: refresh once and send again, if the token can be refreshed."""
+        return (
+            response.status_code == 401
+            and spec.authenticated
+            and not refreshed
+            and self.credentials.can_refresh
         )
 
     def _delay_after_error(
@@ -719,18 +930,21 @@ class StreamFollower(Generic[T]):
         self.decoder = SSEDecoder()
 
     def request(self, client: BaseClient, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
-        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
-        if client.token:
-            headers["X-Session-Token"] = client.token
+        headers = {
+            **client.default_headers,
+            "Accept": "text/event-stream",
+            "Cache-Control": "no-cache",
+            **client.credentials.headers(),
+        }
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = self.last_event_id
         self.received = False
         self.decoder = SSEDecoder()
-        path = self.spec.path.lstrip("/")
+        url = client.base_url.join(self.spec.path.lstrip("/"))
         params = dict(self.spec.params or {}) if self.last_event_id is None else None
         return http.build_request(
             "GET",
-            path,
+            url,
             params=params,
             headers=headers,
             timeout=httpx.Timeout(self.options.read_timeout, connect=10.0),

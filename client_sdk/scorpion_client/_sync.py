@@ -1,22 +1,34 @@
-"""The synchronous client, on ``httpx.Client``."""
+"""The synchronous client, on ``httpx.Client``.
+
+Requests are built and answers read by the shared code of ``_core``; this module only sends
+them and waits.
+
+This file is generated from ``_async.py`` by ``scripts/unasync.py``.
+"""
+
+# Generated from _async.py by client_sdk/scripts/unasync.py: do not edit, edit _async.py
+# and run `make unasync` (`make test` checks that the two agree).
 
 from __future__ import annotations
 
-import builtins
+import threading
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import fields
+import builtins
+import copy
+from collections.abc import Iterator, Callable, Iterable, Mapping
+from dataclasses import fields, replace
 from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
 
 from scorpion_client._core import (
-    DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
+    NOT_GIVEN,
     BaseClient,
     GameRef,
+    NotGiven,
     Ops,
     RetryPolicy,
     Spec,
@@ -24,15 +36,20 @@ from scorpion_client._core import (
     StreamOptions,
     StreamSpec,
     error_from_response,
+    resolve_base_url,
     transport_error,
 )
-from scorpion_client.errors import TransportError, VersionConflict
+from scorpion_client.errors import DeviceCodeExpired, OAuthError, TransportError, VersionConflict
 from scorpion_client.models import (
+    Command,
     CommandResult,
+    CreateMode,
     Daily,
     Event,
     FeedEvent,
     Game,
+    GameMode,
+    GameStatus,
     GameStreamEvent,
     GameUpdate,
     Hints,
@@ -43,6 +60,14 @@ from scorpion_client.models import (
     Session,
     Stats,
 )
+from scorpion_client.oauth import (
+    DEVICE_CODE_GRANT,
+    DeviceAuthorization,
+    DevicePoll,
+    OAuthToken,
+    TokenType,
+    authorization_url,
+)
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Page[Any])
@@ -52,27 +77,43 @@ __all__ = ["GameHandle", "Scorpion"]
 # How the client waits between retries (a module attribute, so tests can make it instant).
 _sleep = time.sleep
 
+Timeout = float | httpx.Timeout | None
+
 
 class Scorpion(BaseClient):
     """The Scorpion API client.
 
-    >>> client = Scorpion("http://127.0.0.1:8000")
-    >>> client.auth.login("me@example.com", "a long password 42")   # keeps the token
-    >>> game = client.games.create(seed=42)
-    >>> game.move("8H")
+    >>> with Scorpion("http://127.0.0.1:8000") as client:
+    ...     client.auth.login("me@example.com", "a long password 42")  # keeps the token
+    ...     game = client.games.create(seed=42)
+    ...     game.move("8H")
 
-    ``token``: an existing session token (``X-Session-Token``). ``timeout``: seconds, or an
-    ``httpx.Timeout``. ``max_retries``: re-sends after connection errors, timeouts, 429 and
-    5xx (see ``RetryPolicy``; pass ``retry=`` for full control). ``transport`` or
-    ``http_client``: a custom httpx transport or client (proxies, tests).
+    ``base_url``: the server (default: ``$SCORPION_URL``, else http://127.0.0.1:8000).
+    ``token``: a token to send (default: ``$SCORPION_TOKEN``): a session token of the
+    account's own sessions (``token_type="session"``, the default: ``X-Session-Token``), or an
+    OAuth access token of a third-party app (``token_type="bearer"``: ``Authorization:
+    Bearer``; an ``OAuthToken`` is always one). With ``refresh_token`` and ``client_id`` (and
+    ``client_secret`` for a confidential app), an expired bearer token is refreshed by itself
+    and ``on_token_refresh`` is told each new ``OAuthToken`` (store its refresh token: each
+    refresh spends the old one). ``timeout``: seconds, or an ``httpx.Timeout``, for every
+    request (``with_options(timeout=...)`` for some calls). ``max_retries``: re-sends after
+    connection errors, timeouts, 429 and 5xx (see ``RetryPolicy``; ``retry=`` for full
+    control). ``transport`` or ``http_client``: a custom httpx transport or client (proxies,
+    tests); the SDK still sends its own User-Agent, Accept and timeout through it, and closes
+    only a client it made.
     """
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
-        token: str | None = None,
+        base_url: str | None = None,
+        token: str | OAuthToken | None = None,
         *,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        token_type: TokenType | None = None,
+        refresh_token: str | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        on_token_refresh: Callable[[OAuthToken], None] | None = None,
+        timeout: Timeout = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
@@ -80,25 +121,58 @@ class Scorpion(BaseClient):
         http_client: httpx.Client | None = None,
     ) -> None:
         super().__init__(
-            base_url, token, timeout=timeout, max_retries=max_retries, retry=retry, headers=headers
-        )
-        self._http = http_client or httpx.Client(
-            base_url=self.base_url,
+            resolve_base_url(base_url, http_client),
+            token,
+            token_type=token_type,
+            refresh_token=refresh_token,
+            client_id=client_id,
+            client_secret=client_secret,
+            on_token_refresh=on_token_refresh,
             timeout=timeout,
-            transport=transport,
-            headers=self.default_headers,
+            max_retries=max_retries,
+            retry=retry,
+            headers=headers,
         )
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.Client(timeout=timeout, transport=transport)
+        self._refresh_lock = threading.Lock()
+        self._bind()
+
+    def _bind(self) -> None:
         self.auth = AuthResource(self)
+        self.oauth = OAuthResource(self)
         self.games = GamesResource(self)
         self.daily = DailyResource(self)
         self.stats = StatsResource(self)
         self.me = MeResource(self)
 
-    def request(self, spec: Spec[T]) -> T:
-        """Send one call, re-sending it as the retry policy allows, and read its answer."""
+    def with_options(
+        self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None
+    ) -> Scorpion:
+        """A view of this client with another timeout or number of retries, for some calls:
+        ``client.with_options(timeout=2).games.get(game_id)``. It shares the
+        connections and the token (a refresh made by one is seen by the other); close the
+        original, not the view."""
+        view = copy.copy(self)
+        if not isinstance(timeout, NotGiven):
+            view.timeout = timeout
+        if max_retries is not None:
+            view.retry = replace(self.retry, max_retries=max_retries)
+        view._owns_http = False
+        view._bind()
+        return view
+
+    def request(self, spec: Spec[T], *, timeout: Timeout | NotGiven = NOT_GIVEN) -> T:
+        """Send one call, re-sending it as the retry policy allows, and read its answer. A
+        bearer token that expired (or is refused with 401) is refreshed once, if it can be."""
+        seconds = self.timeout if isinstance(timeout, NotGiven) else timeout
+        if self._should_refresh(spec):
+            self._refresh(self.token)
         attempt = 0
+        refreshed = False
         while True:
-            request = self._build(self._http, spec)
+            sent_token = self.token
+            request = self._build(self._http, spec, seconds)
             try:
                 response = self._http.send(request)
             except httpx.RequestError as exc:
@@ -107,6 +181,11 @@ class Scorpion(BaseClient):
                     raise transport_error(exc, request) from exc
                 self._log_retry(request, type(exc).__name__, delay, attempt)
             else:
+                if self._refresh_after(spec, response, refreshed):
+                    response.close()
+                    self._refresh(sent_token)
+                    refreshed = True
+                    continue
                 delay = self._delay_after_response(spec, attempt, response)
                 if delay is None:
                     return self._finish(spec, response)
@@ -114,6 +193,15 @@ class Scorpion(BaseClient):
                 self._log_retry(request, f"HTTP {response.status_code}", delay, attempt)
             _sleep(delay)
             attempt += 1
+
+    def _refresh(self, stale_token: str | None) -> None:
+        """Trade the refresh token for new tokens, unless another call already did since
+        ``stale_token`` was sent (a refresh token serves once)."""
+        with self._refresh_lock:
+            if self.token != stale_token:
+                return
+            token = self.request(Ops.oauth_token(self.credentials.refresh_form()))
+            self.credentials.use(token)
 
     def iter_pages(self, spec: Spec[P]) -> Iterator[P]:
         """Every page of a paginated list, following ``next`` links."""
@@ -134,7 +222,9 @@ class Scorpion(BaseClient):
         """The events of a stream, opening it again whenever it drops (with the last event id
         seen, so that nothing is missed or repeated), until the server ends it."""
         follower = StreamFollower(spec, options or StreamOptions(), last_event_id)
+        refreshed = False
         while True:
+            sent_token = self.token
             request = follower.request(self, self._http)
             error: Exception | None = None
             try:
@@ -143,6 +233,16 @@ class Scorpion(BaseClient):
                 error = exc
             else:
                 try:
+                    if (
+                        response.status_code == 401
+                        and not refreshed
+                        and self.credentials.can_refresh
+                    ):
+                        # The access token expired while the stream was open: refresh, resume.
+                        response.read()
+                        self._refresh(sent_token)
+                        refreshed = True
+                        continue
                     if response.status_code != 200:
                         response.read()
                         delay = follower.delay_after_answer(response)
@@ -150,6 +250,7 @@ class Scorpion(BaseClient):
                             raise error_from_response(response)
                         _sleep(delay)
                         continue
+                    refreshed = False
                     for line in response.iter_lines():
                         item = follower.line(line)
                         if item is not None:
@@ -171,7 +272,11 @@ class Scorpion(BaseClient):
                 _sleep(delay)
 
     def close(self) -> None:
-        self._http.close()
+        """Close the connections (of the HTTP client the SDK made; one passed as
+        ``http_client`` stays open, its owner closes it)."""
+        if self._owns_http:
+            self._http.close()
+
 
     def __enter__(self) -> Scorpion:
         return self
@@ -186,7 +291,8 @@ class Scorpion(BaseClient):
 
 
 class AuthResource:
-    """Sign-up, log-in and log-out (allauth headless, ``app`` client)."""
+    """Sign-up, log-in and log-out (allauth headless, ``app`` client): the account's own
+    sessions, for first-party programs. Third-party apps use ``oauth`` instead."""
 
     def __init__(self, client: Scorpion) -> None:
         self._client = client
@@ -194,20 +300,163 @@ class AuthResource:
     def signup(self, email: str, password: str) -> Session:
         """Create an account and sign in: the client keeps the session token."""
         session = self._client.request(Ops.signup(email, password))
-        self._client.token = session.token
+        self._use_session(session)
         return session
 
     def login(self, email: str, password: str) -> Session:
-        """Log in: the client keeps the session token."""
+        """Log in: the client keeps the session token. A wrong e-mail address or password
+        raises ``AuthenticationError``."""
         session = self._client.request(Ops.login(email, password))
-        self._client.token = session.token
+        self._use_session(session)
         return session
+
+    def _use_session(self, session: Session) -> None:
+        credentials = self._client.credentials
+        credentials.token = session.token
+        credentials.token_type = "session"
+        credentials.refresh_token = None
+        credentials.expires_at = None
 
     def logout(self) -> None:
         """End the session on the server and forget the token."""
         if self._client.token:
             self._client.request(Ops.logout())
         self._client.token = None
+
+
+class OAuthResource:
+    """OAuth 2 for third-party apps (RFC 6749, 7636, 8628): the device flow, the exchange
+    of an authorization code, refresh and revocation. Each grant makes the client send the
+    new access token (``Authorization: Bearer``) and refresh it when it expires."""
+
+    def __init__(self, client: Scorpion) -> None:
+        self._client = client
+
+    def authorization_url(
+        self,
+        *,
+        client_id: str,
+        redirect_uri: str,
+        code_challenge: str,
+        scope: str | Iterable[str] | None = None,
+        state: str | None = None,
+    ) -> str:
+        """The consent page's URL on this server (see ``scorpion_client.oauth``)."""
+        return authorization_url(
+            str(self._client.base_url),
+            client_id=client_id,
+            redirect_uri=redirect_uri,
+            code_challenge=code_challenge,
+            scope=scope,
+            state=state,
+        )
+
+    def device_code(
+        self, client_id: str, scope: str | Iterable[str] | None = None
+    ) -> DeviceAuthorization:
+        """Start the device flow: a code to show the player, and where they enter it."""
+        scopes = scope if scope is None or isinstance(scope, str) else " ".join(scope)
+        return self._client.request(Ops.oauth_device_code(client_id, scopes))
+
+    def poll_device_token(
+        self,
+        device: DeviceAuthorization,
+        client_id: str,
+        *,
+        client_secret: str | None = None,
+    ) -> OAuthToken:
+        """Wait for the player's answer, polling every ``interval`` seconds (5 more after
+        each ``slow_down``), and use the token. Raises ``AccessDenied`` when the player
+        refuses, ``DeviceCodeExpired`` when the code expires first."""
+        poll = DevicePoll(device)
+        form = {"grant_type": DEVICE_CODE_GRANT, "device_code": device.device_code}
+        form |= self._client_auth(client_id, client_secret)
+        wait = poll.interval
+        while True:
+            if poll.expired():
+                raise DeviceCodeExpired(
+                    "the device code expired before the player answered", code="expired_token"
+                )
+            _sleep(wait)
+            try:
+                token = self._client.request(Ops.oauth_token(form, replay_safe=True))
+            except OAuthError as error:
+                next_wait = poll.wait_after(error.code or "")
+                if next_wait is None:
+                    raise
+                wait = next_wait
+                continue
+            self._use(token, client_id, client_secret)
+            return token
+
+    def login_with_device(
+        self,
+        client_id: str,
+        scope: str | Iterable[str] | None = None,
+        *,
+        show: Callable[[DeviceAuthorization], None],
+    ) -> OAuthToken:
+        """The whole device flow: ``show`` is given the code to show the player (and the
+        link), then the call returns once they allowed the app."""
+        device = self.device_code(client_id, scope)
+        show(device)
+        return self.poll_device_token(device, client_id)
+
+    def exchange_code(
+        self,
+        code: str,
+        *,
+        code_verifier: str,
+        redirect_uri: str,
+        client_id: str,
+        client_secret: str | None = None,
+    ) -> OAuthToken:
+        """Trade an authorization code (from the redirect) for tokens, proving the PKCE
+        verifier; then use the token."""
+        form = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": code_verifier,
+        }
+        form |= self._client_auth(client_id, client_secret)
+        token = self._client.request(Ops.oauth_token(form))
+        self._use(token, client_id, client_secret)
+        return token
+
+    def refresh(self) -> OAuthToken:
+        """Refresh now (the client also does it by itself when the token expires)."""
+        form = self._client.credentials.refresh_form()
+        token = self._client.request(Ops.oauth_token(form))
+        self._client.credentials.use(token)
+        return token
+
+    def revoke(self) -> None:
+        """Sign the app out: revoke its refresh token (which takes its access tokens with it)
+        or its access token (RFC 7009), and forget them."""
+        credentials = self._client.credentials
+        token = credentials.refresh_token or credentials.token
+        if token and credentials.client_id:
+            form = {"token": token}
+            form |= self._client_auth(credentials.client_id, credentials.client_secret)
+            self._client.request(Ops.oauth_revoke(form))
+        credentials.token = None
+        credentials.refresh_token = None
+        credentials.expires_at = None
+
+    @staticmethod
+    def _client_auth(client_id: str, client_secret: str | None) -> dict[str, str]:
+        form = {"client_id": client_id}
+        if client_secret:
+            form["client_secret"] = client_secret
+        return form
+
+    def _use(self, token: OAuthToken, client_id: str, client_secret: str | None) -> None:
+        credentials = self._client.credentials
+        credentials.client_id = client_id
+        credentials.client_secret = client_secret
+        credentials.refresh_token = None
+        credentials.use(token)
 
 
 class GamesResource:
@@ -219,22 +468,24 @@ class GamesResource:
     def create(
         self,
         *,
-        mode: str | None = None,
+        mode: CreateMode | None = None,
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
     ) -> GameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters), a PySolFC ``pysol_number``, ``mode="daily"`` (today's
-        challenge) or ``mode="winnable"`` (a deal the solver proved winnable)."""
+        challenge) or ``mode="winnable"`` (a deal the solver proved winnable). Safe to retry:
+        a create whose answer was lost is re-sent with the same ``Idempotency-Key``, and the
+        server answers with the game the first one made."""
         spec = Ops.games_create(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
         return self.handle(self._client.request(spec))
 
     def list(
         self,
         *,
-        status: str | None = None,
-        mode: str | None = None,
+        status: GameStatus | None = None,
+        mode: GameMode | None = None,
         page: int | None = None,
         page_size: int | None = None,
     ) -> Page[Game]:
@@ -243,12 +494,17 @@ class GamesResource:
         return self._client.request(spec)
 
     def iter_all(
-        self, *, status: str | None = None, mode: str | None = None, page_size: int = 100
+        self,
+        *,
+        status: GameStatus | None = None,
+        mode: GameMode | None = None,
+        page_size: int = 100,
     ) -> Iterator[Game]:
         """Every game of the caller, newest first, fetching page after page as needed."""
         spec = Ops.games_list(status=status, mode=mode, page_size=page_size)
         for page in self._client.iter_pages(spec):
-            yield from page.results
+            for game in page.results:
+                yield game
 
     def get(self, game: GameRef) -> GameHandle:
         return self.handle(self._client.request(Ops.games_get(game)))
@@ -260,7 +516,7 @@ class GamesResource:
     def command(
         self,
         game: GameRef,
-        command: Mapping[str, Any],
+        command: Command,
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
@@ -286,7 +542,8 @@ class GamesResource:
     ) -> CommandResult:
         """Move ``card`` (and everything on it). ``to`` (0-6) picks the empty column for a
         King; otherwise the destination is found by the server."""
-        return self.command(game, Ops.move_command(card, to), expected_version=expected_version)
+        command = Ops.move_command(card, to)
+        return self.command(game, command, expected_version=expected_version)
 
     def deal(self, game: GameRef, *, expected_version: int | None = None) -> CommandResult:
         return self.command(game, {"type": "deal"}, expected_version=expected_version)
@@ -311,16 +568,18 @@ class GamesResource:
         """The game as it stood after ``version`` events (0: the deal)."""
         return self._client.request(Ops.games_state(game, version))
 
-    def replay(self, game: GameRef, *, start: int = 0, stop: int | None = None) -> Iterator[Game]:
+    def replay(
+        self, game: GameRef, *, start: int = 0, stop: int | None = None
+    ) -> Iterator[Game]:
         """The positions of versions ``start`` to ``stop`` (default: the game's version now),
         one request per step, fetched as the iteration goes."""
         if stop is None:
-            stop = self._client.request(Ops.games_get(game)).version
+            stop = (self._client.request(Ops.games_get(game))).version
         for version in range(start, stop + 1):
             yield self.state(game, version)
 
     def restart(self, game: GameRef) -> GameHandle:
-        """A new game with the same deal."""
+        """A new game with the same deal (safe to retry, as ``create``)."""
         return self.handle(self._client.request(Ops.games_restart(game)))
 
     def stream(
@@ -360,7 +619,7 @@ class GameHandle(Game):
         for f in fields(Game):
             setattr(self, f.name, getattr(game, f.name))
 
-    def _command(self, command: Mapping[str, Any], check_version: bool) -> Event:
+    def _command(self, command: Command, check_version: bool) -> Event:
         try:
             result = self._games.command(
                 self.id, command, expected_version=self.version if check_version else None
@@ -405,7 +664,8 @@ class GameHandle(Game):
 
     def refresh(self) -> GameHandle:
         """Fetch the game again (a conditional GET: nothing is sent back if unchanged)."""
-        current = self._games._client.request(Ops.games_get_if_changed(self.id, self.version))
+        spec = Ops.games_get_if_changed(self.id, self.version)
+        current = self._games._client.request(spec)
         if current is not None:
             self._update(current)
         return self
@@ -414,15 +674,13 @@ class GameHandle(Game):
         """A new game with the same deal (this handle stays on the old game)."""
         return self._games.restart(self.id)
 
-    def stream(self, *, options: StreamOptions | None = None) -> Iterator[GameStreamEvent]:
+    def stream(
+        self, *, options: StreamOptions | None = None
+    ) -> Iterator[GameStreamEvent]:
         """Follow this game live, from the version this handle holds: each event (a
         ``GameUpdate``, or a ``GameResync`` after a long absence) also brings the handle up to
         date, so a move made on another device is in its fields at once. Resumes by itself
-        after a dropped connection; ends when the game is over.
-
-        >>> for update in game.stream():
-        ...     print(update.version, update.game.status)
-        """
+        after a dropped connection; ends when the game is over."""
         for item in self._games.stream(self.id, since=self.version, options=options):
             if item.version >= self.version:
                 self._update(item.game)
@@ -443,22 +701,25 @@ class DailyResource:
 
     def play(self) -> GameHandle:
         """A new attempt at today's challenge: the first of the day ranks, any later one is
-        practice (``GameHandle.ranked`` says which)."""
+        practice (``ranked`` says which)."""
         return self._client.games.create(mode="daily")
 
     def leaderboard(
         self, date: str | None = None, *, page: int | None = None, page_size: int | None = None
     ) -> Leaderboard:
         """One page of a day's wins, fastest first (``date``: ``YYYY-MM-DD``, default today)."""
-        day = date or self.today().date.isoformat()
-        return self._client.request(Ops.daily_leaderboard(day, page=page, page_size=page_size))
+        day = date or (self.today()).date.isoformat()
+        spec = Ops.daily_leaderboard(day, page=page, page_size=page_size)
+        return self._client.request(spec)
 
     def iter_leaderboard(
         self, date: str | None = None, *, page_size: int | None = None
     ) -> Iterator[LeaderboardEntry]:
-        day = date or self.today().date.isoformat()
-        for result in self._client.iter_pages(Ops.daily_leaderboard(day, page_size=page_size)):
-            yield from result.results
+        day = date or (self.today()).date.isoformat()
+        spec = Ops.daily_leaderboard(day, page_size=page_size)
+        for result in self._client.iter_pages(spec):
+            for entry in result.results:
+                yield entry
 
 
 class StatsResource:
@@ -482,7 +743,7 @@ class MeResource:
     def stream(
         self, *, last_event_id: str | None = None, options: StreamOptions | None = None
     ) -> Iterator[FeedEvent]:
-        """The player's feed, live: ``GameCreated``, ``GameFinished`` and ``DailyResult`` as
+        """The player's feed, live: ``GameCreated``, ``GameEnded`` and ``DailyResult`` as
         they happen on any device (``FeedResync``: too much was missed, read your lists
         again). Resumes by itself after a dropped connection; never ends by itself."""
         return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)

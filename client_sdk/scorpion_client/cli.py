@@ -1,6 +1,6 @@
 """``scorpion``: play Scorpion Solitaire in the terminal against any Scorpion server.
 
-    scorpion signup | login | logout
+    scorpion signup | login [--password] | logout
     scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
                    | --resume | --game ID]
     scorpion games [--status S]
@@ -26,25 +26,36 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from scorpion_client import _sync
 from scorpion_client._core import DEFAULT_BASE_URL, StreamOptions
 from scorpion_client._sync import GameHandle, Scorpion
-from scorpion_client.config import TokenStore
+from scorpion_client.config import StoredToken, TokenStore
 from scorpion_client.errors import (
     AuthenticationError,
+    MethodNotAllowed,
     NotFound,
+    OAuthError,
     ScorpionError,
     TransportError,
 )
 from scorpion_client.models import Event, GameUpdate
+from scorpion_client.oauth import DeviceAuthorization
 from scorpion_client.render import (
     describe_event,
     format_duration,
+    problem_text,
     render_game,
     render_hints,
 )
+
+# The terminal client's OAuth app: a public client (no secret) that logs in by the device
+# flow. ``--client-id`` or ``$SCORPION_CLIENT_ID`` name another one.
+DEFAULT_CLIENT_ID = "scorpion-cli"
+SCOPES = ("games:play", "games:read", "stats:read", "account:read")
 
 __all__ = ["main", "parse_move", "run"]
 
@@ -108,7 +119,12 @@ class Follower:
     def _run(self) -> None:
         # A client of its own, used and closed by this thread only (an httpx client must not
         # be closed under a request of another thread).
-        client = _sync.Scorpion(self.cli.url, token=self.cli.client.token)
+        source = self.cli.client
+        client = _sync.Scorpion(self.cli.url, token=source.token, token_type=source.token_type)
+        # One set of credentials for both clients: a refresh made by either (which spends the
+        # refresh token) is the other's too.
+        client.credentials = source.credentials
+        client._refresh_lock = source._refresh_lock
         options = StreamOptions(stop=self.stopped.is_set)
         try:
             stream = client.games.stream(self.game.id, since=self.game.version, options=options)
@@ -154,7 +170,18 @@ class Cli:
         self.read_password = read_password
         self.store = TokenStore(Path(args.config) if args.config else None)
         self.url: str = args.url
-        self.client = Scorpion(self.url, token=self.store.get(self.url))
+        self.client = self._client(self.store.entry(self.url))
+
+    def _client(self, entry: StoredToken | None) -> Scorpion:
+        if entry is not None and entry.oauth is not None and entry.client_id:
+            client_id = entry.client_id
+            return Scorpion(
+                self.url,
+                token=entry.oauth,
+                client_id=client_id,
+                on_token_refresh=lambda token: self.store.set_oauth(self.url, token, client_id),
+            )
+        return Scorpion(self.url, token=entry.session if entry else None, token_type="session")
 
     # --- accounts ---
 
@@ -171,6 +198,51 @@ class Cli:
         return 0
 
     def login(self) -> int:
+        if not self.args.password:
+            status = self._device_login()
+            if status is not None:
+                return status
+        return self._password_login()
+
+    def _device_login(self) -> int | None:
+        """Log in by the device flow (RFC 8628): the player allows the terminal client in a
+        browser, where they are signed in, and types no password here. None when the server
+        does not offer it (no OAuth provider, or no such app): log in by password then."""
+        client_id = self.args.client_id
+        try:
+            device = self.client.oauth.device_code(client_id, SCOPES)
+        except (NotFound, MethodNotAllowed) as exc:
+            self.console.print(
+                f"This server offers no device log-in (HTTP {exc.status}): "
+                "log in with your password."
+            )
+            return None
+        except OAuthError as exc:  # e.g. invalid_client: no such app on this server
+            self.console.print(
+                f"This server offers no device log-in for {escape(client_id)} "
+                f"({escape(sentence_free(exc.message))}): log in with your password."
+            )
+            return None
+        self._show_device_code(device)
+        # The token, and each refresh of it (which spends the refresh token), goes to the file.
+        self.client.credentials.on_refresh = lambda token: self.store.set_oauth(
+            self.url, token, client_id
+        )
+        self.client.oauth.poll_device_token(device, client_id)
+        who = ""
+        with contextlib.suppress(ScorpionError):
+            who = f" as {self.client.me.get().email}"
+        self.console.print(f"[green]Logged in{escape(who)}.[/green]")
+        return 0
+
+    def _show_device_code(self, device: DeviceAuthorization) -> None:
+        console = self.console
+        console.print("To log in, open this page in a browser where you can sign in:")
+        console.print(f"  {escape(device.verification_uri_complete or device.verification_uri)}")
+        console.print(f"and check that it shows the code [bold]{escape(device.user_code)}[/bold].")
+        console.print("Waiting for you to allow the terminal client... (Ctrl-C to stop)")
+
+    def _password_login(self) -> int:
         email, password = self._credentials()
         session = self.client.auth.login(email, password)
         self.store.set(self.url, session.token)
@@ -180,7 +252,10 @@ class Cli:
     def logout(self) -> int:
         # A token that had already expired is logged out all the same.
         with contextlib.suppress(AuthenticationError):
-            self.client.auth.logout()
+            if self.client.token_type == "bearer":
+                self.client.oauth.revoke()
+            else:
+                self.client.auth.logout()
         self.store.set(self.url, None)
         self.console.print("Logged out.")
         return 0
@@ -326,6 +401,7 @@ class Cli:
                     console.print("[cyan]A new game with the same deal.[/cyan]")
                 elif word == "resign":
                     answer = self.read_line("Resign this game? [y/N] ").strip().lower()
+                    # (read_line shows the prompt as plain text: "[y/N]" is not markup.)
                     if answer not in ("y", "yes"):
                         continue
                     with lock:
@@ -334,16 +410,18 @@ class Cli:
                     with lock:
                         event = self._command(game, word)
                     if event is None:
-                        console.print(f"[red]Not a card or a command: {line!r}[/red] (? for help)")
+                        console.print(
+                            f"[red]Not a card or a command: {escape(repr(line))}[/red] (? for help)"
+                        )
                         continue
                     console.print(describe_event(event))
             except TransportError as exc:
-                console.print(f"[red]No answer from the server: {exc.message}[/red]")
+                console.print(f"[red]No answer from the server: {escape(exc.message)}[/red]")
                 continue
             except ScorpionError as exc:
                 if isinstance(exc, AuthenticationError):
                     raise
-                console.print(f"[red]{exc.detail or exc.message}[/red]")
+                console.print(f"[red]{escape(error_text(exc))}[/red]")
                 continue
             console.print(render_game(game))
             if game.is_won:
@@ -380,6 +458,21 @@ class Cli:
         return game.move(move.card, move.to)
 
 
+def error_text(exc: ScorpionError) -> str:
+    """An error as the player reads it: one sentence, columns numbered 1-7."""
+    return problem_text(exc.body, exc.detail or exc.message)
+
+
+def sentence_free(text: str) -> str:
+    return text.strip().rstrip(".")
+
+
+def terminal_reader(console: Console) -> ReadLine:
+    """Reads a line after showing ``prompt`` as plain text (not rich markup, which would
+    take "[y/N]" for a style and print nothing of it)."""
+    return lambda prompt: console.input(Text(prompt))
+
+
 def _dash(value: int | None) -> str:
     return "-" if value is None else str(value)
 
@@ -402,9 +495,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="the token file (default: $SCORPION_CONFIG or ~/.config/scorpion/token)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("signup", "create an account"), ("login", "log in")):
-        sub = commands.add_parser(name, help=text)
-        sub.add_argument("--email", help="asked for when not given")
+    signup = commands.add_parser("signup", help="create an account")
+    signup.add_argument("--email", help="asked for when not given")
+    login = commands.add_parser(
+        "login", help="log in: in a browser (the device flow), or --password here"
+    )
+    login.add_argument(
+        "--password",
+        action="store_true",
+        help="log in with your e-mail address and password, typed here",
+    )
+    login.add_argument("--email", help="with --password: asked for when not given")
+    login.add_argument(
+        "--client-id",
+        default=os.environ.get("SCORPION_CLIENT_ID") or DEFAULT_CLIENT_ID,
+        help="the OAuth app of the device log-in (default: $SCORPION_CLIENT_ID or %(default)s)",
+    )
     commands.add_parser("logout", help="log out")
     play = commands.add_parser("play", help="play a game (a new random one by default)")
     choice = play.add_mutually_exclusive_group()
@@ -451,7 +557,7 @@ def run(
     cli = Cli(
         args,
         console,
-        read_line or (lambda prompt: console.input(prompt)),
+        read_line or terminal_reader(console),
         read_password or read_line or _read_password,
     )
     handlers = {
@@ -466,13 +572,13 @@ def run(
         return handlers[args.command]()
     except AuthenticationError as exc:
         hint = "" if args.command in ("login", "signup") else " Run: scorpion login"
-        console.print(f"[red]{exc.detail or exc.message}.[/red]{hint}")
+        console.print(f"[red]{escape(error_text(exc))}[/red]{hint}")
         return 1
     except TransportError as exc:
-        console.print(f"[red]Cannot reach {args.url}: {exc.message}[/red]")
+        console.print(f"[red]Cannot reach {escape(args.url)}: {escape(exc.message)}[/red]")
         return 1
     except ScorpionError as exc:
-        console.print(f"[red]{exc.detail or exc.message}[/red]")
+        console.print(f"[red]{escape(error_text(exc))}[/red]")
         return 1
     except (EOFError, KeyboardInterrupt):
         console.print()

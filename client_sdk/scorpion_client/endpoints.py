@@ -40,6 +40,12 @@ AUTH_SIGNUP = _endpoint("POST", "/_allauth/app/v1/auth/signup", api=False)
 AUTH_LOGIN = _endpoint("POST", "/_allauth/app/v1/auth/login", api=False)
 AUTH_LOGOUT = _endpoint("DELETE", "/_allauth/app/v1/auth/session", api=False)
 
+# OAuth 2 (allauth's provider, allauth.idp.oidc): for third-party apps; not in the API's schema.
+OAUTH_AUTHORIZE = _endpoint("GET", "/identity/o/authorize", api=False)  # the browser's page
+OAUTH_DEVICE_CODE = _endpoint("POST", "/identity/o/api/device/code", api=False)
+OAUTH_TOKEN = _endpoint("POST", "/identity/o/api/token", api=False)
+OAUTH_REVOKE = _endpoint("POST", "/identity/o/api/revoke", api=False)
+
 # Games.
 GAMES_LIST = _endpoint("GET", "/api/v1/games/")
 GAMES_CREATE = _endpoint("POST", "/api/v1/games/")

@@ -11,9 +11,13 @@ an older SDK raise the wrong *kind* of error::
     ├── UnexpectedResponse             an answer the SDK cannot read
     ├── ValidationError (400)          .errors: field -> messages
     │   └── UnknownCard
-    ├── AuthenticationError (401)
-    │   └── EmailVerificationRequired
+    ├── AuthenticationError (401)      also a refused log-in (400 from allauth)
+    │   ├── EmailVerificationRequired
+    │   └── OAuthError                 the OAuth token endpoint refused (.code: RFC 6749)
+    │       ├── AccessDenied           the player said no (device flow)
+    │       └── DeviceCodeExpired      the device code expired: start again
     ├── PermissionDenied (403)
+    │   └── InsufficientScope          the app's token lacks the scope
     ├── NotFound (404)
     ├── MethodNotAllowed (405)
     ├── ConflictError (409)
@@ -42,17 +46,21 @@ if TYPE_CHECKING:
     from scorpion_client.models import Game
 
 __all__ = [
+    "AccessDenied",
     "AuthenticationError",
     "ConflictError",
+    "DeviceCodeExpired",
     "EmailVerificationRequired",
     "GameFinished",
     "IdempotencyKeyReused",
     "IllegalMove",
+    "InsufficientScope",
     "MethodNotAllowed",
     "ModeUnavailable",
     "NotFound",
     "NothingToRedo",
     "NothingToUndo",
+    "OAuthError",
     "PermissionDenied",
     "RateLimited",
     "RequestTimeout",
@@ -150,8 +158,28 @@ class EmailVerificationRequired(AuthenticationError):
         return token if isinstance(token, str) else None
 
 
+class OAuthError(AuthenticationError):
+    """The OAuth token or device endpoint refused (RFC 6749 5.2): ``code`` is its ``error``
+    word (``invalid_grant``: a spent, expired or revoked code or refresh token;
+    ``invalid_client``: a wrong or suspended client id), ``detail`` its description."""
+
+
+class AccessDenied(OAuthError):
+    """The player refused the app (``access_denied``)."""
+
+
+class DeviceCodeExpired(OAuthError):
+    """The device code expired before the player answered (``expired_token``): start the
+    device flow again."""
+
+
 class PermissionDenied(ScorpionError):
     """Authenticated, but not allowed (403)."""
+
+
+class InsufficientScope(PermissionDenied):
+    """An app's token lacks the scope this needs (``insufficient_scope``); the response's
+    ``WWW-Authenticate`` header names it."""
 
 
 class NotFound(ScorpionError):
@@ -237,7 +265,21 @@ ERRORS_BY_CODE: dict[str, type[ScorpionError]] = {
     "malformed_json": ValidationError,
     "unknown_card": UnknownCard,
     "not_authenticated": AuthenticationError,
+    # allauth's refused log-in (400): wrong e-mail address or password.
+    "email_password_mismatch": AuthenticationError,
     "permission_denied": PermissionDenied,
+    "insufficient_scope": InsufficientScope,
+    # The OAuth endpoints (RFC 6749 5.2, RFC 8628 3.5).
+    "invalid_grant": OAuthError,
+    "invalid_client": OAuthError,
+    "invalid_request": OAuthError,
+    "invalid_scope": OAuthError,
+    "unauthorized_client": OAuthError,
+    "unsupported_grant_type": OAuthError,
+    "authorization_pending": OAuthError,
+    "slow_down": OAuthError,
+    "access_denied": AccessDenied,
+    "expired_token": DeviceCodeExpired,
     "not_found": NotFound,
     "method_not_allowed": MethodNotAllowed,
     "game_finished": GameFinished,

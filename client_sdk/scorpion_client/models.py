@@ -14,23 +14,29 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar, cast
 
 __all__ = [
     "Action",
     "Collection",
     "Column",
+    "Command",
     "CommandResult",
+    "CommandType",
+    "CreateMode",
     "Daily",
     "DailyResult",
     "Event",
+    "EventType",
     "FeedEvent",
     "FeedResync",
     "Flip",
     "Game",
     "GameCreated",
     "GameEnded",
+    "GameMode",
     "GameResync",
+    "GameStatus",
     "GameStreamEvent",
     "GameUpdate",
     "HintMove",
@@ -45,6 +51,31 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+GameMode = Literal["random", "seeded", "daily", "winnable"]
+"""A game's mode: ``seeded`` for a deal from a seed, a code or a PySolFC number."""
+CreateMode = Literal["random", "daily", "winnable"]
+"""The ``mode=`` of ``games.create`` (a seed, a code or a PySolFC number makes ``seeded``)."""
+GameStatus = Literal["playing", "stuck", "won", "resigned"]
+CommandType = Literal["move", "deal", "undo", "redo", "resign"]
+EventType = CommandType
+"""Each event of a game's history is one accepted command."""
+
+
+class Command(TypedDict):
+    """A command's body: ``{"type": "move", "card": "8H"}``, ``{"type": "move", "card":
+    "KH", "to": 4}``, ``{"type": "deal"}``, ``{"type": "undo"}``, ..."""
+
+    type: CommandType
+    card: NotRequired[str]
+    to: NotRequired[int]
+
+
+ActionType = Literal["move", "deal"]
+"""What an undo reverses or a redo replays."""
+
+# These are the values this SDK knows. The readers do not refuse another one (a newer server
+# may add a mode): it is kept as the string the server sent, outside the Literal.
 
 PLAYING = "playing"
 STUCK = "stuck"
@@ -229,8 +260,8 @@ class Game:
     """
 
     id: str
-    mode: str
-    status: str
+    mode: GameMode
+    status: GameStatus
     version: int
     columns: list[Column]
     stock: int
@@ -278,8 +309,8 @@ class Game:
     def from_json(cls, data: Mapping[str, Any]) -> Game:
         return cls(
             id=_str(data["id"]),
-            mode=_str(data["mode"]),
-            status=_str(data["status"]),
+            mode=cast(GameMode, _str(data["mode"])),
+            status=cast(GameStatus, _str(data["status"])),
             version=_int(data["version"]),
             columns=_list_of(data["columns"], Column.from_json),
             stock=_int(data["stock"]),
@@ -339,7 +370,7 @@ class Action:
     """What a move or a deal did: the card moved (``card``, ``from_``, ``to``, ``count``) or
     the cards dealt (``dealt``, onto columns 0, 1, 2), and what followed by itself."""
 
-    type: str
+    type: CommandType
     card: str | None = None
     from_: int | None = None
     to: int | None = None
@@ -353,7 +384,7 @@ class Action:
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         kind = _opt_str(data.get("type")) or ("move" if data.get("card") else "deal")
         return cls(
-            type=kind,
+            type=cast(CommandType, kind),
             card=_opt_str(data.get("card")),
             from_=_opt_int(data.get("from")),
             to=_opt_int(data.get("to")),
@@ -381,7 +412,7 @@ class Event(Action):
         undone = data.get("undone")
         redone = data.get("redone")
         return cls(
-            type=_str(data["type"]),
+            type=cast(CommandType, _str(data["type"])),
             card=action.card,
             from_=action.from_,
             to=action.to,
@@ -486,9 +517,9 @@ class Daily:
 
     date: dt.date
     game: str | None = None
-    status: str | None = None
+    status: GameStatus | None = None
     ranked_game: str | None = None
-    ranked_status: str | None = None
+    ranked_status: GameStatus | None = None
     solved: bool = False
     attempts: int | None = None
     deal_ready: bool | None = None
@@ -501,9 +532,9 @@ class Daily:
         return cls(
             date=date,
             game=_opt_str(data.get("game")),
-            status=_opt_str(data.get("status")),
+            status=cast("GameStatus | None", _opt_str(data.get("status"))),
             ranked_game=_opt_str(data.get("ranked_game")),
-            ranked_status=_opt_str(data.get("ranked_status")),
+            ranked_status=cast("GameStatus | None", _opt_str(data.get("ranked_status"))),
             solved=_bool(data.get("solved")),
             attempts=_opt_int(data.get("attempts")),
             deal_ready=_opt_bool(data.get("deal_ready")),
@@ -675,9 +706,10 @@ class Me:
 @dataclass
 class Session:
     """A signed-in session of the allauth ``app`` client: ``token`` goes in
-    ``X-Session-Token``; ``user`` is allauth's description of the account."""
+    ``X-Session-Token``; ``user`` is allauth's description of the account. The token is a
+    secret: ``repr()`` leaves it out (it would end up in logs)."""
 
-    token: str
+    token: str = field(repr=False)
     user: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -10,7 +13,16 @@ from rich.text import Text
 
 from scorpion_client.models import Event, Game, Hints
 
-__all__ = ["card_text", "describe_event", "format_duration", "render_game", "render_hints"]
+__all__ = [
+    "card_text",
+    "describe_event",
+    "format_duration",
+    "player_text",
+    "problem_text",
+    "render_game",
+    "render_hints",
+    "sentence",
+]
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
@@ -24,8 +36,45 @@ def card_label(card: str) -> str:
 
 
 def card_text(card: str) -> Text:
-    style = "bold red" if card[-1:] in RED_SUITS else "bold white"
+    # Black suits in the terminal's own text colour (bold): readable on dark and light
+    # backgrounds alike, where "white" vanishes on a light one.
+    style = "bold red" if card[-1:] in RED_SUITS else "bold"
     return Text(card_label(card), style=style)
+
+
+# "column 3", "columns 0, 1 and 2", "columns 3-6": the numbers after the word.
+_COLUMN = re.compile(r"\b(columns?) ((?:[0-6](?:, | and | or |-))*[0-6])\b")
+
+
+def player_text(text: str) -> str:
+    """A server's text with its column numbers (0-6, as the API counts) as players see them
+    on the board (1-7): "in column 0" -> "in column 1", "columns 0, 1 and 2" -> "columns 1, 2
+    and 3"."""
+
+    def renumber(match: re.Match[str]) -> str:
+        numbers = re.sub(r"[0-6]", lambda d: str(int(d.group()) + 1), match.group(2))
+        return f"{match.group(1)} {numbers}"
+
+    return _COLUMN.sub(renumber, text)
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with one full stop (a server's message may already have one)."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def problem_text(body: Mapping[str, Any], fallback: str) -> str:
+    """What to tell the player about an error answer: the problem's structured ``details``
+    when the server gives them worded for players (``details.message``, columns 1-7), else
+    its ``detail`` with the column numbers made 1-7."""
+    details = body.get("details")
+    if isinstance(details, Mapping):
+        message = details.get("message")
+        if isinstance(message, str) and message.strip():
+            return sentence(message)
+    detail = body.get("detail")
+    return sentence(player_text(detail if isinstance(detail, str) and detail else fallback))
 
 
 def format_duration(seconds: float | None) -> str:
@@ -125,7 +174,7 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append_text(card_text(move.card))
         text.append(f" → column {move.to + 1}")
         if move.reason:
-            text.append(f"  ({move.reason})", style="dim")
+            text.append(f"  ({player_text(move.reason)})", style="dim")
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")

@@ -79,7 +79,7 @@ def test_validation_errors_name_the_fields(client: Scorpion) -> None:
 
     game = client.games.create()
     with pytest.raises(ValidationError) as typo:
-        client.games.command(game.id, {"type": "move", "crad": "8H"})
+        client.games.command(game.id, {"type": "move", "crad": "8H"})  # type: ignore[typeddict-unknown-key]
     assert "crad" in typo.value.errors
 
 
@@ -137,9 +137,11 @@ def test_authentication_errors(make_client: Callable[..., Scorpion], server_url:
     with Scorpion(server_url, token="not-a-token") as stale, pytest.raises(AuthenticationError):
         stale.me.get()
 
-    with pytest.raises(ScorpionError) as wrong:
+    # A refused log-in is an AuthenticationError, as documented (allauth answers it with 400).
+    with pytest.raises(AuthenticationError) as wrong:
         anonymous.auth.login("nobody@example.com", "wrong password 1")
-    assert wrong.value.status == 400
+    assert not isinstance(wrong.value, ValidationError)
+    assert (wrong.value.status, wrong.value.code) == (400, "email_password_mismatch")
     assert wrong.value.detail
     assert anonymous.token is None
 

@@ -213,19 +213,25 @@ def test_errors_that_are_not_problem_details() -> None:
 def test_retry_policy_decisions() -> None:
     client = Scorpion("http://test", retry=RetryPolicy(max_retries=2, backoff_base=1))
     command = Ops.games_command("g", {"type": "deal"})
-    create = Ops.games_create()
+    # Not idempotent on the server: a sign-up, and a refresh (its refresh token is spent).
+    signup = Ops.signup("a@example.com", "pw")
+    refresh = Ops.oauth_token({"grant_type": "refresh_token"})
+    create = Ops.games_create()  # deduplicated by its Idempotency-Key
     failed = response(500, problem("server_error", 500))
     busy = response(503, problem("deal_unavailable", 503), **{"Retry-After": "3"})
     assert client._delay_after_response(command, 0, failed) is not None  # idempotent
-    assert client._delay_after_response(create, 0, failed) is None  # might have been applied
-    assert client._delay_after_response(create, 0, busy) == 3  # surely not applied
+    assert client._delay_after_response(create, 0, failed) is not None  # so is a create
+    assert client._delay_after_response(signup, 0, failed) is None  # might have been applied
+    assert client._delay_after_response(refresh, 0, failed) is None
+    assert client._delay_after_response(signup, 0, busy) == 3  # surely not applied
     assert client._delay_after_response(command, 2, failed) is None  # retries spent
     assert client._delay_after_response(command, 0, response(422, problem("x", 422))) is None
     dropped = httpx.ReadError("dropped")
     refused = httpx.ConnectError("refused")
     assert client._delay_after_error(command, 0, dropped) is not None
-    assert client._delay_after_error(create, 0, dropped) is None
-    assert client._delay_after_error(create, 0, refused) is not None
+    assert client._delay_after_error(create, 0, dropped) is not None
+    assert client._delay_after_error(signup, 0, dropped) is None
+    assert client._delay_after_error(signup, 0, refused) is not None
     waits = [RetryPolicy(backoff_base=1, backoff_max=4).backoff(n) for n in range(6)]
     assert all(0 <= wait <= min(4, 2**n) for n, wait in enumerate(waits))
     client.close()

@@ -50,19 +50,47 @@ def test_each_command_gets_its_own_key(make_client: Callable[..., Scorpion]) -> 
     assert keys[0] != keys[1]
 
 
-def test_a_create_whose_answer_was_lost_is_not_resent(
+def is_create(request: httpx.Request) -> bool:
+    return request.method == "POST" and request.url.path == "/api/v1/games/"
+
+
+def is_restart(request: httpx.Request) -> bool:
+    return request.method == "POST" and request.url.path.endswith("/restart/")
+
+
+def test_a_create_whose_answer_was_lost_is_resent_with_its_key_and_made_once(
     make_client: Callable[..., Scorpion], sleeps: list[float]
 ) -> None:
-    def is_create(request: httpx.Request) -> bool:
-        return request.method == "POST" and request.url.path == "/api/v1/games/"
-
     transport = DropFirstResponse(match=is_create)
     client = make_client(transport=transport)
-    with pytest.raises(TransportError):
-        client.games.create()
-    assert len([r for r in transport.sent if is_create(r)]) == 1
-    assert sleeps == []
-    assert client.games.list().count == 1  # the server did create it, once
+
+    game = client.games.create(seed=7)
+
+    creates = [r for r in transport.sent if is_create(r)]
+    assert transport.dropped == 1
+    assert len(creates) == 2
+    assert len({r.headers["Idempotency-Key"] for r in creates}) == 1
+    assert len(sleeps) == 1
+    page = client.games.list()
+    assert page.count == 1  # the server made one game, and answered the retry with it
+    assert page.results[0].id == game.id
+
+
+def test_a_restart_whose_answer_was_lost_is_resent_with_its_key_and_made_once(
+    make_client: Callable[..., Scorpion], sleeps: list[float]
+) -> None:
+    transport = DropFirstResponse(match=is_restart)
+    client = make_client(transport=transport)
+    game = client.games.create(seed=7)
+
+    again = game.restart()
+
+    restarts = [r for r in transport.sent if is_restart(r)]
+    assert len(restarts) == 2
+    assert len({r.headers["Idempotency-Key"] for r in restarts}) == 1
+    assert again.id != game.id
+    assert again.restarted_from == game.id
+    assert client.games.list().count == 2  # the first game and one restart, not two
 
 
 def test_connection_refused_is_retried_with_backoff_then_raised(sleeps: list[float]) -> None:
