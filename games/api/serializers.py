@@ -292,7 +292,7 @@ class DailySerializer(serializers.Serializer[Any]):
 
 
 class AnalysisCommandSerializer(serializers.Serializer[Any]):
-    type = serializers.ChoiceField(choices=["move", "deal"])
+    type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
 
@@ -307,7 +307,7 @@ class AnalysisStepSerializer(serializers.Serializer[Any]):
 class AnalysisSerializer(serializers.Serializer[Any]):
     """The solver's post-game analysis (docs/api.md, "Analysis")."""
 
-    status = serializers.ChoiceField(choices=["ready"])
+    status = serializers.CharField(help_text='Always "ready" (202 answers "pending").')
     game = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The game's last version, the one analysed.")
     deal = serializers.ChoiceField(
@@ -340,7 +340,7 @@ class AnalysisSerializer(serializers.Serializer[Any]):
 
 
 class AnalysisPendingSerializer(serializers.Serializer[Any]):
-    status = serializers.ChoiceField(choices=["pending"])
+    status = serializers.CharField(help_text='Always "pending": a worker is on it.')
     game = serializers.UUIDField()
     retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
 
