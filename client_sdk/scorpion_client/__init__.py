@@ -39,6 +39,8 @@ from scorpion_client.errors import (
 )
 from scorpion_client.models import (
     Action,
+    Analysis,
+    AnalysisStep,
     Collection,
     Column,
     CommandResult,
@@ -70,6 +72,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ENDPOINTS",
     "Action",
+    "Analysis",
+    "AnalysisStep",
     "AsyncGameHandle",
     "AsyncScorpion",
     "AuthenticationError",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import fields
 from types import TracebackType
@@ -30,6 +31,7 @@ from scorpion_client._core import (
 )
 from scorpion_client.errors import TransportError, VersionConflict
 from scorpion_client.models import (
+    Analysis,
     CommandResult,
     Daily,
     Event,
@@ -280,6 +282,20 @@ class AsyncGamesResource:
     async def hints(self, game: GameRef) -> Hints:
         return await self._client.request(Ops.games_hints(game))
 
+    async def analysis(self, game: GameRef, *, wait: float = 60.0) -> Analysis:
+        """The solver's analysis of a finished game. While a worker computes it (202), ask
+        again after ``retry_after`` seconds, for at most ``wait`` seconds; then the pending
+        answer is returned (``Analysis.ready`` is False). Raises ``ConflictError`` while the
+        game is on (``game_not_finished``) or its daily deal is secret (``deal_not_revealed``).
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            answer = await self._client.request(Ops.games_analysis(game))
+            pause = float(answer.retry_after or 1)
+            if answer.ready or time.monotonic() + pause > deadline:
+                return answer
+            await _sleep(pause)
+
     async def events(self, game: GameRef) -> builtins.list[Event]:
         return await self._client.request(Ops.games_events(game))
 
@@ -356,6 +372,9 @@ class AsyncGameHandle(Game):
 
     async def hints(self) -> Hints:
         return await self._games.hints(self.id)
+
+    async def analysis(self, *, wait: float = 60.0) -> Analysis:
+        return await self._games.analysis(self.id, wait=wait)
 
     async def events(self) -> builtins.list[Event]:
         return await self._games.events(self.id)
