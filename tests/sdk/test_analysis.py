@@ -4,12 +4,15 @@ waiting out a "pending" answer while a worker computes it."""
 from __future__ import annotations
 
 import asyncio
+import functools
+from pathlib import Path
 
 import pytest
-from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion
+from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion, cli
 
 from games import services
-from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, new_email
+from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
+from tests.sdk.test_cli import Terminal
 from tests.sdk.test_games import play_line
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,3 +101,28 @@ def test_the_async_client_reads_the_analysis(server_url: str) -> None:
 
     assert analysis.ready
     assert analysis.outcome == "ended_winnable"
+
+
+@pytest.fixture
+def term(server_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Terminal:
+    monkeypatch.setattr(cli, "Scorpion", functools.partial(Scorpion, transport=fast_transport()))
+    return Terminal(server_url, tmp_path / "scorpion" / "token")
+
+
+def test_scorpion_analyse_shows_where_the_game_turned_and_a_winning_line(term: Terminal) -> None:
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = term("play", "--code", WON_DEAL["code"], lines=["q"])
+    assert status == 0, out
+    status, out = term("analyse", "last")
+    assert status == 1
+    assert "no finished game" in out
+
+    status, out = term("play", "--resume", lines=["resign", "y"])
+    assert status == 0, out
+    status, out = term("analyse", "last")
+
+    assert status == 0, out
+    assert "The deal could be won from the start." in out
+    assert "The game ended at step 1 while it could still be won." in out
+    assert "A winning line from step 1:" in out
+    assert f"{len(WON_DEAL['line']):>3}. " in out
