@@ -164,7 +164,8 @@ def main() -> None:
         for seconds, seed in reversed(ordered[-arguments.tail :]):
             verdict, searched = details[seed]
             print(
-                f"  seed {seed:>10}  {verdict:<7} {searched:>10,} positions  {format_seconds(seconds)}"
+                f"  seed {seed:>10}  {verdict:<7} {searched:>10,} positions  "
+                f"{format_seconds(seconds)}"
             )
 
     if arguments.cross_check:
