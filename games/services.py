@@ -14,6 +14,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
@@ -534,10 +535,23 @@ def game_analysis_enqueue_on_commit(*, game: Game) -> None:
     transaction.on_commit(partial(_analysis_enqueue, str(game.pk)), robust=True)
 
 
+# While a worker holds a game's analysis task, requests answer "pending" without sending it
+# again (polling clients would otherwise have several workers compute the same analysis); past
+# this, a task lost with its worker is sent again by the next request.
+ANALYSIS_PENDING_SECONDS = 300
+
+
+def _analysis_pending_key(game_id: str) -> str:
+    return f"analysis-pending:{game_id}"
+
+
 def _analysis_enqueue(game_id: str) -> bool:
     from games import tasks  # games.tasks imports this module
 
-    return tasks.enqueue(tasks.analyse_game, game_id)
+    sent = tasks.enqueue(tasks.analyse_game, game_id)
+    if sent:
+        cache.set(_analysis_pending_key(game_id), True, ANALYSIS_PENDING_SECONDS)
+    return sent
 
 
 def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
@@ -621,7 +635,9 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    if _worker_available() and _analysis_enqueue(str(game.pk)):
+    if _worker_available() and (
+        cache.get(_analysis_pending_key(str(game.pk))) or _analysis_enqueue(str(game.pk))
+    ):
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk)
     if analysis is None:

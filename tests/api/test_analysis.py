@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, tasks
 from games.engine.cards import card_code, parse_deal_code
 from games.engine.position import initial_position, status
 from games.models import DailyDeal, Game, GameAnalysis
@@ -148,6 +148,21 @@ def test_with_a_live_worker_the_answer_is_pending_and_a_task_is_sent(
     assert response.json() == {"status": "pending", "game": game["id"], "retry_after": 2}
     assert sent == [game["id"]]
     assert not GameAnalysis.objects.exists()
+
+
+def test_a_task_already_sent_is_not_sent_again_while_pending(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = player.new_game(code=WON_DEAL["code"])
+    player.command(game["id"], {"type": "resign"})
+    sent: list[str] = []
+    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(tasks, "enqueue", lambda task, game_id: sent.append(game_id) or True)
+
+    answers = [player.get(analysis_path(game["id"])).status_code for _ in range(3)]
+
+    assert answers == [202, 202, 202]
+    assert sent == [game["id"]]
 
 
 def test_a_broker_that_refuses_the_task_falls_back_to_computing_inline(
