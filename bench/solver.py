@@ -1,20 +1,25 @@
 """Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
 
 Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
-[--node-budget N] [--time-budget S]``. Deal ``i`` is ``deal_code_for_seed(start_seed + i)``
+[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395]``. Deal ``i`` is
+``deal_code_for_seed(start_seed + i)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
 machine. Every winning line found is replayed on the engine (games/engine/position.py) to
 confirm it wins; ``--cross-check N`` also decides the first N deals by a plain exhaustive search
 (slow) and compares the verdicts.
 
 Prints won / lost / unknown, the win rate with its 95% Wilson confidence interval, positions
-searched per second, the median / p99 / max time per deal, and the command that produced them.
+searched per second, the median / p99 / max time per deal, the tail (the ``--tail`` slowest
+deals with their verdicts and positions searched; the slowest deals are what the analysis and
+the certification wait for), and the command that produced them. ``--seeds`` decides just the
+listed seeds instead (to measure the slow ones again without a whole sweep).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import platform
 import statistics
 import sys
@@ -81,30 +86,43 @@ def main() -> None:
     parser.add_argument("--time-budget", type=float, default=None, help="seconds per deal")
     parser.add_argument("--cross-check", type=int, default=0, metavar="N")
     parser.add_argument("--cross-check-budget", type=int, default=200_000)
+    parser.add_argument("--tail", type=int, default=10, metavar="N", help="list the N slowest")
+    parser.add_argument(
+        "--seeds", type=_seed_list, default=None, help="comma-separated seeds, instead of a range"
+    )
     arguments = parser.parse_args()
 
     print(f"command:  python {' '.join(sys.argv)}")
     print(f"python:   {platform.python_implementation()} {platform.python_version()}")
     print(f"machine:  {machine_description()}")
+    print("load:     {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
     first, total = arguments.start_seed, arguments.deals
+    seeds = arguments.seeds or list(range(first, first + total))
+    total = len(seeds)
+    described = (
+        f"seeds {','.join(map(str, seeds))}"
+        if arguments.seeds
+        else f"seeds {first}-{first + total - 1}"
+    )
     print(
-        f"deals:    {total} (seeds {first}-{first + total - 1}, deal_code_for_seed), "
+        f"deals:    {total} ({described}, deal_code_for_seed), "
         f"node budget {arguments.node_budget:,}, time budget "
         f"{'none' if arguments.time_budget is None else f'{arguments.time_budget} s'}"
     )
 
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[tuple[float, int]] = []
+    details: dict[int, tuple[str, int]] = {}
     nodes = 0
     confirmed = 0
     unconfirmed: list[int] = []
     started = time.perf_counter()
-    for index in range(total):
-        seed = first + index
+    for index, seed in enumerate(seeds):
         code = deal_code_for_seed(seed)
         solution = solve(code, node_budget=arguments.node_budget, time_budget=arguments.time_budget)
         counts[solution.verdict] += 1
         times.append((solution.seconds, seed))
+        details[seed] = (solution.verdict, solution.nodes)
         nodes += solution.nodes
         if solution.won:
             if line_wins(code, solution):
@@ -141,11 +159,23 @@ def main() -> None:
         f"p99 {format_seconds(p99)}, max {format_seconds(slowest)} (seed {slowest_seed})"
     )
     print(f"total:    {wall:.1f} s wall clock (line replays included)")
+    if arguments.tail > 0:
+        print(f"tail:     the {min(arguments.tail, total)} slowest deals")
+        for seconds, seed in reversed(ordered[-arguments.tail :]):
+            verdict, searched = details[seed]
+            print(
+                f"  seed {seed:>10}  {verdict:<7} {searched:>10,} positions  "
+                f"{format_seconds(seconds)}"
+            )
 
     if arguments.cross_check:
         cross_check(first, min(arguments.cross_check, total), arguments.cross_check_budget)
     if unconfirmed:
         sys.exit(1)
+
+
+def _seed_list(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
 
 
 def cross_check(first: int, count: int, budget: int) -> None:

@@ -29,7 +29,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games.history import GameState
-from games.models import DailyDeal, Game, GameEvent, WinnableDeal
+from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
 from scorpion_site.staff import operations
 from scorpion_site.staff.replay import position_view, step_view
 
@@ -245,6 +245,46 @@ class CertifiedDealAdmin(ReadOnlyAdmin):
     @admin.display(description="certificate (a winning line; columns 0-6)")
     def certificate_readable(self, deal: DailyDeal | WinnableDeal) -> SafeString:
         return certificate_html(deal.certificate)
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
+    """The solver's post-game analyses (games.analysis): staff see them whatever the reveal
+    rule, as they see the deals."""
+
+    list_display = ("game_link", "outcome", "deal_verdict", "last_winnable_version", "created_at")
+    list_filter = ("outcome", "deal_verdict")
+    search_fields = ("=game__id",)
+    readonly_fields = (
+        "game_link",
+        "version",
+        "deal_verdict",
+        "outcome",
+        "last_winnable_version",
+        "line_version",
+        "line_readable",
+        "solver_nodes",
+        "solver_seconds",
+        "node_budget",
+        "created_at",
+    )
+    fields = readonly_fields
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, analysis: GameAnalysis) -> SafeString:
+        url = reverse("admin:games_game_change", args=[analysis.game_id])
+        replay = reverse("staff:replay", args=[analysis.game_id])
+        return format_html(
+            '<a href="{}">{}</a> (<a href="{}?version={}">replay here</a>)',
+            url,
+            analysis.game_id,
+            replay,
+            analysis.line_version or 0,
+        )
+
+    @admin.display(description="winning line (from line version; columns 0-6)")
+    def line_readable(self, analysis: GameAnalysis) -> SafeString:
+        return certificate_html(analysis.line)
 
 
 @admin.register(DailyDeal)

@@ -259,3 +259,63 @@ class WinnableDeal(models.Model):
 
     def __str__(self) -> str:
         return f"winnable deal {self.seed}"
+
+
+class AnalysisOutcome(models.TextChoices):
+    WON = "won", "Won by the player"
+    UNWINNABLE = "unwinnable", "The deal could not be won"
+    SLIPPED = "slipped", "Winnable until a move lost it"
+    ENDED_WINNABLE = "ended_winnable", "Ended while still winnable"
+    UNKNOWN = "unknown", "Undecided within the solver's budget"
+
+
+class SolverVerdict(models.TextChoices):
+    WON = "won", "Winnable"
+    LOST = "lost", "Not winnable"
+    UNKNOWN = "unknown", "Undecided within the solver's budget"
+
+
+# The outcomes that name the last winnable version.
+_TURNED = ["slipped", "ended_winnable"]
+
+
+class GameAnalysis(models.Model):
+    """The solver's post-game analysis of a finished game (games.analysis), computed once.
+
+    Served only under the same rule as the deal itself (``Game.reveals_deal``): it is computed
+    from every card, so for a daily it stays unseen until the day's deal is revealed.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    # The game's version when analysed: a finished game accepts no more commands, so its last.
+    version = models.PositiveIntegerField()
+    deal_verdict = models.CharField(max_length=16, choices=SolverVerdict.choices)
+    outcome = models.CharField(max_length=16, choices=AnalysisOutcome.choices)
+    last_winnable_version = models.PositiveIntegerField(null=True, blank=True)
+    line_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The version the winning line starts from."
+    )
+    line = models.JSONField(default=list, help_text="A winning line (API commands).")
+    solver_nodes = models.PositiveBigIntegerField(default=0)
+    solver_seconds = models.FloatField(default=0.0)
+    node_budget = models.PositiveBigIntegerField(help_text="Positions allowed per solver call.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(outcome__in=_TURNED, last_winnable_version__isnull=False)
+                    | (~Q(outcome__in=_TURNED) & Q(last_winnable_version__isnull=True))
+                ),
+                name="analysis_turning_point_when_lost_late",
+            ),
+            models.CheckConstraint(
+                condition=Q(last_winnable_version__isnull=True)
+                | Q(last_winnable_version__lte=models.F("version")),
+                name="analysis_turning_point_in_history",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.outcome})"

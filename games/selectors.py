@@ -13,8 +13,9 @@ from django.http import Http404
 from games import history
 from games.engine.cards import parse_deal_code
 from games.engine.hints import Hint, ranked_hints
+from games.engine.position import Position
 from games.history import GameState
-from games.models import DailyDeal, Game, GameEvent, GameMode, GameStatus
+from games.models import DailyDeal, Game, GameAnalysis, GameEvent, GameMode, GameStatus
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -91,3 +92,23 @@ def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
         attempts=attempts.count(),
         deal_ready=DailyDeal.objects.filter(date=day).exists(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisView:
+    analysis: GameAnalysis
+    # The full position the winning line starts from (None without a line).
+    line_start: Position | None
+    losing_event: GameEvent | None
+
+
+def game_analysis_view(*, game: Game, analysis: GameAnalysis) -> AnalysisView:
+    """What the analysis answer shows besides the stored row: the position its line starts
+    from and the event that lost the game."""
+    line_start = None
+    if analysis.line_version is not None and analysis.line:
+        line_start = game_state_at(game=game, version=analysis.line_version).position
+    losing_event = None
+    if analysis.outcome == "slipped" and analysis.last_winnable_version is not None:
+        losing_event = game.events.filter(seq=analysis.last_winnable_version + 1).first()
+    return AnalysisView(analysis, line_start, losing_event)

@@ -14,6 +14,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
@@ -21,6 +22,7 @@ from django.utils import timezone
 
 from accounts.services import account_lock
 from games import history, selectors
+from games.analysis import ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET, analyse
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.solver import Solution, solve
@@ -28,10 +30,12 @@ from games.history import Command, GameState
 from games.models import (
     DailyDeal,
     Game,
+    GameAnalysis,
     GameEvent,
     GameMode,
     GameStatus,
     WinnableDeal,
+    daily_reveal_moment,
 )
 from games.streams import publish
 from stats import services as stats_services
@@ -328,6 +332,7 @@ def game_execute_command(
             if new_status in (GameStatus.WON, GameStatus.RESIGNED):
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
+                game_analysis_enqueue_on_commit(game=game)
             # Live streams get the event once it is durable (a lost publish is repaired from
             # the log by the stream itself).
             transaction.on_commit(
@@ -501,3 +506,140 @@ def winnable_deal_draw(*, owner: User) -> WinnableDeal:
         )
         deal = winnable_pool_add()
     return deal
+
+
+# --- Post-game analysis ---
+
+
+class AnalysisUnavailableError(Exception):
+    """The analysis may not be served (yet): ``code`` is the API's problem code."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        self.code = code
+        self.extra = extra
+        super().__init__(detail)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisAnswer:
+    """A finished game's analysis, or None while a worker computes it."""
+
+    game: Game
+    analysis: GameAnalysis | None
+
+
+def game_analysis_enqueue_on_commit(*, game: Game) -> None:
+    """Have a worker analyse the game once the transaction that finished it commits (without a
+    broker nothing is sent: the analysis is computed when first asked for). Whatever ends a
+    game (a winning move, resign, abandon) calls this in the transaction that ends it."""
+    transaction.on_commit(partial(_analysis_enqueue, str(game.pk)), robust=True)
+
+
+# While a worker holds a game's analysis task, requests answer "pending" without sending it
+# again (polling clients would otherwise have several workers compute the same analysis); past
+# this, a task lost with its worker is sent again by the next request.
+ANALYSIS_PENDING_SECONDS = 300
+
+
+def _analysis_pending_key(game_id: str) -> str:
+    return f"analysis-pending:{game_id}"
+
+
+def _analysis_enqueue(game_id: str) -> bool:
+    from games import tasks  # games.tasks imports this module
+
+    sent = tasks.enqueue(tasks.analyse_game, game_id)
+    if sent:
+        cache.set(_analysis_pending_key(game_id), True, ANALYSIS_PENDING_SECONDS)
+    return sent
+
+
+def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
+    """The game's analysis, computed now if it is not stored yet; None if the game is gone or
+    not finished. Idempotent and safe to race: the solver runs outside any transaction (with a
+    node budget, so every run gives the same answer), and the one-analysis-per-game constraint
+    keeps the first insert."""
+    existing = GameAnalysis.objects.filter(game_id=game_id).first()
+    if existing is not None:
+        return existing
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_finished:
+        return None
+    events = list(
+        game.events.filter(seq__lte=game.version).order_by("seq").values_list("type", "payload")
+    )
+    result = analyse(
+        parse_deal_code(game.deal_code),
+        events,
+        won=game.status == GameStatus.WON,
+        node_budget=ANALYSIS_NODE_BUDGET,
+        total_budget=ANALYSIS_TOTAL_BUDGET,
+    )
+    try:
+        with transaction.atomic():
+            if not Game.objects.filter(pk=game.pk).exists():
+                return None  # erased meanwhile, with the player's data
+            analysis, _created = GameAnalysis.objects.get_or_create(
+                game=game,
+                defaults={
+                    "version": game.version,
+                    "deal_verdict": result.deal,
+                    "outcome": result.outcome,
+                    "last_winnable_version": result.last_winnable_version,
+                    "line_version": result.line_version,
+                    "line": result.line,
+                    "solver_nodes": result.nodes,
+                    "solver_seconds": result.seconds,
+                    "node_budget": ANALYSIS_NODE_BUDGET,
+                },
+            )
+    except IntegrityError:
+        # Another process inserted it first, or the game was deleted in between.
+        return GameAnalysis.objects.filter(game_id=game_id).first()
+    return analysis
+
+
+def _worker_available() -> bool:
+    """A broker is configured and a worker ran the heartbeat lately (scorpion_site.liveness)."""
+    if not settings.REDIS_URL:
+        return False
+    from scorpion_site import liveness
+
+    return liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).worker_ok
+
+
+def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
+    """A player's request for their game's analysis (docs/api.md).
+
+    Refused while the game is on, and for a daily until its deal is revealed
+    (``daily_reveal_moment``): the analysis is computed from every card, face-down ones and
+    the stock included, so it must never reach a player before the deal itself may. Served at
+    once when stored. Otherwise a worker is asked to compute it (the answer says "pending"),
+    or, without a broker or a live worker, it is computed here and now.
+    """
+    game = selectors.game_get(owner=owner, game_id=game_id)
+    if not game.is_finished:
+        raise AnalysisUnavailableError(
+            "game_not_finished",
+            f"the game is {game.status}: its analysis is served once it is over",
+        )
+    if not game.reveals_deal:
+        assert game.daily_date is not None
+        moment = daily_reveal_moment(game.daily_date)
+        raise AnalysisUnavailableError(
+            "deal_not_revealed",
+            f"the daily deal of {game.daily_date.isoformat()} is secret until "
+            f"{moment.isoformat()}: so is the analysis of its games",
+            available_at=moment.isoformat(),
+        )
+    stored = GameAnalysis.objects.filter(game=game).first()
+    if stored is not None:
+        return AnalysisAnswer(game, stored)
+    if _worker_available() and (
+        cache.get(_analysis_pending_key(str(game.pk))) or _analysis_enqueue(str(game.pk))
+    ):
+        return AnalysisAnswer(game, None)
+    analysis = game_analysis_ensure(game_id=game.pk)
+    if analysis is None:
+        raise Http404("no such game")  # erased meanwhile, with the player's data
+    return AnalysisAnswer(game, analysis)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import uuid
 from typing import Any
 
 from celery import Task, shared_task
@@ -68,3 +69,10 @@ def certify_daily_deal(day: str) -> None:
 def top_up_winnable_pool(target: int = POOL_TARGET, batch: int = POOL_BATCH) -> None:
     """Certify a few more deals whenever the pool is below its target."""
     services.winnable_pool_top_up(target=target, max_new=batch)
+
+
+@shared_task(**RELIABLE, soft_time_limit=300, time_limit=360)
+def analyse_game(game_id: str) -> None:
+    """Analyse a finished game (games.analysis); nothing to do if it is stored already, gone or
+    not finished."""
+    services.game_analysis_ensure(game_id=uuid.UUID(game_id))

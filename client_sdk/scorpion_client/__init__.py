@@ -44,6 +44,8 @@ from scorpion_client.errors import (
 )
 from scorpion_client.models import (
     Action,
+    Analysis,
+    AnalysisStep,
     Collection,
     Column,
     Command,
@@ -91,6 +93,8 @@ __all__ = [
     "PKCE",
     "AccessDenied",
     "Action",
+    "Analysis",
+    "AnalysisStep",
     "AsyncGameHandle",
     "AsyncScorpion",
     "AuthenticationError",

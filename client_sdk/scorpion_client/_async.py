@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import copy
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import fields, replace
 from types import TracebackType
@@ -39,6 +40,7 @@ from scorpion_client._core import (
 )
 from scorpion_client.errors import DeviceCodeExpired, OAuthError, TransportError, VersionConflict
 from scorpion_client.models import (
+    Analysis,
     Command,
     CommandResult,
     CreateMode,
@@ -561,6 +563,20 @@ class AsyncGamesResource:
     async def hints(self, game: GameRef) -> Hints:
         return await self._client.request(Ops.games_hints(game))
 
+    async def analysis(self, game: GameRef, *, wait: float = 60.0) -> Analysis:
+        """The solver's analysis of a finished game. While a worker computes it (202), ask
+        again after ``retry_after`` seconds, for at most ``wait`` seconds; then the pending
+        answer is returned (``Analysis.ready`` is False). Raises ``ConflictError`` while the
+        game is on (``game_not_finished``) or its daily deal is secret (``deal_not_revealed``).
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            answer = await self._client.request(Ops.games_analysis(game))
+            pause = float(answer.retry_after or 1)
+            if answer.ready or time.monotonic() + pause > deadline:
+                return answer
+            await _sleep(pause)
+
     async def events(self, game: GameRef) -> builtins.list[Event]:
         """The whole history, oldest first, undos and redos included."""
         return await self._client.request(Ops.games_events(game))
@@ -652,6 +668,9 @@ class AsyncGameHandle(Game):
 
     async def hints(self) -> Hints:
         return await self._games.hints(self.id)
+
+    async def analysis(self, *, wait: float = 60.0) -> Analysis:
+        return await self._games.analysis(self.id, wait=wait)
 
     async def events(self) -> builtins.list[Event]:
         return await self._games.events(self.id)

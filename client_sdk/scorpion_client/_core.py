@@ -32,6 +32,7 @@ from scorpion_client.errors import (
     error_class,
 )
 from scorpion_client.models import (
+    Analysis,
     Command,
     CommandResult,
     CreateMode,
@@ -496,6 +497,15 @@ class Ops:
             ep.GAME_HINTS.method,
             ep.GAME_HINTS.path(game_id=game_id_of(game)),
             _parsed(Hints.from_json),
+        )
+
+    @staticmethod
+    def games_analysis(game: GameRef) -> Spec[Analysis]:
+        """200 (ready) and 202 (pending) both parse as an ``Analysis``."""
+        return Spec(
+            ep.GAME_ANALYSIS.method,
+            ep.GAME_ANALYSIS.path(game_id=game_id_of(game)),
+            _parsed(Analysis.from_json),
         )
 
     @staticmethod

@@ -15,6 +15,7 @@ import threading
 import time
 import builtins
 import copy
+import time
 from collections.abc import Iterator, Callable, Iterable, Mapping
 from dataclasses import fields, replace
 from types import TracebackType
@@ -41,6 +42,7 @@ from scorpion_client._core import (
 )
 from scorpion_client.errors import DeviceCodeExpired, OAuthError, TransportError, VersionConflict
 from scorpion_client.models import (
+    Analysis,
     Command,
     CommandResult,
     CreateMode,
@@ -560,6 +562,20 @@ class GamesResource:
     def hints(self, game: GameRef) -> Hints:
         return self._client.request(Ops.games_hints(game))
 
+    def analysis(self, game: GameRef, *, wait: float = 60.0) -> Analysis:
+        """The solver's analysis of a finished game. While a worker computes it (202), ask
+        again after ``retry_after`` seconds, for at most ``wait`` seconds; then the pending
+        answer is returned (``Analysis.ready`` is False). Raises ``ConflictError`` while the
+        game is on (``game_not_finished``) or its daily deal is secret (``deal_not_revealed``).
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            answer = self._client.request(Ops.games_analysis(game))
+            pause = float(answer.retry_after or 1)
+            if answer.ready or time.monotonic() + pause > deadline:
+                return answer
+            _sleep(pause)
+
     def events(self, game: GameRef) -> builtins.list[Event]:
         """The whole history, oldest first, undos and redos included."""
         return self._client.request(Ops.games_events(game))
@@ -651,6 +667,9 @@ class GameHandle(Game):
 
     def hints(self) -> Hints:
         return self._games.hints(self.id)
+
+    def analysis(self, *, wait: float = 60.0) -> Analysis:
+        return self._games.analysis(self.id, wait=wait)
 
     def events(self) -> builtins.list[Event]:
         return self._games.events(self.id)

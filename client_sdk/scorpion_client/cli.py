@@ -48,6 +48,7 @@ from scorpion_client.render import (
     describe_event,
     format_duration,
     problem_text,
+    render_analysis,
     render_game,
     render_hints,
 )
@@ -280,6 +281,23 @@ class Cli:
         if page.count is not None and page.count > len(page.results):
             self.console.print(f"{len(page.results)} of {page.count} shown.")
         return 0
+
+    def analyse(self) -> int:
+        game_id = self.args.game
+        if game_id == "last":
+            finished = [
+                game
+                for status in ("won", "resigned")
+                for game in self.client.games.list(status=status, page_size=1).results
+            ]
+            if not finished:
+                self.console.print("[yellow]You have no finished game yet.[/yellow]")
+                return 1
+            game_id = max(finished, key=lambda game: str(game.finished_at or "")).id
+        analysis = self.client.games.analysis(game_id, wait=self.args.wait)
+        self.console.print(f"Analysis of game {game_id}")
+        self.console.print(render_analysis(analysis))
+        return 0 if analysis.ready else 1
 
     def stats(self) -> int:
         try:
@@ -531,6 +549,15 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--status", choices=["playing", "stuck", "won", "resigned"])
     games.add_argument("--limit", type=int, default=20)
     commands.add_parser("stats", help="your statistics")
+    analyse = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="a finished game's analysis: could it be won, where it turned, a winning line",
+    )
+    analyse.add_argument("game", metavar="GAME", help="the game's id, or 'last' (latest finished)")
+    analyse.add_argument(
+        "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
+    )
     return parser
 
 
@@ -567,6 +594,8 @@ def run(
         "play": cli.play,
         "games": cli.games,
         "stats": cli.stats,
+        "analyse": cli.analyse,
+        "analyze": cli.analyse,
     }
     try:
         return handlers[args.command]()

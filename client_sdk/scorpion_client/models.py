@@ -18,6 +18,8 @@ from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar, cast
 
 __all__ = [
     "Action",
+    "Analysis",
+    "AnalysisStep",
     "Collection",
     "Column",
     "Command",
@@ -478,6 +480,99 @@ class Hints:
             moves=_list_of(data.get("moves"), HintMove.from_json),
             deal=_bool(data.get("deal")),
             extra=_extra(data, ("version", "moves", "deal")),
+        )
+
+
+# --- Post-game analysis ---
+
+
+@dataclass
+class AnalysisStep:
+    """One command of a winning line (``{"type": "move", "card": "QD", "to": 2}`` or
+    ``{"type": "deal"}``) and the table after it (face-down cards as counts)."""
+
+    command: dict[str, Any]
+    columns: list[Column]
+    stock: int
+    collected: list[str]
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AnalysisStep:
+        return cls(
+            command=dict(_mapping(data["command"])),
+            columns=_list_of(data.get("columns"), Column.from_json),
+            stock=_int(data["stock"]),
+            collected=_str_list(data.get("collected")),
+            extra=_extra(data, ("command", "columns", "stock", "collected")),
+        )
+
+
+@dataclass
+class Analysis:
+    """The solver's analysis of a finished game (``GET .../analysis/``, docs/api.md).
+
+    ``status`` is ``ready``, or ``pending`` while a worker computes it (then only ``game`` and
+    ``retry_after`` are set). ``deal``: was the deal winnable from the start (``won``, ``lost``
+    or ``unknown``). ``outcome``: ``won``, ``unwinnable``, ``slipped`` (winnable at
+    ``last_winnable_version``, lost by ``losing_event``), ``ended_winnable`` or ``unknown``.
+    ``line``: a winning line from ``line_version``, each step with the table after it.
+    """
+
+    status: str
+    game: str
+    version: int | None = None
+    deal: str | None = None
+    outcome: str | None = None
+    last_winnable_version: int | None = None
+    losing_event: Event | None = None
+    line_version: int | None = None
+    line: list[AnalysisStep] = field(default_factory=list)
+    solver_nodes: int | None = None
+    node_budget: int | None = None
+    created_at: dt.datetime | None = None
+    retry_after: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def ready(self) -> bool:
+        return self.status == "ready"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Analysis:
+        losing = data.get("losing_event")
+        return cls(
+            status=_str(data["status"]),
+            game=_str(data["game"]),
+            version=_opt_int(data.get("version")),
+            deal=_opt_str(data.get("deal")),
+            outcome=_opt_str(data.get("outcome")),
+            last_winnable_version=_opt_int(data.get("last_winnable_version")),
+            losing_event=Event.from_json(_mapping(losing)) if losing is not None else None,
+            line_version=_opt_int(data.get("line_version")),
+            line=_list_of(data.get("line"), AnalysisStep.from_json),
+            solver_nodes=_opt_int(data.get("solver_nodes")),
+            node_budget=_opt_int(data.get("node_budget")),
+            created_at=_opt_datetime(data.get("created_at")),
+            retry_after=_opt_int(data.get("retry_after")),
+            extra=_extra(
+                data,
+                (
+                    "status",
+                    "game",
+                    "version",
+                    "deal",
+                    "outcome",
+                    "last_winnable_version",
+                    "losing_event",
+                    "line_version",
+                    "line",
+                    "solver_nodes",
+                    "node_budget",
+                    "created_at",
+                    "retry_after",
+                ),
+            ),
         )
 
 

@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from scorpion_client.models import Event, Game, Hints
+from scorpion_client.models import Analysis, Event, Game, Hints
 
 __all__ = [
     "card_text",
@@ -19,6 +19,7 @@ __all__ = [
     "format_duration",
     "player_text",
     "problem_text",
+    "render_analysis",
     "render_game",
     "render_hints",
     "sentence",
@@ -178,4 +179,43 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")
+    return text
+
+
+_DEAL_VERDICTS = {
+    "won": "The deal could be won from the start.",
+    "lost": "The deal could not be won, whatever the play.",
+    "unknown": "Whether the deal could be won is unknown (the solver ran out of budget).",
+}
+
+
+def render_analysis(analysis: Analysis) -> Text:
+    """The verdict, where the game turned and a winning line, numbered (columns 1-7)."""
+    text = Text()
+    if not analysis.ready:
+        text.append("The analysis is still being computed: ask again in a moment.\n", "yellow")
+        return text
+    text.append(_DEAL_VERDICTS.get(analysis.deal or "", f"Deal: {analysis.deal}") + "\n")
+    outcome = analysis.outcome
+    version = analysis.last_winnable_version
+    if outcome == "won":
+        text.append("You won it.\n", style="bold green")
+    elif outcome == "slipped" and analysis.losing_event is not None:
+        text.append(f"Still winnable after step {version}; ", style="bold")
+        text.append(f"step {analysis.losing_event.seq} lost it: ", style="bold red")
+        text.append(describe_event(analysis.losing_event) + "\n")
+    elif outcome == "ended_winnable":
+        text.append(f"The game ended at step {version} while it could still be won.\n", "bold")
+    elif outcome == "unknown":
+        text.append("Where the game turned is unknown (the solver ran out of budget).\n", "yellow")
+    if analysis.line:
+        start = "the deal" if not analysis.line_version else f"step {analysis.line_version}"
+        text.append(f"A winning line from {start}:\n", style="bold cyan")
+        for number, step in enumerate(analysis.line, 1):
+            command = step.command
+            if command.get("type") == "deal":
+                what = "deal"
+            else:
+                what = f"{card_label(str(command.get('card')))} → column {int(command['to']) + 1}"
+            text.append(f"{number:>3}. {what}\n")
     return text

@@ -22,6 +22,7 @@ from rest_framework.views import set_rollback
 
 from games.engine.errors import EngineError
 from games.services import (
+    AnalysisUnavailableError,
     CertificationError,
     IdempotencyKeyReusedError,
     VersionConflictError,
@@ -40,6 +41,8 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "nothing_to_redo": (422, "Nothing to redo"),
     "game_finished": (409, "The game is finished"),
     "version_conflict": (409, "The game changed meanwhile"),
+    "game_not_finished": (409, "The game is not over yet"),
+    "deal_not_revealed": (409, "The daily deal is still secret"),
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
     "malformed_json": (400, "The body is not valid JSON"),
@@ -118,6 +121,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, EngineError):
         return problem_response(exc.code, str(exc))
+    if isinstance(exc, AnalysisUnavailableError):
+        return problem_response(exc.code, str(exc), **exc.extra)
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
     if isinstance(exc, CertificationError):

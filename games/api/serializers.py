@@ -12,13 +12,14 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
+from games.analysis import line_steps
 from games.engine.cards import card_code, parse_card, parse_deal_code
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
 from games.engine.position import Move, player_view
 from games.history import Command, GameState
-from games.models import Game, GameEvent, GameMode, GameStatus
-from games.selectors import HintsView
+from games.models import AnalysisOutcome, Game, GameEvent, GameMode, GameStatus, SolverVerdict
+from games.selectors import AnalysisView, HintsView
 from games.services import DealChoice
 
 MAX_SEED = 2**63 - 1
@@ -290,6 +291,60 @@ class DailySerializer(serializers.Serializer[Any]):
     deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
 
 
+class AnalysisCommandSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField(help_text='"move" or "deal".')
+    card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
+    to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+
+
+class AnalysisStepSerializer(serializers.Serializer[Any]):
+    command = AnalysisCommandSerializer(help_text="A command of the winning line.")
+    columns = ColumnSerializer(many=True, help_text="The table after the command.")
+    stock = serializers.IntegerField()
+    collected = serializers.ListField(child=serializers.CharField())
+
+
+class AnalysisSerializer(serializers.Serializer[Any]):
+    """The solver's post-game analysis (docs/api.md, "Analysis")."""
+
+    status = serializers.CharField(help_text='Always "ready" (202 answers "pending").')
+    game = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The game's last version, the one analysed.")
+    deal = serializers.ChoiceField(
+        choices=SolverVerdict.choices,
+        help_text="Was the deal winnable from the start: won, lost, or unknown (the solver's "
+        "budget ran out first; never a guess).",
+    )
+    outcome = serializers.ChoiceField(choices=AnalysisOutcome.choices)
+    last_winnable_version = serializers.IntegerField(
+        allow_null=True,
+        help_text="Outcomes slipped and ended_winnable: the last version from which a win "
+        "was still possible.",
+    )
+    losing_event = EventSerializer(
+        allow_null=True,
+        help_text="Outcome slipped: the event right after last_winnable_version, which lost "
+        "the game (a move, a deal or a redo).",
+    )
+    line_version = serializers.IntegerField(
+        allow_null=True,
+        help_text="The version the winning line starts from: last_winnable_version, or 0 (the "
+        "deal) for a won game. Null when no line is known.",
+    )
+    line = AnalysisStepSerializer(
+        many=True, help_text="A winning line from line_version, with the table after each step."
+    )
+    solver_nodes = serializers.IntegerField()
+    node_budget = serializers.IntegerField(help_text="Positions the solver may visit per call.")
+    created_at = serializers.DateTimeField()
+
+
+class AnalysisPendingSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField(help_text='Always "pending": a worker is on it.')
+    game = serializers.UUIDField()
+    retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
+
+
 # Fields of an engine record that describe what the player saw happen; nothing else leaves.
 _PUBLIC_RECORD_FIELDS = ("card", "from", "to", "count", "dealt", "flipped", "collected")
 
@@ -358,4 +413,28 @@ def game_representation(
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "elapsed_seconds": elapsed,
+    }
+
+
+def analysis_representation(view: AnalysisView) -> dict[str, Any]:
+    """The analysis of a finished game whose deal is revealed (``Game.reveals_deal``): only
+    then may a table drawn from the solver's line be shown; the steps are ``player_view``
+    tables like every other."""
+    analysis = view.analysis
+    steps = line_steps(view.line_start, analysis.line) if view.line_start is not None else []
+    return {
+        "status": "ready",
+        "game": str(analysis.game_id),
+        "version": analysis.version,
+        "deal": analysis.deal_verdict,
+        "outcome": analysis.outcome,
+        "last_winnable_version": analysis.last_winnable_version,
+        "losing_event": (
+            event_representation(view.losing_event) if view.losing_event is not None else None
+        ),
+        "line_version": analysis.line_version,
+        "line": steps,
+        "solver_nodes": analysis.solver_nodes,
+        "node_budget": analysis.node_budget,
+        "created_at": analysis.created_at.isoformat(),
     }

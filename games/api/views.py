@@ -17,6 +17,8 @@ from accounts import scopes
 from games import selectors, services
 from games.api.serializers import (
     MAX_VERSION,
+    AnalysisPendingSerializer,
+    AnalysisSerializer,
     CommandResultSerializer,
     CommandSerializer,
     DailySerializer,
@@ -26,6 +28,7 @@ from games.api.serializers import (
     GamePageSerializer,
     GameSerializer,
     HintsSerializer,
+    analysis_representation,
     event_representation,
     game_representation,
     hints_representation,
@@ -193,6 +196,38 @@ class GameHintsView(ApiView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game, hints = services.game_hints_request(owner=player(request), game_id=game_id)
         return Response(hints_representation(game, hints))
+
+
+# How long a client should wait before asking again for an analysis a worker is computing.
+ANALYSIS_RETRY_AFTER = 2
+
+
+class GameAnalysisView(ApiView):
+    @extend_schema(
+        operation_id="games_analysis",
+        responses={
+            200: AnalysisSerializer,
+            202: AnalysisPendingSerializer,
+            409: OpenApiResponse(
+                description="game_not_finished (the game is on), or deal_not_revealed (a "
+                "daily whose deal is still secret; available_at says until when)"
+            ),
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        answer = services.game_analysis_request(owner=player(request), game_id=game_id)
+        if answer.analysis is None:
+            return Response(
+                {
+                    "status": "pending",
+                    "game": str(answer.game.pk),
+                    "retry_after": ANALYSIS_RETRY_AFTER,
+                },
+                status=202,
+                headers={"Retry-After": str(ANALYSIS_RETRY_AFTER)},
+            )
+        view = selectors.game_analysis_view(game=answer.game, analysis=answer.analysis)
+        return Response(analysis_representation(view))
 
 
 class GameEventsView(ApiView):

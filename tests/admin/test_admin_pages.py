@@ -12,6 +12,7 @@ from django.db.models import Model
 from django.test import Client, RequestFactory
 from django.urls import resolve, reverse
 
+from games import services
 from games.models import DailyDeal, Game, GameEvent, WinnableDeal
 from tests.admin.conftest import WON, daily_deal, make_user, new_game, play, winnable_deal
 
@@ -52,6 +53,22 @@ def test_staff_opens_every_changelist(
 def test_staff_opens_every_change_page(admin_client: Client, dataset: dict, key: str) -> None:
     response = admin_client.get(_change_url(dataset[key]))
     assert response.status_code == 200
+
+
+def test_staff_see_a_games_analysis_read_only(admin_client: Client) -> None:
+    winner = make_user("winner@example.com")
+    finished = play(winner, new_game(winner, code=WON[0]["code"]), WON[0]["line"])
+    analysis = services.game_analysis_ensure(game_id=finished.pk)
+    assert analysis is not None
+
+    listing = admin_client.get(reverse("admin:games_gameanalysis_changelist"))
+    page = admin_client.get(_change_url(analysis))
+
+    assert listing.status_code == 200
+    assert page.status_code == 200
+    assert str(finished.pk) in page.content.decode()
+    assert f"{len(analysis.line)} commands" in page.content.decode()
+    assert admin_client.post(_change_url(analysis), {}).status_code == 403
 
 
 def test_stats_admin_when_the_model_exists(admin_client: Client, dataset: dict) -> None:

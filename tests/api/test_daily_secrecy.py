@@ -49,7 +49,10 @@ def every_answer_about(player: Player, game_id: str) -> dict[str, Any]:
     ]
     export = player.get("/api/v1/me/export/").json()
     daily = player.get("/api/v1/daily/").json()
+    # A daily's post-game analysis is refused (409) until its deal is revealed.
+    analysis = player.get(f"/api/v1/games/{game_id}/analysis/").json()
     return {
+        "analysis": analysis,
         "detail": detail,
         "listing": listing,
         "events": events,
@@ -65,6 +68,7 @@ def assert_deal_hidden(answers: dict[str, Any]) -> None:
     assert str(SEED) not in text
     assert "certificate" not in text
     assert answers["detail"]["code"] is None
+    assert answers["analysis"]["code"] in ("game_not_finished", "deal_not_revealed")
     assert answers["detail"]["seed"] is None
     for game in answers["listing"]["results"]:
         assert (game["code"], game["seed"]) == (None, None)

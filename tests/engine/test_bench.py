@@ -22,3 +22,20 @@ def test_engine_benchmark_runs_and_reports_its_figures() -> None:
     assert "command:  python bench/engine.py --games 20 --rounds 1" in finished.stdout
     assert "moves/s" in finished.stdout
     assert "µs per move" in finished.stdout
+
+
+def test_solver_benchmark_prints_the_tail_and_measures_chosen_seeds() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/solver.py", "--seeds", "8,3,5", "--tail", "2"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "deals:    3 (seeds 8,3,5, deal_code_for_seed)" in finished.stdout
+    assert "tail:     the 2 slowest deals" in finished.stdout
+    tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
+    assert len(tail) == 2
+    assert tail[0].split()[:3] == ["seed", "8", "lost"]  # seed 8 takes thousands of positions

@@ -16,13 +16,15 @@ from typing import Any
 import httpx
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import connection
 
-from games import tasks
+from games import services, tasks
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.position import Deal as DealAction
 from games.engine.position import initial_position, play, resolve_move, status
-from games.models import DailyDeal, Game, WinnableDeal
+from games.history import Command
+from games.models import DailyDeal, Game, GameAnalysis, GameMode, WinnableDeal
 from scorpion_site.celery import app as celery_app
 from tests.api.conftest import WON_DEAL
 from tests.conftest import require_service
@@ -77,6 +79,55 @@ def test_worker_certifies_a_daily_deal(worker: Process) -> None:
         lambda: f"no daily deal; worker said:\n{worker.output[-3000:]}",
     )
     assert_certificate_wins(deal.deal_code, deal.certificate)
+
+
+def test_a_game_that_ends_is_analysed_by_the_worker_once(worker: Process) -> None:
+    owner = User.objects.create_user("analysed", "analysed@example.com", "a long password 42")
+    game = services.game_create(
+        owner=owner, choice=services.DealChoice(mode=GameMode.SEEDED, code=WON_DEAL["code"])
+    )
+    # No eager mode and no test transaction: each command commits, and the one that ends the
+    # game publishes the task on commit, to the real broker.
+    for step in WON_DEAL["line"][:3]:
+        services.game_execute_command(
+            owner=owner,
+            game_id=game.pk,
+            command=Command("move", parse_card(step["card"]), step["to"]),
+        )
+    assert not GameAnalysis.objects.exists()
+    services.game_execute_command(owner=owner, game_id=game.pk, command=Command("resign"))
+
+    analysis = wait_until(
+        lambda: GameAnalysis.objects.filter(game=game).first(),
+        120,
+        lambda: f"no analysis; worker said:\n{worker.output[-3000:]}",
+    )
+    assert (analysis.deal_verdict, analysis.outcome) == ("won", "ended_winnable")
+    assert analysis.last_winnable_version == analysis.version == 4
+    game.refresh_from_db()
+    position = services.selectors.game_state_at(game=game, version=4).position
+    assert_line_wins_from(position, analysis.line)
+
+    # A duplicate delivery (or a request that enqueued it again) changes nothing.
+    assert tasks.enqueue(tasks.analyse_game, str(game.pk))
+    wait_until(
+        lambda: worker.output.count("games.tasks.analyse_game") >= 4,  # 2 received, 2 succeeded
+        60,
+        lambda: f"the second task did not run; worker said:\n{worker.output[-3000:]}",
+    )
+    assert GameAnalysis.objects.filter(game=game).count() == 1
+    assert GameAnalysis.objects.get(game=game).created_at == analysis.created_at
+
+
+def assert_line_wins_from(position: Any, line: list[dict[str, Any]]) -> None:
+    for step in line:
+        if step["type"] == "deal":
+            position, _ = play(position, DealAction())
+        else:
+            position, _ = play(
+                position, resolve_move(position, parse_card(step["card"]), step["to"])
+            )
+    assert status(position) == "won"
 
 
 def test_compose_processes_serve_play_and_run_tasks(tmp_path: Path) -> None:

@@ -158,6 +158,7 @@ export const games = {
   create: (body) => json("POST", "/api/v1/games/", body),
   command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
+  analysis: (id) => json("GET", `/api/v1/games/${id}/analysis/`),
   events: (id) => json("GET", `/api/v1/games/${id}/events/`),
   state: (id, version) => json("GET", `/api/v1/games/${id}/states/${version}/`),
   restart: (id) => json("POST", `/api/v1/games/${id}/restart/`),

@@ -2,7 +2,7 @@
 // (GET /api/v1/games/{id}/states/{version}/), undos and redos included.
 
 import { games } from "scorpion/api.js";
-import { describeEvent, renderTable } from "scorpion/cards.js";
+import { cardLabel, describeEvent, renderTable } from "scorpion/cards.js";
 import { formatDuration, h, MODE_LABELS, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const root = document.getElementById("replay");
@@ -142,6 +142,96 @@ async function main() {
   range.max = String(events.length);
   showActions(game);
   await show(0);
+  loadAnalysis();
+}
+
+// --- The solver's analysis of a finished game (GET .../analysis/): the verdict, where the
+// game turned, and a winning line to step through on the board. ---
+
+const panel = document.getElementById("analysis");
+const DEAL_VERDICTS = {
+  won: "The deal could be won from the start.",
+  lost: "The deal could not be won, whatever the play.",
+  unknown: "Whether the deal could be won is unknown: the solver ran out of budget.",
+};
+
+function lineCommandText(command) {
+  return command.type === "deal" ? "Deal the stock" : `${cardLabel(command.card)} to column ${command.to + 1}`;
+}
+
+async function loadAnalysis(attempt = 0) {
+  if (!panel || game.status === "playing" || game.status === "stuck") return;
+  let body;
+  try {
+    body = await games.analysis(gameId);
+  } catch (error) {
+    panel.replaceChildren(h("h2", {}, "Analysis"), h("p", {}, error.detail));
+    panel.hidden = false;
+    return;
+  }
+  if (body.status === "pending") {
+    panel.replaceChildren(h("h2", {}, "Analysis"), h("p", {}, "The solver is on it…"));
+    panel.hidden = false;
+    if (attempt < 30) setTimeout(() => loadAnalysis(attempt + 1), 1000 * (body.retry_after || 2));
+    return;
+  }
+  renderAnalysis(body);
+}
+
+function renderAnalysis(analysis) {
+  const parts = [h("h2", {}, "Analysis"), h("p", {}, DEAL_VERDICTS[analysis.deal] || analysis.deal)];
+  const turn = analysis.last_winnable_version;
+  if (analysis.outcome === "won") {
+    parts.push(h("p", {}, "You won it."));
+  } else if (analysis.outcome === "slipped") {
+    const jump = h("button", { type: "button", id: "analysis-turn" }, `Go to step ${turn}`);
+    jump.addEventListener("click", () => show(turn));
+    parts.push(
+      h("p", { id: "analysis-turning-point" },
+        `Still winnable after step ${turn}; step ${turn + 1} lost it: ${describeEvent(analysis.losing_event)}.`),
+      h("div", { class: "actions" }, jump),
+    );
+  } else if (analysis.outcome === "ended_winnable") {
+    parts.push(h("p", { id: "analysis-turning-point" }, `The game ended at step ${turn} while it could still be won.`));
+  } else if (analysis.outcome === "unknown") {
+    parts.push(h("p", {}, "Where the game turned is unknown: the solver ran out of budget."));
+  }
+  if (analysis.line.length) parts.push(...lineViewer(analysis));
+  panel.replaceChildren(...parts);
+  panel.hidden = false;
+}
+
+function lineViewer(analysis) {
+  const steps = analysis.line;
+  const from = analysis.line_version;
+  let index = -1;
+  const label = h("p", { id: "line-step", "aria-live": "polite" });
+  const prev = h("button", { type: "button", id: "line-prev" }, "Previous");
+  const next = h("button", { type: "button", id: "line-next", class: "primary" }, "Step through the winning line");
+  async function showStep(wantedIndex) {
+    stop();
+    index = Math.max(-1, Math.min(steps.length - 1, wantedIndex));
+    if (index < 0) {
+      await show(from);
+      label.textContent = `The winning line starts at step ${from}.`;
+    } else {
+      const step = steps[index];
+      renderTable(board, { ...step, version: from, status: game.status }, { interactive: false });
+      label.textContent = `Winning line, ${index + 1} / ${steps.length}: ${lineCommandText(step.command)}.`;
+      text.textContent = `Not played: the solver's winning line from step ${from}, ${index + 1} / ${steps.length}.`;
+    }
+    prev.disabled = index < 0;
+    next.disabled = index >= steps.length - 1;
+    next.textContent = "Next";
+  }
+  prev.disabled = true;
+  prev.addEventListener("click", () => showStep(index - 1));
+  next.addEventListener("click", () => showStep(index + 1));
+  return [
+    h("p", {}, `A winning line of ${steps.length} steps from ${from ? `step ${from}` : "the deal"}.`),
+    h("div", { class: "actions" }, prev, next),
+    label,
+  ];
 }
 
 main();

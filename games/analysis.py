@@ -1,0 +1,170 @@
+"""Post-game analysis of a finished game, with no Django import (like ``games.history``).
+
+Once a game is over, the solver's full knowledge of the deal may be used (docs/rules.md, hidden
+information): was the deal winnable from the start, and for a game that was not won, the last
+version of its history from which a win was still possible, the event that lost it, and a
+winning line from there.
+
+Versions are those of the API: version ``v`` is the state after the first ``v`` events. With
+undo and redo, winnability is not monotone along the versions (an undo can bring a winnable
+position back), so the versions are examined from the last one backwards until one is found
+winnable; positions met again (after an undo) are solved once. Along the way:
+
+- the event after the last winnable version is a move, a deal or a redo: an undo leads back
+  to the position the undone action started from, which reaches the (winnable) position it
+  left, so it is winnable too; a resign changes no position;
+- a winnable version proves the deal winnable (the deal reaches it), whatever the solver said
+  of the deal itself within its budget.
+
+Every solver call has a node budget (so the same game gets the same analysis on every machine)
+and the whole analysis a total one. A verdict the solver could not reach within them is said as
+such: "unknown", never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from games.engine.position import Position, play, player_view
+from games.engine.solver import Solution, Verdict, solve
+from games.history import fold_event, new_game_state
+
+__all__ = [
+    "ANALYSIS_NODE_BUDGET",
+    "ANALYSIS_TOTAL_BUDGET",
+    "Analysis",
+    "Outcome",
+    "analyse",
+    "line_steps",
+]
+
+# Positions visited per solver call, and in all for one game.
+ANALYSIS_NODE_BUDGET = 500_000
+ANALYSIS_TOTAL_BUDGET = 2_000_000
+
+Outcome = Literal["won", "unwinnable", "slipped", "ended_winnable", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the solver says about a finished game.
+
+    ``deal``: was the deal winnable from the start ("won", "lost", or "unknown" when the budget
+    ran out). ``outcome``:
+
+    - "won": the player won;
+    - "unwinnable": the deal could not be won (proven);
+    - "slipped": ``last_winnable_version`` could still be won, and the next event (a move, a
+      deal or a redo) lost it;
+    - "ended_winnable": the game ended (resigned, abandoned) while it could still be won, so
+      ``last_winnable_version`` is the last version;
+    - "unknown": the solver could not decide within its budget where the game turned.
+
+    ``line``: a winning line (API commands) from ``line_version`` -- the last winnable version,
+    or the deal (0) for a won game --, empty when none is known.
+    """
+
+    deal: Verdict
+    outcome: Outcome
+    last_winnable_version: int | None
+    line_version: int | None
+    line: list[dict[str, Any]]
+    nodes: int
+    seconds: float
+    solved_positions: int = field(default=0)
+
+
+class _Budget:
+    def __init__(self, per_call: int, total: int) -> None:
+        self.per_call = per_call
+        self.left = total
+        self.nodes = 0
+        self.seconds = 0.0
+        self.calls = 0
+        self.cache: dict[Position, Solution] = {}
+
+    def solve(self, position: Position | Sequence[int]) -> Solution:
+        key = position if isinstance(position, Position) else None
+        if key is not None and key in self.cache:
+            return self.cache[key]
+        if self.left <= 0:
+            return Solution("unknown", [], 0, 0.0)
+        solution = solve(position, node_budget=min(self.per_call, self.left))
+        self.left -= solution.nodes
+        self.nodes += solution.nodes
+        self.seconds += solution.seconds
+        self.calls += 1
+        if key is not None:
+            self.cache[key] = solution
+        return solution
+
+
+def analyse(
+    cards: Sequence[int],
+    events: Iterable[tuple[str, dict[str, Any]]],
+    *,
+    won: bool,
+    node_budget: int = ANALYSIS_NODE_BUDGET,
+    total_budget: int = ANALYSIS_TOTAL_BUDGET,
+) -> Analysis:
+    """Analyse the game dealt ``cards`` whose log is ``events`` ((type, payload) pairs in
+    order, as stored); ``won``: whether the player won it."""
+    budget = _Budget(node_budget, total_budget)
+    state = new_game_state(cards)
+    positions = [state.position]
+    for event_type, payload in events:
+        state = fold_event(state, event_type, payload)
+        positions.append(state.position)
+
+    deal_solution = budget.solve(list(cards))
+    budget.cache[positions[0]] = deal_solution
+    if won:
+        # The player's own win proves the deal; the solver's line is shown when it found one.
+        line = deal_solution.line if deal_solution.won else []
+        return _result(budget, "won", "won", None, 0 if line else None, line)
+    if deal_solution.lost:
+        return _result(budget, "lost", "unwinnable", None, None, [])
+
+    last = len(positions) - 1
+    for version in range(last, -1, -1):
+        solution = budget.solve(positions[version])
+        if solution.won:
+            outcome: Outcome = "ended_winnable" if version == last else "slipped"
+            return _result(budget, "won", outcome, version, version, solution.line)
+        if not solution.lost:
+            # Undecided here: a winnable version may still lie anywhere before or at it.
+            break
+    return _result(budget, deal_solution.verdict, "unknown", None, None, [])
+
+
+def _result(
+    budget: _Budget,
+    deal: Verdict,
+    outcome: Outcome,
+    last_winnable: int | None,
+    line_version: int | None,
+    line: list[dict[str, Any]],
+) -> Analysis:
+    return Analysis(
+        deal=deal,
+        outcome=outcome,
+        last_winnable_version=last_winnable,
+        line_version=line_version,
+        line=list(line),
+        nodes=budget.nodes,
+        seconds=budget.seconds,
+        solved_positions=budget.calls,
+    )
+
+
+def line_steps(start: Position, line: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each command of a winning line with the table after it (``player_view``: face-down
+    cards as counts, like every other table the API draws), for a viewer to step through."""
+    steps: list[dict[str, Any]] = []
+    position = start
+    for command in Solution("won", list(line), 0, 0.0).actions():
+        position, _ = play(position, command)
+        steps.append(player_view(position))
+    return [{"command": dict(command), **table} for command, table in zip(line, steps, strict=True)]

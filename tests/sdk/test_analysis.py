@@ -1,0 +1,128 @@
+"""``game.analysis()`` against the live server: ready, refused while the game is on, and
+waiting out a "pending" answer while a worker computes it."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion, cli
+
+from games import services
+from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
+from tests.sdk.test_cli import Terminal
+from tests.sdk.test_games import play_line
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_won_game_is_analysed_with_a_winning_line(client: Scorpion) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+    play_line(game, WON_DEAL["line"])
+
+    analysis = game.analysis()
+
+    assert isinstance(analysis, Analysis)
+    assert analysis.ready
+    assert (analysis.deal, analysis.outcome) == ("won", "won")
+    assert analysis.line_version == 0
+    assert analysis.line[0].command["type"] in ("move", "deal")
+    assert len(analysis.line[-1].collected) == 4
+    assert len(analysis.line[-1].columns) == 7
+
+
+def test_a_lost_game_names_the_turning_point(client: Scorpion) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+    play_line(game, WON_DEAL["line"][:3])
+    game.resign()
+
+    analysis = client.games.analysis(game.id)
+
+    assert analysis.outcome == "ended_winnable"
+    assert analysis.last_winnable_version == 4
+    assert analysis.losing_event is None
+    assert analysis.line
+
+
+def test_a_game_still_on_is_a_conflict(client: Scorpion) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+
+    with pytest.raises(ConflictError) as caught:
+        game.analysis()
+
+    assert caught.value.status == 409
+    assert caught.value.code == "game_not_finished"
+
+
+def test_a_pending_answer_is_asked_again_after_retry_after(
+    client: Scorpion, monkeypatch: pytest.MonkeyPatch, sleeps: list[float]
+) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+    game.resign()
+    # The first request finds a "live worker" and enqueues; by the second the worker is gone,
+    # so the server computes the analysis itself.
+    alive = iter([True])
+    monkeypatch.setattr(services, "_worker_available", lambda: next(alive, False))
+    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
+
+    analysis = game.analysis()
+
+    assert analysis.ready
+    assert sleeps == [2.0]
+
+
+def test_waiting_is_bounded(
+    client: Scorpion, monkeypatch: pytest.MonkeyPatch, sleeps: list[float]
+) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+    game.resign()
+    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
+
+    analysis = game.analysis(wait=0)
+
+    assert not analysis.ready
+    assert analysis.status == "pending"
+    assert analysis.retry_after == 2
+    assert sleeps == []
+
+
+def test_the_async_client_reads_the_analysis(server_url: str) -> None:
+    async def scenario() -> Analysis:
+        async with AsyncScorpion(server_url, transport=fast_async_transport()) as client:
+            await client.auth.signup(new_email(), PASSWORD)
+            game = await client.games.create(code=WON_DEAL["code"])
+            await game.resign()
+            return await game.analysis()
+
+    analysis = asyncio.run(scenario())
+
+    assert analysis.ready
+    assert analysis.outcome == "ended_winnable"
+
+
+@pytest.fixture
+def term(server_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Terminal:
+    monkeypatch.setattr(cli, "Scorpion", functools.partial(Scorpion, transport=fast_transport()))
+    return Terminal(server_url, tmp_path / "scorpion" / "token")
+
+
+def test_scorpion_analyse_shows_where_the_game_turned_and_a_winning_line(term: Terminal) -> None:
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = term("play", "--code", WON_DEAL["code"], lines=["q"])
+    assert status == 0, out
+    status, out = term("analyse", "last")
+    assert status == 1
+    assert "no finished game" in out
+
+    status, out = term("play", "--resume", lines=["resign", "y"])
+    assert status == 0, out
+    status, out = term("analyse", "last")
+
+    assert status == 0, out
+    assert "The deal could be won from the start." in out
+    assert "The game ended at step 1 while it could still be won." in out
+    assert "A winning line from step 1:" in out
+    assert f"{len(WON_DEAL['line']):>3}. " in out

@@ -1,0 +1,87 @@
+"""The replay page's analysis panel in a real Chromium: the verdict, the turning point, and the
+winning line stepped through on the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engine.cards import card_code
+from tests.engine.test_analysis import first_losing_point
+from tests.web.conftest import DESKTOP, shoot, won_deal
+from tests.web.test_play import expect, sign_up, start_from_code, watch_errors
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("web_settings"),
+]
+
+SEND = """async ([id, command]) => {
+  const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
+  const response = await fetch(`/api/v1/games/${id}/commands/`, {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+    body: JSON.stringify(command),
+  });
+  return response.status;
+}"""
+
+
+def test_the_replay_shows_where_a_lost_game_turned_and_steps_through_the_winning_line(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    deal = won_deal()
+    log, losing = first_losing_point(deal["code"], deal["line"])
+    before = len(log.events)
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    sign_up(page, base)
+    start_from_code(page, deal["code"])
+    game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+    commands = [
+        *deal["line"][:before],
+        {"type": "move", "card": card_code(losing.card), "to": losing.to},
+        {"type": "resign"},
+    ]
+    for command in commands:
+        assert page.evaluate(SEND, [game_id, command]) == 200
+
+    page.goto(f"{base}/history/{game_id}/")
+
+    panel = page.locator("#analysis")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("The deal could be won from the start.")
+    expect(page.locator("#analysis-turning-point")).to_contain_text(
+        f"Still winnable after step {before}; step {before + 1} lost it"
+    )
+    page.click("#analysis-turn")
+    expect(page.locator("#step-count")).to_have_text(f"{before} / {len(commands)}")
+
+    next_step = page.locator("#line-next")
+    next_step.click()
+    expect(page.locator("#line-step")).to_contain_text("Winning line, 1 / ")
+    while next_step.is_enabled():
+        next_step.click()
+    expect(page.locator("#line-step")).to_contain_text("Winning line")
+    expect(page.locator("#board .slot.filled")).to_have_count(4)
+    shoot(page, "desktop-replay-analysis")
+    page.click("#line-prev")
+    expect(page.locator("#board .slot.filled")).not_to_have_count(4)
+    assert errors == []
+    page.close()
+
+
+def test_a_game_still_on_has_no_analysis_panel(browser: Any, live_server: Any) -> None:
+    base = live_server.url
+    page = browser.new_page(viewport=DESKTOP)
+    sign_up(page, base)
+    start_from_code(page, won_deal()["code"])
+    game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+
+    page.goto(f"{base}/history/{game_id}/")
+
+    expect(page.locator("#step-count")).to_have_text("0 / 0")
+    expect(page.locator("#analysis")).to_be_hidden()
+    page.close()
