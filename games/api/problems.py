@@ -116,6 +116,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, EngineError):
+        if exc.details:
+            return problem_response(exc.code, str(exc), details=exc.details)
         return problem_response(exc.code, str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
@@ -275,7 +277,7 @@ def check_json_body(body: bytes, charset: str | None) -> None:
     try:
         text = body.decode(charset or "utf-8")
     except LookupError:
-        raise MalformedJsonError(f"unknown charset {charset[:40]!r}") from None
+        raise MalformedJsonError(f"unknown charset {str(charset)[:40]!r}") from None
     except UnicodeDecodeError as exc:
         raise MalformedJsonError(f"the body is not valid {exc.encoding} text") from None
     if json_depth_exceeds(text, MAX_JSON_DEPTH):

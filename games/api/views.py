@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.serializers import (
     MAX_VERSION,
+    CommandProblemSerializer,
     CommandResultSerializer,
     CommandSerializer,
     DailySerializer,
@@ -156,7 +157,11 @@ class GameCommandView(ApiView):
         responses={
             200: CommandResultSerializer,
             409: OpenApiResponse(description="version_conflict or game_finished"),
-            422: OpenApiResponse(description="illegal_move, stock_empty, nothing_to_undo, ..."),
+            422: OpenApiResponse(
+                CommandProblemSerializer,
+                description="illegal_move, stock_empty, nothing_to_undo, ...; `details` says "
+                "why, as data",
+            ),
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:
