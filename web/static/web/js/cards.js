@@ -169,14 +169,24 @@ function foundationsElement(game) {
 // The card size comes from both the width (seven columns, and the stock and the collected
 // suits beside them on a landscape screen) and the height (a column of a usual length fits
 // below the top row). A column too long for the screen then closes its fan, never below the
-// height that shows each card's corner whole (rank and suit); if even that is too long, the
-// cards of the whole table get smaller, down to MIN_CARD_W. Set on <html> as --card-w, --gap
+// height that shows each playable card's corner whole (rank and suit). A card lying on its own
+// successor (the QS on the KS: a run) can never move by itself, so inside a run the strips
+// close further, down to MIN_RUN_STRIP, once every card cannot keep its corner; if even that
+// is too long, the cards of the whole table get smaller, down to MIN_CARD_W (and beyond that
+// the page scrolls). Set on <html> as --card-w, --gap
 // and per column --fan-up / --fan-down, so that everything (a dragged card too) agrees.
 
 const MIN_CARD_W = 34;
 const MAX_CARD_W = 120;
 const CARD_RATIO = 1.4;
 const BOTTOM_MARGIN = 12;
+const MIN_RUN_STRIP = 4;
+const RANKS = "A23456789TJQK";
+
+// Whether the card on `under` is `card`'s successor (same suit, one rank higher).
+function liesOnSuccessor(card, under) {
+  return Boolean(under) && under[1] === card[1] && RANKS.indexOf(under[0]) === RANKS.indexOf(card[0]) + 1;
+}
 // Readable corners: a corner never shrinks below this font size; in a closed fan ("tight")
 // it is 0.16 of the card's width (CSS: .corner, .column.tight .corner).
 const MIN_CORNER_PX = 11;
@@ -216,19 +226,28 @@ export function layoutTable(root) {
   const minFan = (w) =>
     Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 1);
   const minDown = (w) => Math.max(5, Math.round(w * CARD_RATIO * 0.06));
-  const columns = [...tableau.querySelectorAll(":scope > .column")].map((pile) => ({
-    pile,
-    down: pile.querySelectorAll(":scope > .card.back").length,
-    up: pile.querySelectorAll(":scope > .card.face").length,
-  }));
+  const columns = [...tableau.querySelectorAll(":scope > .column")].map((pile) => {
+    const faces = [...pile.querySelectorAll(":scope > .card.face")];
+    // The strips of face-up cards that have a card on them: a playable card's, or a run's.
+    const strips = faces.slice(0, -1).map((card, i) => {
+      const under = i > 0 ? faces[i - 1].dataset.card : null;
+      return liesOnSuccessor(card.dataset.card, under) ? "run" : "play";
+    });
+    return {
+      pile,
+      faces,
+      strips,
+      down: pile.querySelectorAll(":scope > .card.back").length,
+      play: strips.filter((kind) => kind === "play").length,
+      run: strips.filter((kind) => kind === "run").length,
+    };
+  });
   const need = (w) =>
     Math.max(
       0,
-      ...columns.map(({ down, up }) => {
-        const n = down + up;
-        if (n < 2) return w * CARD_RATIO;
-        const downGaps = Math.min(down, n - 1);
-        return w * CARD_RATIO + downGaps * minDown(w) + (n - 1 - downGaps) * minFan(w);
+      ...columns.map(({ down, faces, play, run }) => {
+        const downGaps = faces.length ? down : Math.max(0, down - 1);
+        return w * CARD_RATIO + downGaps * minDown(w) + play * minFan(w) + run * MIN_RUN_STRIP;
       }),
     );
   if (need(cardW) > tableauHeight(cardW)) {
@@ -241,19 +260,29 @@ export function layoutTable(root) {
   html.style.setProperty("--card-w", `${cardW}px`);
   html.style.setProperty("--gap", `${gap}px`);
   const room = tableauHeight(cardW);
-  for (const { pile, down, up } of columns) {
-    const n = down + up;
-    const downGaps = Math.min(down, Math.max(0, n - 1));
-    const upGaps = Math.max(0, n - 1 - downGaps);
+  const fan = minFan(cardW);
+  for (const { pile, faces, strips, down, play, run } of columns) {
+    const downGaps = faces.length ? down : Math.max(0, down - 1);
+    const upGaps = play + run;
     let fanDown = cardH * downRatio;
     let fanUp = cardH * upRatio;
+    let fanRun = fanUp;
     if (cardH + downGaps * fanDown + upGaps * fanUp > room) {
-      fanDown = Math.max(minDown(cardW), Math.min(fanDown, (room - cardH - upGaps * minFan(cardW)) / Math.max(1, downGaps)));
-      fanUp = upGaps ? Math.max(minFan(cardW), (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
+      const spare = (reserved) => (room - cardH - reserved) / Math.max(1, downGaps);
+      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(upGaps * fan)));
+      fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
+      fanRun = fanUp;
+      if (run && cardH + downGaps * fanDown + upGaps * fanUp > room) {
+        const left = room - cardH - downGaps * fanDown - play * fan;
+        fanRun = Math.max(MIN_RUN_STRIP, Math.min(fan, left / run));
+      }
     }
     pile.style.setProperty("--fan-up", `${fanUp.toFixed(1)}px`);
     pile.style.setProperty("--fan-down", `${fanDown.toFixed(1)}px`);
+    pile.style.setProperty("--fan-run", `${fanRun.toFixed(1)}px`);
     pile.classList.toggle("tight", fanUp < cardH * upRatio - 0.5);
+    // The card after a run's card sits --fan-run below it (CSS: .after-run).
+    faces.forEach((card, i) => card.classList.toggle("after-run", i > 0 && strips[i - 1] === "run"));
   }
 }
 

@@ -338,6 +338,7 @@ function describeRemote(event) {
 // move that can be foreseen is drawn at once (`from`: where its cards were seen last, for a
 // dropped card the place it was dropped).
 function command(body, { from = null } = {}) {
+  board.dataset.lastCommand = JSON.stringify(body);
   let prediction = null;
   if (game && predict(shownGame(), body)) {
     prediction = { body };
