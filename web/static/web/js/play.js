@@ -164,6 +164,7 @@ function render({ from = null } = {}) {
   controls.hint.disabled = !playable(game);
   controls.resign.disabled = !playable(game);
   tick();
+  clearHighlight(); // cards keep their elements: a hint of another version must go
   if (hintShown && hints && hints.version === game.version) highlight(hintShown);
   return tableau;
 }
