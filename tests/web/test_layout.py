@@ -277,3 +277,111 @@ def test_a_tapped_move_shows_before_the_answer(
     (ROOT / "artifacts").mkdir(exist_ok=True)
     (ROOT / "artifacts" / "web-instant-moves.txt").write_text(report + "\n")
     page.context.close()
+
+
+def test_keys_walk_the_table_and_enter_plays_the_focused_card(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    focused = "document.activeElement.dataset.card || null"
+    columns = game["columns"]
+
+    page.keyboard.press("ArrowRight")  # from the page: the first column's last card
+    assert page.evaluate(focused) == columns[0]["cards"][-1]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == columns[0]["cards"][-2]
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == columns[0]["cards"][-1]
+    # The focus ring shows (a keyboard focus: :focus-visible).
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+
+    # Walk right to the card of the line's first move (3C), then Enter plays it.
+    first = deal["line"][0]
+    target = next(c for c, column in enumerate(columns) if first["card"] in column["cards"])
+    for _ in range(target):
+        page.keyboard.press("ArrowRight")
+    while page.evaluate(focused) != first["card"]:
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    table.wait_version(1)
+    assert table.column_of(first["card"]) == first["to"]
+    # The card keeps the focus in its new column; z undoes as before.
+    assert page.evaluate(focused) == first["card"]
+    page.keyboard.press("z")
+    table.wait_version(2)
+    page.context.close()
+
+
+def test_a_refused_move_glides_back_with_the_reason_in_words(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    """The page draws a move at once; when the server refuses it (here: an answer made up by
+    the test, as if the table had changed), the card goes back and the reason is worded from
+    the problem's details: no card code, columns 1 to 7."""
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    page = log_in(browser, live_server.url, player, (390, 844))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    first = deal["line"][0]
+    origin = table.column_of(first["card"])
+    problem = {
+        "type": "/api/problems/illegal_move/",
+        "title": "That move is not allowed",
+        "status": 422,
+        "code": "illegal_move",
+        "detail": f"{first['card']} can only go on 4C, which is not exposed",
+        "details": {
+            "reason": "onto_not_exposed",
+            "card": first["card"],
+            "column": origin + 1,
+            "onto": "4C",
+            "onto_state": "unseen",
+        },
+    }
+
+    def refuse(route: Any) -> None:
+        page.wait_for_timeout(300)
+        route.fulfill(status=422, content_type="application/problem+json", body=json.dumps(problem))
+
+    page.route("**/commands/", refuse)
+    table.touch_tap(first["card"])
+    # Drawn at once in its new column, then back where it was once the answer came.
+    expect(
+        page.locator(f'#board .column[data-column="{first["to"]}"] [data-card="3C"]')
+    ).to_be_attached()
+    expect(page.locator("#toast")).to_have_text(
+        "The 3 of clubs can only go on the 4 of clubs, which is not face up yet."
+    )
+    assert table.column_of(first["card"]) == origin
+    assert page.locator("#board").get_attribute("data-version") == "0"
+    page.context.close()
+
+
+def test_reduced_motion_moves_without_animation(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    page.evaluate(
+        "window.__animated = 0; new MutationObserver(() => {"
+        " window.__animated += document.getAnimations().length; })"
+        ".observe(document.getElementById('board'), {subtree: true, childList: true})"
+    )
+    table.tap(deal["line"][0]["card"])
+    table.wait_version(1)
+    assert page.evaluate("window.__animated") == 0
+    assert page.evaluate("document.getAnimations().length") == 0
+    page.context.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import random
+import re
 import time
 from typing import Any
 
@@ -228,9 +229,14 @@ def test_sign_up_and_win_a_whole_game_with_the_mouse(browser: Any, live_server: 
     expect(page.locator("#board .card.hint")).to_have_count(1)
     expect(page.locator("#toast")).to_contain_text("Hint 1 of")
     first_hint = page.locator("#board .card.hint").get_attribute("data-card")
+    first_hint_text = page.locator("#toast").inner_text()
     shoot(page, "desktop-hint")
     page.click("#btn-hint")
     expect(page.locator("#toast")).to_contain_text("Hint 2 of")
+    # Worded: card names, columns 1 to 7, never a raw code ("frees 6C") or a column 0.
+    for said in (page.locator("#toast").inner_text(), first_hint_text):
+        assert not re.search(r"\b[A2-9TJQK][SHDC]\b", said), said
+        assert "column 0" not in said, said
     assert page.locator("#board .hint").count() >= 1
     assert page.locator("#board .card.hint").get_attribute("data-card") != first_hint or (
         page.locator("#stock.hint").count() == 1
