@@ -457,7 +457,7 @@ function refusalText(error) {
     no_empty_column: () => `There is no empty column for ${the(d.card)}.`,
     stock_empty: () => "The stock has already been dealt.",
   }[d.reason];
-  const text = words ? words() : spellCards(error.detail || "That did not work.");
+  const text = words ? words() : spellCards(humanColumns(error.detail || "That did not work."));
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
