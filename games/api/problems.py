@@ -120,6 +120,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, EngineError):
+        if exc.details:
+            return problem_response(exc.code, str(exc), details=exc.details)
         return problem_response(exc.code, str(exc))
     if isinstance(exc, AnalysisUnavailableError):
         return problem_response(exc.code, str(exc), **exc.extra)

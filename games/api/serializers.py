@@ -261,10 +261,64 @@ class CommandResultSerializer(GameSerializer):
     event = EventSerializer()
 
 
+class RefusalDetailsSerializer(serializers.Serializer[Any]):
+    """Why a command was refused, as data (docs/api.md, "Errors"). Columns are numbered 1 to 7,
+    as players see them; no field ever says where an unseen card lies."""
+
+    reason = serializers.CharField(
+        help_text="no_such_column, collected, not_face_up, already_there, not_a_king, "
+        "onto_not_exposed, onto_own_column, wrong_column, column_not_empty, already_at_bottom, "
+        "no_empty_column or stock_empty."
+    )
+    card = serializers.CharField(required=False, help_text="The card the move named, e.g. QS.")
+    column = serializers.IntegerField(
+        required=False, min_value=1, max_value=7, help_text="The column the card lies in."
+    )
+    to = serializers.IntegerField(required=False, help_text="The column asked for, 1 to 7.")
+    onto = serializers.CharField(required=False, help_text="The only card it may go on.")
+    onto_column = serializers.IntegerField(
+        required=False, min_value=1, max_value=7, help_text="Where `onto` lies, when face up."
+    )
+    onto_state = serializers.ChoiceField(
+        choices=["covered", "unseen"],
+        required=False,
+        help_text="covered: face up under other cards; unseen: face down or in the stock, "
+        "never said which.",
+    )
+
+
+class CommandProblemSerializer(serializers.Serializer[Any]):
+    """A refused command: RFC 9457 problem details, with the reason as data."""
+
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField(help_text="In words, for people (columns 0 to 6).")
+    code = serializers.CharField()
+    details = RefusalDetailsSerializer(required=False)
+
+
+class HintDetailSerializer(serializers.Serializer[Any]):
+    """One part of a hint's reason as data. ``reason`` is one of ``completes_run`` (``suit``),
+    ``turns_face_up`` (``column``), ``empties_column`` (``column``), ``frees`` (``card``, the card
+    left exposed, and its ``column``), ``king_to_empty`` (``card``, ``column``, ``count``: the
+    cards carried), ``builds`` (``card``, ``onto``); columns are numbered 1 to 7."""
+
+    reason = serializers.CharField()
+    card = serializers.CharField(required=False, help_text="A card code, e.g. 6C.")
+    onto = serializers.CharField(required=False, help_text="The card the move goes onto.")
+    column = serializers.IntegerField(required=False, min_value=1, max_value=7)
+    suit = serializers.CharField(required=False, help_text="S, H, D or C.")
+    count = serializers.IntegerField(required=False)
+
+
 class HintMoveSerializer(serializers.Serializer[Any]):
     card = serializers.CharField()
-    to = serializers.IntegerField()
-    reason = serializers.CharField()
+    to = serializers.IntegerField(help_text="The destination column, 0 to 6.")
+    reason = serializers.CharField(help_text="In words; columns 0 to 6.")
+    details = HintDetailSerializer(
+        many=True, help_text="The reason as data, part by part; columns 1 to 7."
+    )
 
 
 class HintsSerializer(serializers.Serializer[Any]):
@@ -371,7 +425,12 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
     return {
         "version": game.version,
         "moves": [
-            {"card": card_code(hint.action.card), "to": hint.action.to, "reason": hint.reason}
+            {
+                "card": card_code(hint.action.card),
+                "to": hint.action.to,
+                "reason": hint.reason,
+                "details": list(hint.details),
+            }
             for hint in hints.hints
             if isinstance(hint.action, Move)
         ],

@@ -19,6 +19,7 @@ from games.api.serializers import (
     MAX_VERSION,
     AnalysisPendingSerializer,
     AnalysisSerializer,
+    CommandProblemSerializer,
     CommandResultSerializer,
     CommandSerializer,
     DailySerializer,
@@ -166,7 +167,11 @@ class GameCommandView(ApiView):
         responses={
             200: CommandResultSerializer,
             409: OpenApiResponse(description="version_conflict or game_finished"),
-            422: OpenApiResponse(description="illegal_move, stock_empty, nothing_to_undo, ..."),
+            422: OpenApiResponse(
+                CommandProblemSerializer,
+                description="illegal_move, stock_empty, nothing_to_undo, ...; `details` says "
+                "why, as data",
+            ),
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:

@@ -9,9 +9,20 @@ from __future__ import annotations
 
 
 class EngineError(ValueError):
-    """Base class: a request the rules of Scorpion do not allow."""
+    """Base class: a request the rules of Scorpion do not allow.
+
+    ``details`` says the same as the message as data, for clients that word it themselves: a
+    ``reason`` word and the cards (codes like ``"QS"``) and columns (numbered 1 to 7, as players
+    see them) involved (docs/api.md, "Problems"). It names only cards the player can see, or the
+    card a move names and the card it would go on (which the rules name anyway), never where an
+    unseen card lies.
+    """
 
     code = "illegal_move"
+
+    def __init__(self, message: str, details: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.details: dict[str, object] = details or {}
 
 
 class UnknownCardError(EngineError):

@@ -25,10 +25,10 @@ Ties keep the order of ``legal_actions``, so the ranking is deterministic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import ACE, KING, card_code
+from games.engine.cards import ACE, KING, SUITS, card_code
 from games.engine.position import (
     Action,
     Deal,
@@ -54,18 +54,25 @@ DEAL_SCORE = -1
 
 @dataclass(frozen=True, slots=True)
 class Hint:
+    """One legal action, its score, and why: ``reason`` in words (columns 0 to 6, as the API
+    has always said them) and ``details``, the same as data for clients that word it themselves:
+    one entry per part of the reason, a ``reason`` word with the cards (codes) and columns
+    (numbered 1 to 7, as players see them) involved (docs/api.md, "Hints")."""
+
     action: Action
     score: int
     reason: str
+    details: tuple[dict[str, Any], ...] = field(default=(), compare=True)
 
     def to_dict(self) -> dict[str, Any]:
         if isinstance(self.action, Deal):
-            return {"type": "deal", "reason": self.reason}
+            return {"type": "deal", "reason": self.reason, "details": list(self.details)}
         return {
             "type": "move",
             "card": card_code(self.action.card),
             "to": self.action.to,
             "reason": self.reason,
+            "details": list(self.details),
         }
 
 
@@ -96,12 +103,16 @@ class _VisibleTable:
             if card % 13 == KING and (index > 0 or self.face_down[number] > 0)
         )
 
-    def score(self, action: Action) -> tuple[int, str]:
+    def score(self, action: Action) -> tuple[int, str, tuple[dict[str, Any], ...]]:
         if isinstance(action, Deal):
-            return DEAL_SCORE, "deal the three stock cards onto columns 0, 1 and 2"
+            return (
+                DEAL_SCORE,
+                "deal the three stock cards onto columns 0, 1 and 2",
+                ({"reason": "deal", "columns": [1, 2, 3]},),
+            )
         return self._score_move(action)
 
-    def _score_move(self, move: Move) -> tuple[int, str]:
+    def _score_move(self, move: Move) -> tuple[int, str, tuple[dict[str, Any], ...]]:
         source = self.column_of[move.card]
         cards = self.face_up[source]
         index = cards.index(move.card)
@@ -110,6 +121,7 @@ class _VisibleTable:
         code = card_code(move.card)
         score = 0
         reasons: list[str] = []
+        details: list[dict[str, Any]] = []
 
         completed = completed_suit(self.face_up[move.to] + carried)
         if completed is None:
@@ -117,30 +129,46 @@ class _VisibleTable:
         if completed is not None:
             score += COMPLETES_RUN
             reasons.append(f"completes the run of {SUIT_NAMES[completed]}")
+            details.append({"reason": "completes_run", "suit": SUITS[completed]})
 
         if not left_below and self.face_down[source]:
             score += UNCOVERS_FACE_DOWN_CARD + PER_FACE_DOWN_CARD_IN_COLUMN * self.face_down[source]
             reasons.append(f"turns a face-down card in column {source} face up")
+            details.append({"reason": "turns_face_up", "column": source + 1})
         elif not left_below and move.card % 13 != KING:
             # A King's column empties only by moving the King to another empty column.
             score += EMPTIES_COLUMN
             if self.kings_that_need_a_column:
                 score += EMPTY_COLUMN_FOR_A_KING
             reasons.append(f"empties column {source}")
+            details.append({"reason": "empties_column", "column": source + 1})
         elif left_below and self._can_receive(left_below[-1], source):
             score += FREES_A_CARD_THAT_CAN_MOVE
             reasons.append(f"frees {card_code(left_below[-1])}, which can then move")
+            details.append(
+                {"reason": "frees", "card": card_code(left_below[-1]), "column": source + 1}
+            )
 
         if move.card % 13 == KING:
             in_order = _ordered_length(carried)
             score += KING_TO_EMPTY_COLUMN + PER_CARD_CARRIED_IN_ORDER * in_order
             reasons.insert(0, f"moves {code} into empty column {move.to} with {len(carried)} cards")
+            details.insert(
+                0,
+                {
+                    "reason": "king_to_empty",
+                    "card": code,
+                    "column": move.to + 1,
+                    "count": len(carried),
+                },
+            )
         else:
             built = _ordered_length_at_top(self.face_up[move.to]) + _ordered_length(carried)
             score += PER_CARD_IN_BUILT_RUN * built
             if not reasons:
                 reasons.append(f"puts {code} on {card_code(move.card + 1)}")
-        return score, "; ".join(reasons)
+                details.append({"reason": "builds", "card": code, "onto": card_code(move.card + 1)})
+        return score, "; ".join(reasons), tuple(details)
 
     def _can_receive(self, exposed: int, column: int) -> bool:
         """Whether a face-up card from another column could go onto ``exposed`` (in ``column``)."""

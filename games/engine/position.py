@@ -270,53 +270,92 @@ def resolve_move(position: Position, card: int, to: int | None = None) -> Move:
     """The legal move of ``card`` (to ``to`` if given), or IllegalMoveError saying why not.
 
     The messages never depend on where a card the player cannot see lies: a face-down card and
-    a stock card are "not face up on the table" alike.
+    a stock card are "not face up on the table" alike. The errors' ``details`` number columns
+    1 to 7, as players see them, and name a card's column only when it lies face up.
     """
     if not 0 <= card < DECK_SIZE:
         raise UnknownCardError(f"{card!r} is not a card")
     code = card_code(card)
     if to is not None and not 0 <= to < COLUMN_COUNT:
-        raise IllegalMoveError(f"column must be 0-{COLUMN_COUNT - 1}, not {to}")
+        raise IllegalMoveError(
+            f"column must be 0-{COLUMN_COUNT - 1}, not {to}",
+            {"reason": "no_such_column", "card": code},
+        )
     if card // 13 in position.collected:
-        raise IllegalMoveError(f"{code} has already been collected")
+        raise IllegalMoveError(
+            f"{code} has already been collected", {"reason": "collected", "card": code}
+        )
     found = _find_face_up(position, card)
     if found is None:
-        raise IllegalMoveError(f"{code} is not face up on the table")
+        raise IllegalMoveError(
+            f"{code} is not face up on the table", {"reason": "not_face_up", "card": code}
+        )
     source, index = found
+    where = {"card": code, "column": source + 1}
     if to == source:
-        raise IllegalMoveError(f"{code} is already in column {to}")
+        raise IllegalMoveError(
+            f"{code} is already in column {to}", {"reason": "already_there", **where}
+        )
     if card % 13 == KING:
         return _resolve_king_move(position, card, index, to)
     if to is not None and not position.columns[to]:
-        raise IllegalMoveError(f"only a King can go to an empty column, not {code}")
+        raise IllegalMoveError(
+            f"only a King can go to an empty column, not {code}",
+            {"reason": "not_a_king", **where, "to": to + 1},
+        )
     successor = card + 1
     successor_code = card_code(successor)
     target = _column_exposing(position, successor)
     if target is None:
-        raise IllegalMoveError(f"{code} can only go on {successor_code}, which is not exposed")
+        seen = _find_face_up(position, successor)
+        onto: dict[str, object] = {"onto": successor_code}
+        if seen is not None:  # face up under other cards: the player sees where
+            onto.update(onto_column=seen[0] + 1, onto_state="covered")
+        else:  # face down or in the stock alike
+            onto.update(onto_state="unseen")
+        raise IllegalMoveError(
+            f"{code} can only go on {successor_code}, which is not exposed",
+            {"reason": "onto_not_exposed", **where, **onto},
+        )
     if target == source:
         raise IllegalMoveError(
-            f"{code} can only go on {successor_code}, which lies above it in its own column"
+            f"{code} can only go on {successor_code}, which lies above it in its own column",
+            {"reason": "onto_own_column", **where, "onto": successor_code},
         )
     if to is not None and to != target:
         raise IllegalMoveError(
-            f"{code} can only go on the exposed {successor_code}, in column {target}"
+            f"{code} can only go on the exposed {successor_code}, in column {target}",
+            {
+                "reason": "wrong_column",
+                **where,
+                "to": to + 1,
+                "onto": successor_code,
+                "onto_column": target + 1,
+            },
         )
     return _MOVES[card][target]
 
 
 def _resolve_king_move(position: Position, king: int, index: int, to: int | None) -> Move:
     code = card_code(king)
+    source = next(number for number, column in enumerate(position.columns) if king in column)
+    where = {"card": code, "column": source + 1}
     if to is not None and position.columns[to]:
         raise IllegalMoveError(
-            f"a King can only go to an empty column, and column {to} is not empty"
+            f"a King can only go to an empty column, and column {to} is not empty",
+            {"reason": "column_not_empty", **where, "to": to + 1},
         )
     if index == 0:
-        raise IllegalMoveError(f"{code} already lies at the bottom of its column")
+        raise IllegalMoveError(
+            f"{code} already lies at the bottom of its column",
+            {"reason": "already_at_bottom", **where},
+        )
     if to is None:
         to = next((target for target, column in enumerate(position.columns) if not column), None)
         if to is None:
-            raise IllegalMoveError(f"there is no empty column for {code}")
+            raise IllegalMoveError(
+                f"there is no empty column for {code}", {"reason": "no_empty_column", **where}
+            )
     return _MOVES[king][to]
 
 
@@ -344,7 +383,7 @@ def play(position: Position, action: Action) -> tuple[Position, Record]:
     """Check ``action`` against the rules, then apply it."""
     if isinstance(action, Deal):
         if not position.stock:
-            raise StockEmptyError("the stock has already been dealt")
+            raise StockEmptyError("the stock has already been dealt", {"reason": "stock_empty"})
         return apply(position, action)
     return apply(position, resolve_move(position, action.card, action.to))
 

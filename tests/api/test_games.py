@@ -604,3 +604,47 @@ def test_bad_list_queries_are_validation_errors(player: Player, query: str) -> N
 def test_pysol_numbers_beyond_64_bits_are_refused(player: Player) -> None:
     body = problem(player.post("/api/v1/games/", {"pysol_number": 2**63}), 400, "validation_error")
     assert "pysol_number" in body["errors"]
+
+
+def test_a_refusal_says_why_as_data_with_columns_numbered_1_to_7(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    tops = {column["cards"][-1] for column in game["columns"] if column["cards"]}
+    face_up = [(c, card) for c, column in enumerate(game["columns"]) for card in column["cards"]]
+    # A face-up card dropped on a column that is not its successor's.
+    column, card = next((c, card) for c, card in face_up if card[0] != "K")
+    successor = "A23456789TJQK"["A23456789TJQK".index(card[0]) + 1] + card[1]
+    wrong = next(
+        t for t in range(7) if t != column and game["columns"][t]["cards"][-1:] != [successor]
+    )
+    body = problem(
+        player.command(game["id"], {"type": "move", "card": card, "to": wrong}), 422, "illegal_move"
+    )
+    details = body["details"]
+    assert details["card"] == card
+    assert details["column"] == column + 1
+    assert details["onto"] == successor
+    if successor in tops:
+        assert details == {
+            "reason": "wrong_column",
+            "card": card,
+            "column": column + 1,
+            "to": wrong + 1,
+            "onto": successor,
+            "onto_column": next(
+                t + 1 for t in range(7) if game["columns"][t]["cards"][-1:] == [successor]
+            ),
+        }
+    else:
+        assert details["reason"] in ("onto_not_exposed", "onto_own_column")
+
+
+def test_a_face_down_card_and_a_stock_card_get_the_same_details(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    face_down, in_stock = CODE[0:2], CODE[-2:]
+    answers = [
+        problem(player.command(game["id"], {"type": "move", "card": card}), 422, "illegal_move")
+        for card in (face_down, in_stock)
+    ]
+    assert answers[0]["details"] == {"reason": "not_face_up", "card": face_down}
+    assert answers[1]["details"] == {"reason": "not_face_up", "card": in_stock}
+    assert set(answers[0]) == set(answers[1])

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from games.engine.cards import parse_card
+from games.engine.deals import deal_code_for_seed
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import DEAL, Action, Move, Position, legal_actions
+from games.engine.position import DEAL, Action, Move, Position, deal_position, legal_actions
 from tests.engine.tables import run, table
 
 
@@ -77,5 +78,18 @@ def test_hint_to_dict() -> None:
         "card": "8H",
         "to": 3,
         "reason": "turns a face-down card face up",
+        "details": [],
     }
-    assert Hint(DEAL, -1, "deal").to_dict() == {"type": "deal", "reason": "deal"}
+    assert Hint(DEAL, -1, "deal").to_dict() == {"type": "deal", "reason": "deal", "details": []}
+
+
+def test_hint_details_say_the_reason_with_columns_numbered_1_to_7() -> None:
+    for seed in range(20):
+        for hint in ranked_hints(deal_position(deal_code_for_seed(seed))):
+            words = hint.reason.split("; ")
+            assert len(hint.details) == len(words), hint
+            for detail, said in zip(hint.details, words, strict=True):
+                if "column" in detail and detail["reason"] != "frees":
+                    assert f"column {detail['column'] - 1}" in said
+                if detail["reason"] == "frees":
+                    assert f"frees {detail['card']}" in said

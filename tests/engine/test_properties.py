@@ -175,3 +175,33 @@ def test_hints_never_depend_on_an_unseen_card(game: Game, data: st.DataObject) -
     assert other != position
 
     assert ranked_hints(other) == ranked_hints(position)
+
+
+def _refusal(position: Position, card: int, to: int | None) -> tuple[str, dict[str, object]]:
+    try:
+        resolve_move(position, card, to)
+    except IllegalMoveError as error:
+        return str(error), error.details
+    return "legal", {}
+
+
+@settings(max_examples=150, deadline=None)
+@given(games(), st.data())
+def test_refusals_and_their_details_never_depend_on_an_unseen_card(
+    game: Game, data: st.DataObject
+) -> None:
+    """Every move the player could ask for, on the same visible table with the face-down cards
+    and the stock in another order, gets the same answer, message and details alike: a move
+    naming a face-down card is refused as one naming a stock card, and the details never say
+    where an unseen card lies."""
+    position = data.draw(st.sampled_from(game.positions))
+    unseen = unseen_cards(position)
+    order = data.draw(st.permutations(unseen))
+    assume(order != unseen)
+    other = with_unseen(position, order)
+    for card in range(DECK_SIZE):
+        for to in (None, *range(COLUMN_COUNT)):
+            assert _refusal(other, card, to) == _refusal(position, card, to)
+    for card in unseen:
+        _message, details = _refusal(position, card, None)
+        assert details == {"reason": "not_face_up", "card": card_code(card)}

@@ -73,8 +73,58 @@ function columnLabel(index, column) {
   return parts.join(", ");
 }
 
-// Draws `game` into `root` (replacing what was there). Returns the tableau element.
+// Draws `game` into `root`. Only what changed is redrawn: a card already on the table keeps
+// its element (moved to its new place), so that the page can animate it and keep its focus.
+// Returns the tableau element.
 export function renderTable(root, game, { interactive = false } = {}) {
+  let topRow = root.querySelector(":scope > .top-row");
+  let tableau = root.querySelector(":scope > .tableau");
+  if (!topRow || !tableau) {
+    topRow = h("div", { class: "top-row" });
+    tableau = h("div", { class: "tableau" });
+    root.replaceChildren(topRow, tableau);
+  }
+  const topKey = JSON.stringify([game.stock, game.collected, interactive]);
+  if (topRow.dataset.key !== topKey) {
+    topRow.replaceChildren(stockElement(game, interactive), foundationsElement(game));
+    topRow.dataset.key = topKey;
+  }
+
+  const faces = new Map();
+  for (const card of tableau.querySelectorAll(".card.face[data-card]")) faces.set(card.dataset.card, card);
+  game.columns.forEach((column, c) => {
+    let pile = tableau.children[c];
+    if (!pile) {
+      pile = h("div", { class: "column", role: "group", dataset: { column: String(c) } });
+      tableau.append(pile);
+    }
+    pile.setAttribute("aria-label", columnLabel(c, column));
+    const backs = [...pile.querySelectorAll(":scope > .card.back")];
+    const wanted = [];
+    if (!column.hidden && !column.cards.length) {
+      wanted.push(pile.querySelector(":scope > .empty-slot") || h("span", { class: "empty-slot", "aria-hidden": "true" }));
+    }
+    for (let i = 0; i < column.hidden; i += 1) wanted.push(backs[i] || backElement());
+    column.cards.forEach((code, i) => {
+      let card = faces.get(code);
+      const isButton = card?.tagName === "BUTTON";
+      if (!card || isButton !== interactive) card = cardElement(code, { interactive });
+      card.dataset.column = String(c);
+      card.dataset.index = String(i);
+      wanted.push(card);
+    });
+    const current = [...pile.children];
+    if (current.length !== wanted.length || current.some((element, i) => element !== wanted[i])) {
+      pile.replaceChildren(...wanted);
+    }
+  });
+  root.dataset.version = String(game.version);
+  root.dataset.status = game.status;
+  layoutTable(root);
+  return tableau;
+}
+
+function stockElement(game, interactive) {
   const stockLabel = game.stock
     ? `Stock: ${game.stock} cards${interactive ? ". Deal them onto columns 1 to 3" : ""}`
     : "Stock: dealt";
@@ -90,88 +140,164 @@ export function renderTable(root, game, { interactive = false } = {}) {
         )
       : h("div", { class: "pile stock", id: "stock", role: "img", "aria-label": stockLabel }, ...stockInner);
   for (const card of stock.querySelectorAll(".card")) card.setAttribute("aria-hidden", "true");
+  return stock;
+}
 
+function foundationsElement(game) {
   const slots = [];
   for (let i = 0; i < 4; i += 1) {
     const suit = game.collected[i];
-    slots.push(
-      suit
-        ? h(
-            "div",
-            { class: "slot filled", role: "listitem", "aria-label": `${suitName(suit)} collected` },
-            cardElement(`K${suit}`),
-          )
-        : h(
-            "div",
-            { class: "slot", role: "listitem", "aria-label": "empty slot" },
-            h("span", { class: "empty-slot", "aria-hidden": "true" }),
-          ),
-    );
+    const slot = suit
+      ? h(
+          "div",
+          { class: "slot filled", role: "listitem", "aria-label": `${suitName(suit)} collected` },
+          cardElement(`K${suit}`),
+        )
+      : h(
+          "div",
+          { class: "slot", role: "listitem", "aria-label": "empty slot" },
+          h("span", { class: "empty-slot", "aria-hidden": "true" }),
+        );
+    slot.querySelector(".card")?.setAttribute("aria-hidden", "true");
+    slots.push(slot);
   }
-  for (const slot of slots) {
-    const card = slot.querySelector(".card");
-    if (card) card.setAttribute("aria-hidden", "true");
-  }
-
-  const tableau = h("div", { class: "tableau" });
-  game.columns.forEach((column, c) => {
-    const pile = h("div", {
-      class: "column",
-      role: "group",
-      "aria-label": columnLabel(c, column),
-      dataset: { column: String(c) },
-    });
-    if (!column.hidden && !column.cards.length) {
-      pile.append(h("span", { class: "empty-slot", "aria-hidden": "true" }));
-    }
-    for (let i = 0; i < column.hidden; i += 1) pile.append(backElement());
-    column.cards.forEach((code, i) => {
-      pile.append(cardElement(code, { interactive, column: c, index: i }));
-    });
-    tableau.append(pile);
-  });
-
-  root.replaceChildren(
-    h(
-      "div",
-      { class: "top-row" },
-      stock,
-      h("div", { class: "foundations", role: "list", "aria-label": "Collected suits" }, ...slots),
-    ),
-    tableau,
-  );
-  root.dataset.version = String(game.version);
-  root.dataset.status = game.status;
-  fitColumns(tableau);
-  return tableau;
+  return h("div", { class: "foundations", role: "list", "aria-label": "Collected suits" }, ...slots);
 }
 
-// Squeezes the face-up fan of a column that would not fit on the screen, down to a minimum
-// that keeps every card's corner readable (the page scrolls beyond that).
-export function fitColumns(tableau) {
-  const probe = tableau.querySelector(".card, .empty-slot");
-  if (!probe) return;
-  const cardH = probe.getBoundingClientRect().height;
-  const style = getComputedStyle(tableau);
-  const fanUp = cardH * (parseFloat(style.getPropertyValue("--fan-up-ratio")) || 0.27);
-  const fanDown = cardH * (parseFloat(style.getPropertyValue("--fan-down-ratio")) || 0.11);
-  const minFan = Math.max(17, cardH * 0.2);
-  const top = tableau.getBoundingClientRect().top + window.scrollY;
-  const available = Math.max(cardH * 3, window.innerHeight - top - 16);
-  for (const pile of tableau.querySelectorAll(".column")) {
-    const cards = pile.querySelectorAll(".card");
-    const down = pile.querySelectorAll(".card.back").length;
-    const n = cards.length;
-    pile.style.removeProperty("--fan-up");
-    if (n < 2) continue;
-    const downGaps = Math.min(down, n - 1);
-    const upGaps = n - 1 - downGaps;
-    if (!upGaps) continue;
-    const natural = cardH + downGaps * fanDown + upGaps * fanUp;
-    if (natural <= available) continue;
-    const squeezed = Math.max(minFan, (available - cardH - downGaps * fanDown) / upGaps);
-    pile.style.setProperty("--fan-up", `${squeezed.toFixed(1)}px`);
+// --- fitting the table to the screen ---
+//
+// The card size comes from both the width (seven columns, and the stock and the collected
+// suits beside them on a landscape screen) and the height (a column of a usual length fits
+// below the top row). A column too long for the screen then closes its fan, never below the
+// height that shows each playable card's corner whole (rank and suit). A card lying on its own
+// successor (the QS on the KS: a run) can never move by itself, so inside a run the strips
+// close further, down to MIN_RUN_STRIP, once every card cannot keep its corner; if even that
+// is too long, the cards of the whole table get smaller, down to MIN_CARD_W (and beyond that
+// the page scrolls). Set on <html> as --card-w, --gap
+// and per column --fan-up / --fan-down, so that everything (a dragged card too) agrees.
+
+const MIN_CARD_W = 34;
+const MAX_CARD_W = 120;
+const CARD_RATIO = 1.4;
+const BOTTOM_MARGIN = 12;
+const MIN_RUN_STRIP = 4;
+const RANKS = "A23456789TJQK";
+
+// Whether the card on `under` is `card`'s successor (same suit, one rank higher).
+function liesOnSuccessor(card, under) {
+  return Boolean(under) && under[1] === card[1] && RANKS.indexOf(under[0]) === RANKS.indexOf(card[0]) + 1;
+}
+// Readable corners: a corner never shrinks below this font size; in a closed fan ("tight")
+// it is 0.16 of the card's width (CSS: .corner, .column.tight .corner).
+const MIN_CORNER_PX = 11;
+const TIGHT_CORNER = 0.16;
+let glyphRatio = 0; // height of the rank's box per pixel of font size, measured once
+
+export function layoutTable(root) {
+  const tableau = root.querySelector(":scope > .tableau");
+  if (!tableau || !root.isConnected) return;
+  const html = document.documentElement;
+  const viewW = html.clientWidth;
+  const viewH = window.innerHeight;
+  const phone = viewW <= 640;
+  const rail = viewW > viewH * 1.2 && viewW >= 560;
+  root.dataset.layout = rail ? "rail" : "stack";
+  const gap = Math.round(Math.min(14, Math.max(4, viewW * 0.011)));
+  const width = root.clientWidth || viewW;
+  const across = rail ? 9 : 7; // seven columns (and two for the rail)
+  const gaps = rail ? 6 + 1 + 2.5 : 6;
+  const fromWidth = (width - gaps * gap) / across;
+  const rootTop = root.getBoundingClientRect().top + window.scrollY;
+  const available = Math.max(160, viewH - rootTop - BOTTOM_MARGIN);
+  const upRatio = phone ? 0.34 : 0.27;
+  const downRatio = phone ? 0.12 : 0.11;
+  // A usual long column: three face-down cards and nine face up, below the top row.
+  const usual = 1 + 3 * downRatio + 9 * upRatio;
+  const tableauHeight = (cardW) => available - (rail ? 0 : cardW * CARD_RATIO + gap * 1.6);
+  const fromHeight = rail
+    ? available / usual / CARD_RATIO
+    : (available - gap * 1.6) / (1 + usual) / CARD_RATIO;
+  let cardW = Math.floor(Math.max(MIN_CARD_W, Math.min(MAX_CARD_W, fromWidth, fromHeight)));
+
+  if (!glyphRatio) glyphRatio = measureGlyphRatio(tableau);
+  const ratio = glyphRatio || 1.25;
+  // The strip that shows a closed fan's corner whole: its offset from the card's top, the
+  // corner's box (rank and suit, ascent to descent: J and Q keep their tails), and 1px.
+  const minFan = (w) =>
+    Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 1);
+  const minDown = (w) => Math.max(5, Math.round(w * CARD_RATIO * 0.06));
+  const columns = [...tableau.querySelectorAll(":scope > .column")].map((pile) => {
+    const faces = [...pile.querySelectorAll(":scope > .card.face")];
+    // The strips of face-up cards that have a card on them: a playable card's, or a run's.
+    const strips = faces.slice(0, -1).map((card, i) => {
+      const under = i > 0 ? faces[i - 1].dataset.card : null;
+      return liesOnSuccessor(card.dataset.card, under) ? "run" : "play";
+    });
+    return {
+      pile,
+      faces,
+      strips,
+      down: pile.querySelectorAll(":scope > .card.back").length,
+      play: strips.filter((kind) => kind === "play").length,
+      run: strips.filter((kind) => kind === "run").length,
+    };
+  });
+  const need = (w) =>
+    Math.max(
+      0,
+      ...columns.map(({ down, faces, play, run }) => {
+        const downGaps = faces.length ? down : Math.max(0, down - 1);
+        return w * CARD_RATIO + downGaps * minDown(w) + play * minFan(w) + run * MIN_RUN_STRIP;
+      }),
+    );
+  if (need(cardW) > tableauHeight(cardW)) {
+    // Smaller cards, if some size lets the longest column fit with its corners whole.
+    let w = cardW;
+    while (w > MIN_CARD_W && need(w) > tableauHeight(w)) w -= 2;
+    if (need(w) <= tableauHeight(w)) cardW = w;
   }
+  const cardH = cardW * CARD_RATIO;
+  html.style.setProperty("--card-w", `${cardW}px`);
+  html.style.setProperty("--gap", `${gap}px`);
+  const room = tableauHeight(cardW);
+  const fan = minFan(cardW);
+  for (const { pile, faces, strips, down, play, run } of columns) {
+    const downGaps = faces.length ? down : Math.max(0, down - 1);
+    const upGaps = play + run;
+    let fanDown = cardH * downRatio;
+    let fanUp = cardH * upRatio;
+    let fanRun = fanUp;
+    if (cardH + downGaps * fanDown + upGaps * fanUp > room) {
+      const spare = (reserved) => (room - cardH - reserved) / Math.max(1, downGaps);
+      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(upGaps * fan)));
+      fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
+      fanRun = fanUp;
+      if (run && cardH + downGaps * fanDown + upGaps * fanUp > room) {
+        const left = room - cardH - downGaps * fanDown - play * fan;
+        fanRun = Math.max(MIN_RUN_STRIP, Math.min(fan, left / run));
+      }
+    }
+    pile.style.setProperty("--fan-up", `${fanUp.toFixed(1)}px`);
+    pile.style.setProperty("--fan-down", `${fanDown.toFixed(1)}px`);
+    pile.style.setProperty("--fan-run", `${fanRun.toFixed(1)}px`);
+    pile.classList.toggle("tight", fanUp < cardH * upRatio - 0.5);
+    // The card after a run's card sits --fan-run below it (CSS: .after-run).
+    faces.forEach((card, i) => card.classList.toggle("after-run", i > 0 && strips[i - 1] === "run"));
+  }
+}
+
+// The height of a corner's box for a font size of 1px (the fonts' ascent and descent).
+function measureGlyphRatio(tableau) {
+  const corner = tableau.querySelector(".card.face .corner.top");
+  if (!corner) return 0;
+  const size = parseFloat(getComputedStyle(corner).fontSize);
+  const height = corner.getBoundingClientRect().height;
+  return size && height ? height / size : 0;
+}
+
+// Kept for the pages that only re-fit on resize.
+export function fitColumns(tableau) {
+  if (tableau?.parentElement) layoutTable(tableau.parentElement);
 }
 
 // Words for what an event did, for the replay list and screen readers.

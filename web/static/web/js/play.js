@@ -9,9 +9,22 @@
 // that changed meanwhile is answered 409 `version_conflict` with the current game: the page
 // draws it, and sends the tap again against it if the tapped card can still move (the server
 // then judges it on the current position); otherwise it says why the tap was not played.
+//
+// Moves show at once: the page knows the visible table, so a tapped or dropped card that can
+// go somewhere (by the rules, on what the player sees) is drawn there before the server
+// answers, as a prediction laid over the last game the server sent. The answer replaces it: a
+// face-down card the move uncovered turns over, and a refused move glides back with the
+// reason. Cards glide from where they were to where they are (FLIP), unless the player asked
+// for reduced motion; only the cards that changed are redrawn.
 
 import { games, serverNow } from "scorpion/api.js";
-import { cardLabel, describeRecord, fitColumns, renderTable } from "scorpion/cards.js";
+import {
+  cardLabel,
+  describeRecord,
+  layoutTable,
+  renderTable,
+  suitName,
+} from "scorpion/cards.js";
 import { follow } from "scorpion/live.js";
 import {
   announce,
@@ -48,17 +61,93 @@ let arrived = null; // a stream event held back while a command of this page is 
 let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
+let predictions = []; // moves drawn before the server answered: [{body}]
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const finished = (g) => g.status === "won" || g.status === "resigned";
 const playable = (g) => g.status === "playing" || g.status === "stuck";
 
 // --- drawing ---
 
-function render() {
+// The table as shown: the server's game with the moves still on their way laid over it.
+function shownGame() {
+  let shown = game;
+  for (const prediction of predictions) shown = predict(shown, prediction.body) || shown;
+  return shown;
+}
+
+// The game after `body`, judged like the server on the visible table only; null when the
+// move cannot be foreseen (the server then decides alone). A card uncovered stays face down
+// until the server says which it is; a run completed is collected when the answer comes.
+function predict(g, body) {
+  if (body.type !== "move" || !playable(g)) return null;
+  const source = g.columns.findIndex((column) => column.cards.includes(body.card));
+  if (source < 0) return null;
+  const index = g.columns[source].cards.indexOf(body.card);
+  const rank = "A23456789TJQK".indexOf(body.card[0]);
+  let to;
+  if (rank === 12) {
+    if (index === 0 && !g.columns[source].hidden) return null;
+    const empty = (c) => !g.columns[c].hidden && !g.columns[c].cards.length;
+    to = body.to ?? g.columns.findIndex((_, c) => empty(c));
+    if (to === undefined || to < 0 || to === source || !empty(to)) return null;
+  } else {
+    const onto = `${"A23456789TJQK"[rank + 1]}${body.card[1]}`;
+    to = g.columns.findIndex((column) => column.cards[column.cards.length - 1] === onto);
+    if (to < 0 || to === source || (body.to !== undefined && body.to !== to)) return null;
+  }
+  const columns = g.columns.map((column) => ({ ...column, cards: [...column.cards] }));
+  const moved = columns[source].cards.splice(index);
+  columns[to].cards.push(...moved);
+  return { ...g, columns, moves: g.moves + 1 };
+}
+
+// Where every face-up card is, to glide it from there after the next drawing.
+function cardRects() {
+  const rects = new Map();
+  for (const card of board.querySelectorAll(".tableau .card.face[data-card]")) {
+    rects.set(card.dataset.card, card.getBoundingClientRect());
+  }
+  return rects;
+}
+
+// FLIP: each card that moved is drawn where it was and glides to its new place; a card newly
+// face up turns over.
+function animateFrom(before) {
+  if (!before || reducedMotion.matches) return;
+  for (const card of board.querySelectorAll(".tableau .card.face[data-card]")) {
+    const was = before.get(card.dataset.card);
+    if (!was) {
+      card.classList.add("turning");
+      card.addEventListener("animationend", () => card.classList.remove("turning"), { once: true });
+      continue;
+    }
+    const now = card.getBoundingClientRect();
+    const dx = was.left - now.left;
+    const dy = was.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    card.classList.add("moving");
+    const glide = card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: 160, easing: "ease-out" },
+    );
+    const done = () => card.classList.remove("moving");
+    glide.addEventListener("finish", done);
+    glide.addEventListener("cancel", done);
+  }
+}
+
+function render({ from = null } = {}) {
   const active = document.activeElement;
   const focusCard = active?.dataset?.card;
   const focusStock = active?.id === "stock";
-  const tableau = renderTable(board, game, { interactive: playable(game) });
+  const before = board.querySelector(".tableau") ? from || cardRects() : null;
+  if (from) for (const [card, rect] of cardRects()) if (!from.has(card)) from.set(card, rect);
+  renderBanner();
+  const shown = shownGame();
+  const tableau = renderTable(board, shown, { interactive: playable(game) });
+  animateFrom(before);
+  board.dataset.predicted = String(predictions.length);
   board.setAttribute("aria-busy", pending ? "true" : "false");
   if (focusCard) {
     const again = board.querySelector(`button.card[data-card="${focusCard}"]`);
@@ -66,7 +155,7 @@ function render() {
   } else if (focusStock) {
     (board.querySelector("#stock") || controls.undo).focus({ preventScroll: true });
   }
-  movesOut.textContent = String(game.moves);
+  movesOut.textContent = String(shown.moves);
   modeOut.textContent = describeMode(game);
   controls.deal.disabled = !playable(game) || !game.stock;
   controls.deal.querySelector(".n").textContent = game.stock ? ` (${game.stock})` : "";
@@ -74,8 +163,8 @@ function render() {
   controls.redo.disabled = !game.can_redo;
   controls.hint.disabled = !playable(game);
   controls.resign.disabled = !playable(game);
-  renderBanner();
   tick();
+  clearHighlight(); // cards keep their elements: a hint of another version must go
   if (hintShown && hints && hints.version === game.version) highlight(hintShown);
   return tableau;
 }
@@ -246,20 +335,43 @@ function describeRemote(event) {
   return describeRecord(event);
 }
 
-// Sends one command after those already on their way; resolves true if it was accepted.
-function command(body) {
-  const run = queue.then(() => send(body));
+// Sends one command after those already on their way; resolves true if it was accepted. A
+// move that can be foreseen is drawn at once (`from`: where its cards were seen last, for a
+// dropped card the place it was dropped).
+function command(body, { from = null } = {}) {
+  board.dataset.lastCommand = JSON.stringify(body);
+  let prediction = null;
+  if (game && predict(shownGame(), body)) {
+    prediction = { body };
+    predictions.push(prediction);
+    clearHighlight();
+    render({ from });
+    board.dataset.instant = String(Number(board.dataset.instant || 0) + 1);
+  }
+  const run = queue.then(() => send(body, prediction));
   queue = run.catch(() => false);
   return run;
 }
 
-async function send(body) {
-  if (!game || finished(game)) return false;
+// Drops a prediction; true if it was still laid over the table.
+function forget(prediction) {
+  if (!prediction || !predictions.includes(prediction)) return false;
+  predictions = predictions.filter((p) => p !== prediction);
+  return true;
+}
+
+async function send(body, prediction) {
+  if (!game || finished(game)) {
+    if (forget(prediction) && game) render();
+    return false;
+  }
   pending += 1;
   board.setAttribute("aria-busy", "true");
   try {
-    return await attempt(body, true);
+    return await attempt(body, true, prediction);
   } finally {
+    // Drawn again from the server's answer (already drawn on success: drawing is idempotent).
+    if (forget(prediction)) render();
     pending -= 1;
     board.setAttribute("aria-busy", pending ? "true" : "false");
     if (!pending && arrived) {
@@ -270,9 +382,11 @@ async function send(body) {
   }
 }
 
-async function attempt(body, mayReplay) {
+async function attempt(body, mayReplay, prediction = null) {
   try {
-    const event = setGame(await games.command(gameId, { ...body, expected_version: game.version }));
+    const answer = await games.command(gameId, { ...body, expected_version: game.version });
+    forget(prediction);
+    const event = setGame(answer);
     const said = describeEventForPlayer(body, event);
     if (said && game.status === "playing") announce(said);
     return true;
@@ -283,16 +397,23 @@ async function attempt(body, mayReplay) {
       const why = mayReplay ? staleReason(body) : "";
       if (mayReplay && !why) {
         board.dataset.replayed = String(Number(board.dataset.replayed || 0) + 1);
-        return await attempt(body, false);
+        return await attempt(body, false, prediction);
       }
+      forget(prediction);
+      render();
       toast(`The game was played on another device meanwhile${why ? `: ${why}` : ""}.`);
     } else if (error.code === "illegal_move" && !mayReplay) {
-      toast(`The game was played on another device meanwhile: ${error.detail}`, { kind: "error" });
+      forget(prediction);
+      render();
+      toast(`The game was played on another device meanwhile: ${refusalText(error)}`, { kind: "error" });
     } else if (error.code === "game_finished") {
+      forget(prediction);
       await load({ quiet: true });
-      toast(error.detail, { kind: "error" });
+      toast(refusalText(error), { kind: "error" });
     } else {
-      toast(error.detail, { kind: "error" });
+      forget(prediction);
+      render(); // a refused move glides back
+      toast(refusalText(error), { kind: "error" });
     }
     return false;
   }
@@ -312,6 +433,37 @@ function staleReason(body) {
   if (body.type === "deal") return game.stock ? "" : "the stock has already been dealt";
   if (body.type === "resign") return "";
   return `your ${body.type} was not applied, so as not to ${body.type} another move than the one you saw`;
+}
+
+// A refused command in words, from the problem's `details` (docs/api.md, "Errors"); the
+// server's own words only for a reason this page does not know, with card codes spelt out.
+function refusalText(error) {
+  const d = error.problem?.details;
+  const the = (code) => `the ${cardLabel(code)}`;
+  const words = d && {
+    not_face_up: () => `${the(d.card)} is not face up.`,
+    collected: () => `${the(d.card)} has already been collected.`,
+    no_such_column: () => "There is no such column.",
+    already_there: () => `${the(d.card)} is already in column ${d.column}.`,
+    not_a_king: () => `Only a king can go to an empty column, not ${the(d.card)}.`,
+    onto_not_exposed: () =>
+      d.onto_state === "covered"
+        ? `${the(d.card)} can only go on ${the(d.onto)}, which is covered by other cards in column ${d.onto_column}.`
+        : `${the(d.card)} can only go on ${the(d.onto)}, which is not face up yet.`,
+    onto_own_column: () => `${the(d.card)} can only go on ${the(d.onto)}, which lies above it in its own column.`,
+    wrong_column: () => `${the(d.card)} can only go on ${the(d.onto)}, in column ${d.onto_column}.`,
+    column_not_empty: () => `A king can only go to an empty column, and column ${d.to} is not empty.`,
+    already_at_bottom: () => `${the(d.card)} already lies at the bottom of its column.`,
+    no_empty_column: () => `There is no empty column for ${the(d.card)}.`,
+    stock_empty: () => "The stock has already been dealt.",
+  }[d.reason];
+  const text = words ? words() : spellCards(humanColumns(error.detail || "That did not work."));
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// "frees 6C" -> "frees the 6 of clubs": card codes in server text, spelt out.
+function spellCards(text) {
+  return text.replace(/\b([A2-9TJQK])([SHDC])\b/g, (code) => `the ${cardLabel(code)}`);
 }
 
 function describeEventForPlayer(body, event) {
@@ -390,13 +542,32 @@ function hintText(option) {
     ? `onto the ${cardLabel(column.cards[column.cards.length - 1])}`
     : `to the empty column ${option.to + 1}`;
   // The reason's first part often restates the move itself; the rest says why it is good.
-  const why = (option.reason || "")
-    .split("; ")
-    .filter((part) => part && !/^(moves|puts) /.test(part))
-    .map(humanColumns)
-    .join("; ");
+  const why = option.details
+    ? option.details.map(hintReason).filter(Boolean).join(", and ")
+    : (option.reason || "")
+        .split("; ")
+        .filter((part) => part && !/^(moves|puts) /.test(part))
+        .map((part) => spellCards(humanColumns(part)))
+        .join("; ");
   const reason = why ? `: it ${why}` : "";
   return `move the ${cardLabel(option.card)} ${onto}${reason}.`;
+}
+
+// One part of a hint's reason, from its details (columns 1 to 7); "" for a part that only
+// restates the move.
+function hintReason(detail) {
+  switch (detail.reason) {
+    case "completes_run":
+      return `completes the run of ${suitName(detail.suit)}`;
+    case "turns_face_up":
+      return `turns up the face-down card in column ${detail.column}`;
+    case "empties_column":
+      return `empties column ${detail.column}`;
+    case "frees":
+      return `frees the ${cardLabel(detail.card)}, which can then move`;
+    default:
+      return "";
+  }
 }
 
 function clearHighlight() {
@@ -498,11 +669,18 @@ document.addEventListener("pointerup", async (event) => {
     snapBack(current);
     return;
   }
-  const accepted = await command({ type: "move", card: current.card, to });
-  if (accepted) {
+  const body = { type: "move", card: current.card, to };
+  if (game && predict(shownGame(), body)) {
+    // Drawn in its new place at once, gliding from where it was dropped.
+    const from = new Map();
+    for (const clone of current.layer.querySelectorAll(".card[data-card]")) {
+      from.set(clone.dataset.card, clone.getBoundingClientRect());
+    }
     dropLayer(current);
+    command(body, { from });
   } else {
-    snapBack(current);
+    snapBack(current); // the server says why
+    command(body);
   }
 });
 
@@ -616,6 +794,8 @@ document.addEventListener("keydown", (event) => {
   } else if (key === "Escape") {
     hintShown = null;
     clearHighlight();
+  } else if (key.startsWith("Arrow")) {
+    if (moveFocus(key, target)) event.preventDefault();
   } else if (/^[1-7]$/.test(key)) {
     // With a card focused, a digit moves it to that column (the keyboard's drag and drop).
     const card = cardButton(target);
@@ -626,15 +806,45 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// The arrow keys walk the table: left and right to the neighbouring column that holds a card
+// to play (its card at the same height, or the nearest), up and down along the column's face-up
+// cards. From anywhere else on the page, an arrow starts at the first column.
+function moveFocus(key, target) {
+  const piles = [...board.querySelectorAll(".tableau .column")].map((pile) => [
+    ...pile.querySelectorAll("button.card"),
+  ]);
+  if (!piles.some((cards) => cards.length)) return false;
+  const card = cardButton(target);
+  if (!card) {
+    if (target instanceof Element && target.closest("input, button, a, select, summary")) return false;
+    const first = piles.find((cards) => cards.length);
+    first[first.length - 1].focus();
+    return true;
+  }
+  const c = Number(card.dataset.column);
+  const i = piles[c].indexOf(card);
+  let next = null;
+  if (key === "ArrowUp") next = piles[c][i - 1];
+  else if (key === "ArrowDown") next = piles[c][i + 1];
+  else if (key === "ArrowLeft" || key === "ArrowRight") {
+    const step = key === "ArrowLeft" ? -1 : 1;
+    for (let k = c + step; k >= 0 && k < piles.length && !next; k += step) {
+      if (piles[k].length) next = piles[k][Math.min(i, piles[k].length - 1)];
+    }
+  }
+  if (next) {
+    next.focus();
+    next.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  return true;
+}
+
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || !game) return;
   live?.wake();
   if (!pending) load();
 });
-window.addEventListener("resize", () => {
-  const tableau = board.querySelector(".tableau");
-  if (tableau) fitColumns(tableau);
-});
+window.addEventListener("resize", () => layoutTable(board));
 setInterval(tick, 1000);
 
 wireHeader();
