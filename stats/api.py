@@ -36,12 +36,20 @@ def player(request: Request) -> User:
 
 
 class FiguresSerializer(serializers.Serializer[Any]):
-    played = serializers.IntegerField(help_text="Games started (created), finished or not.")
+    played = serializers.IntegerField(
+        help_text="Games that count: won + resigned + abandoned (left behind after a move)."
+    )
     won = serializers.IntegerField()
     resigned = serializers.IntegerField()
+    abandoned = serializers.IntegerField(
+        help_text="Games left behind after at least one move (another game of the same kind "
+        "started, or a restart): played and not won."
+    )
+    in_play = serializers.IntegerField(
+        help_text="Games in play or stuck: not counted yet (they count once won, resigned or left)."
+    )
     win_rate = serializers.FloatField(
-        allow_null=True,
-        help_text="won / (won + resigned), 0 to 1; null before the first finished game.",
+        allow_null=True, help_text="won / played, 0 to 1; null before the first played game."
     )
     current_streak = serializers.IntegerField(
         help_text="Consecutive wins at the end of the finished games, in order of finishing."

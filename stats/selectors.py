@@ -53,9 +53,10 @@ def seconds(duration: datetime.timedelta | None) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    played: int
+    in_play: int
     won: int
     resigned: int
+    abandoned: int
     current_streak: int
     best_streak: int
     best_time: datetime.timedelta | None
@@ -64,13 +65,15 @@ class Figures:
     clean_wins: int
 
     @property
-    def finished(self) -> int:
-        return self.won + self.resigned
+    def played(self) -> int:
+        """Games that count: won, resigned, or abandoned after a move (stats.models)."""
+        return self.won + self.resigned + self.abandoned
 
     @property
     def win_rate(self) -> float | None:
-        """Wins over finished games (won + resigned); None before the first finished game."""
-        return round(self.won / self.finished, 4) if self.finished else None
+        """Wins over played games; None before the first one. Never above 1: every win is
+        one of the games played."""
+        return round(self.won / self.played, 4) if self.played else None
 
     @property
     def average_win_time(self) -> datetime.timedelta | None:
@@ -81,6 +84,8 @@ class Figures:
             "played": self.played,
             "won": self.won,
             "resigned": self.resigned,
+            "abandoned": self.abandoned,
+            "in_play": self.in_play,
             "win_rate": self.win_rate,
             "current_streak": self.current_streak,
             "best_streak": self.best_streak,
@@ -102,13 +107,14 @@ class PlayerFigures:
         return body
 
 
-def _figures(row: PlayerStats | None, played: int) -> Figures:
+def _figures(row: PlayerStats | None, in_play: int) -> Figures:
     if row is None:
-        return Figures(played, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0)
+        return Figures(in_play, 0, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0)
     return Figures(
-        played=played,
+        in_play=in_play,
         won=row.won,
         resigned=row.resigned,
+        abandoned=row.abandoned,
         current_streak=row.current_streak,
         best_streak=row.best_streak,
         best_time=row.best_time,
@@ -121,12 +127,12 @@ def _figures(row: PlayerStats | None, played: int) -> Figures:
 def stats_for(*, user: User) -> PlayerFigures:
     """The player's figures overall ("all" modes, the daily challenge included) and per mode.
 
-    Two queries: the stored rows, and the games started per mode (a GROUP BY on the player's
-    games, served by the (owner, created_at) index).
+    Two queries: the stored rows, and the games in play or stuck per mode (a GROUP BY on the
+    player's open games).
     """
     rows = {row.mode: row for row in PlayerStats.objects.filter(user=user)}
-    played = dict(
-        Game.objects.filter(owner=user)
+    in_play = dict(
+        Game.objects.filter(owner=user, status__in=(GameStatus.PLAYING, GameStatus.STUCK))
         .order_by()
         .annotate(row=stats_mode_expression())
         .values("row")
@@ -134,8 +140,8 @@ def stats_for(*, user: User) -> PlayerFigures:
         .values_list("row", "n")
     )
     return PlayerFigures(
-        overall=_figures(rows.get(ALL_MODES), sum(played.values())),
-        modes={mode: _figures(rows.get(mode), played.get(mode, 0)) for mode in STAT_MODES},
+        overall=_figures(rows.get(ALL_MODES), sum(in_play.values())),
+        modes={mode: _figures(rows.get(mode), in_play.get(mode, 0)) for mode in STAT_MODES},
     )
 
 
