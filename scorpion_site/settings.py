@@ -158,6 +158,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A guest's session signs up as a new account, not as "already signed in" (accounts/guests.py).
+    "accounts.middleware.GuestSignupMiddleware",
     "accounts.ratelimits.RateLimitResponseMiddleware",
 ]
 
@@ -264,7 +266,12 @@ CELERY_BEAT_SCHEDULE = {
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
+    # Guests idle for GUEST_IDLE_DAYS go, with their games (accounts/guests.py).
+    "delete-idle-guests": {"task": "accounts.tasks.delete_idle_guests", "schedule": 3600.0},
 }
+# A guest account (made on first play, no sign-up) is deleted after this many days without
+# a game played.
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -381,6 +388,8 @@ REST_FRAMEWORK = {
         "anon": env_rate("THROTTLE_ANON", "60/min"),
         "user": env_rate("THROTTLE_USER", "1200/min"),
         "ip": env_rate("THROTTLE_IP", "6000/min"),
+        # Guest accounts created per address (accounts/guests.py).
+        "guest": env_rate("THROTTLE_GUEST", "10/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

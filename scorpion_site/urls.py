@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from accounts.api import MeDataView, MeExportView, MeView
+from accounts.api import GuestView, MeDataView, MeExportView, MeView
 from games.streams.gate import GameStreamView, MeStreamView
 from scorpion_site import health, views
 
@@ -20,6 +20,7 @@ handler500 = "games.api.problems.api_server_error"
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
+    path("guest/", GuestView.as_view(), name="guest"),
     path("me/", MeView.as_view(), name="me"),
     path("me/export/", MeExportView.as_view(), name="me-export"),
     path("me/data/", MeDataView.as_view(), name="me-data"),

@@ -154,13 +154,21 @@ def day_visible(*, day: datetime.date, user: User) -> bool:
     return day <= timezone.now().date() or user.is_staff
 
 
-def display_name(*, user_id: int, email: str) -> str:
-    """How a player appears to others: the first letter of their e-mail's local part and a
-    tag derived from their id with the server's secret (``"A***#3f9c"``). No e-mail, domain or
-    username (allauth derives usernames from e-mails) ever leaves; the tag tells apart players
-    who share an initial and stays the same from day to day."""
-    initial = email.partition("@")[0][:1].upper() or "?"
+GUEST_NAME = "Guest"
+
+
+def display_name(*, user_id: int, email: str, name: str = "", guest: bool = False) -> str:
+    """How a player appears to others: the name they chose (``"Ann#3f9c"``), else the first
+    letter of their e-mail's local part (``"A***#3f9c"``), with a tag derived from their id
+    with the server's secret; a guest (no sign-up: accounts/guests.py) is plain "Guest", never
+    a made-up name. No e-mail, domain or username (allauth derives usernames from e-mails) ever
+    leaves; the tag tells apart players who share a name and stays the same from day to day."""
+    if guest:
+        return GUEST_NAME
     tag = salted_hmac("stats.display_name", str(user_id)).hexdigest()[:4]
+    if name:
+        return f"{name}#{tag}"
+    initial = email.partition("@")[0][:1].upper() or "?"
     return f"{initial}***#{tag}"
 
 
@@ -233,7 +241,7 @@ def daily_leaderboard(
             )
         )
         .order_by("rank", "id")
-        .values("id", "owner_id", "owner__email", "time", "moves", "finished_at", "rank")
+        .values("rank", *_ENTRY_FIELDS)
     )
     offset = (page - 1) * page_size
     entries = [_entry(values, values["rank"]) for values in ranked[offset : offset + page_size]]
@@ -241,9 +249,7 @@ def daily_leaderboard(
 
     me: LeaderboardEntry | None = None
     if user is not None:
-        mine = best.filter(owner=user).values(
-            "id", "owner_id", "owner__email", "time", "moves", "finished_at"
-        )
+        mine = best.filter(owner=user).values(*_ENTRY_FIELDS)
         own = mine.first()
         if own is not None:
             better = best.filter(
@@ -255,11 +261,28 @@ def daily_leaderboard(
     return Leaderboard(day, count, page, page_size, entries, me)
 
 
+_ENTRY_FIELDS = (
+    "id",
+    "owner_id",
+    "owner__email",
+    "owner__profile__display_name",
+    "owner__profile__guest",
+    "time",
+    "moves",
+    "finished_at",
+)
+
+
 def _entry(values: Mapping[str, Any], rank: int) -> LeaderboardEntry:
     return LeaderboardEntry(
         rank=rank,
         user_id=values["owner_id"],
-        player=display_name(user_id=values["owner_id"], email=values["owner__email"]),
+        player=display_name(
+            user_id=values["owner_id"],
+            email=values["owner__email"],
+            name=values["owner__profile__display_name"] or "",
+            guest=bool(values["owner__profile__guest"]),
+        ),
         time=values["time"],
         moves=values["moves"],
         finished_at=values["finished_at"],
