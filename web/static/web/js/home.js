@@ -6,6 +6,7 @@ import {
   formatDate,
   formatDuration,
   h,
+  isOver,
   modeLabel,
   setBusy,
   STATUS_LABELS,
@@ -66,7 +67,7 @@ function gameSummary(game) {
 }
 
 function gameLink(game) {
-  return game.status === "won" || game.status === "resigned"
+  return isOver(game)
     ? h("a", { href: `/history/${game.id}/` }, "Replay")
     : h("a", { href: `/play/${game.id}/` }, "Resume");
 }
