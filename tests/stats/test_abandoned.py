@@ -92,7 +92,9 @@ def test_an_abandonment_ends_the_streak(clock: Clock) -> None:
     left = new_game(user)
     step(left)
     clock.advance(minutes=1)
-    win(new_game(user))  # leaves `left` behind first, then wins
+    third = new_game(user)  # leaves `left` behind
+    clock.advance(minutes=1)
+    win(third)
     assert (row(user).current_streak, row(user).best_streak) == (1, 1)
     assert (row(user).won, row(user).abandoned) == (2, 1)
     incremental = rows(user)
