@@ -13,6 +13,7 @@ from django.db.models import (
     DurationField,
     ExpressionWrapper,
     F,
+    Min,
     Q,
     QuerySet,
     Value,
@@ -23,7 +24,13 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, GameMode, GameStatus, daily_reveal_moment
-from stats.models import ALL_MODES, DAILY_PRACTICE, PlayerStats, stats_mode_expression
+from stats.models import (
+    ALL_MODES,
+    DAILY_PRACTICE,
+    PlayerStats,
+    stats_mode,
+    stats_mode_expression,
+)
 
 # The rows of the statistics: the game modes, and the daily challenge's practice attempts.
 STAT_MODES = (*GameMode.values, DAILY_PRACTICE)
@@ -287,4 +294,88 @@ def _entry(values: Mapping[str, Any], rank: int) -> LeaderboardEntry:
         moves=values["moves"],
         finished_at=values["finished_at"],
         game_id=values["id"],
+    )
+
+
+# --- The result of one game (the win moment of the web client) ---
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: Game
+    time: datetime.timedelta | None  # of a win
+    previous_best_time: datetime.timedelta | None
+    previous_fewest_moves: int | None
+    earlier_wins: int
+    current_streak: int
+    best_streak: int
+    daily_rank: int | None
+    daily_count: int | None
+
+    @property
+    def won(self) -> bool:
+        return self.game.status == GameStatus.WON
+
+    @property
+    def best_time(self) -> bool:
+        """A win faster than every earlier win of its kind (the first win is one)."""
+        return (
+            self.won
+            and self.time is not None
+            and (self.previous_best_time is None or self.time < self.previous_best_time)
+        )
+
+    @property
+    def fewest_moves(self) -> bool:
+        return self.won and (
+            self.previous_fewest_moves is None or self.game.moves < self.previous_fewest_moves
+        )
+
+
+def next_daily_at(now: datetime.datetime) -> datetime.datetime:
+    """When the next daily challenge opens: the next 00:00 UTC."""
+    today = now.astimezone(datetime.UTC).date()
+    return datetime.datetime.combine(
+        today + datetime.timedelta(days=1), datetime.time.min, tzinfo=datetime.UTC
+    )
+
+
+def game_result(*, game: Game) -> GameResult:
+    """What the player's game meant: for a win, whether it beat their earlier wins of the same
+    kind (the statistics row: ``stats_mode``) on time or moves, their streak now, and for a
+    ranked daily win, its rank that day. Earlier means finished before it, by (finished_at, id),
+    the order of the statistics."""
+    row = stats_mode(mode=game.mode, ranked=game.ranked)
+    time: datetime.timedelta | None = None
+    previous: dict[str, Any] = {"time": None, "moves": None, "n": 0}
+    if game.status == GameStatus.WON and game.finished_at is not None:
+        time = max(datetime.timedelta(0), game.finished_at - (game.started_at or game.finished_at))
+        earlier = (
+            Game.objects.filter(owner_id=game.owner_id, status=GameStatus.WON)
+            .annotate(row=stats_mode_expression())
+            .filter(row=row)
+            .filter(
+                Q(finished_at__lt=game.finished_at)
+                | Q(finished_at=game.finished_at, pk__lt=game.pk)
+            )
+        )
+        previous = earlier.aggregate(
+            time=Min(win_time_expression()), moves=Min("moves"), n=Count("pk")
+        )
+    overall = PlayerStats.objects.filter(user_id=game.owner_id, mode=ALL_MODES).first()
+    rank = count = None
+    if game.mode == GameMode.DAILY and game.ranked and game.daily_date is not None:
+        board = daily_leaderboard(day=game.daily_date, page=1, page_size=1, user=game.owner)
+        count = board.count
+        rank = board.me.rank if board.me is not None else None
+    return GameResult(
+        game=game,
+        time=time,
+        previous_best_time=previous["time"],
+        previous_fewest_moves=previous["moves"],
+        earlier_wins=previous["n"],
+        current_streak=overall.current_streak if overall else 0,
+        best_streak=overall.best_streak if overall else 0,
+        daily_rank=rank,
+        daily_count=count,
     )

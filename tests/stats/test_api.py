@@ -324,3 +324,55 @@ def test_the_first_and_last_days_of_the_calendar_have_empty_leaderboards(player:
 )
 def test_bad_paging_is_a_validation_error(player: Player, query: str) -> None:
     problem(player.get(f"/api/v1/daily/2026-03-14/leaderboard/?{query}"), 400, "validation_error")
+
+
+# --- /api/v1/games/{id}/result/ (the win moment) ---
+
+
+def test_the_result_of_a_win_names_new_personal_bests_and_the_streak(player: Player) -> None:
+    first = player.new_game(code=CODE)
+    play_to_win(player, first["id"])
+    result = player.get(f"/api/v1/games/{first['id']}/result/").json()
+    assert (result["status"], result["first_win"], result["best_time"]) == ("won", True, True)
+    assert result["fewest_moves"] is True
+    assert (result["current_streak"], result["best_streak"]) == (1, 1)
+    assert result["daily_rank"] is None
+    # The next daily opens at the next midnight UTC.
+    opens = datetime.datetime.fromisoformat(result["next_daily_at"])
+    now = timezone.now()
+    assert opens.time() == datetime.time(0)
+    assert now < opens <= now + datetime.timedelta(days=1)
+
+    slower = player.new_game(code=CODE)
+    player.command(slower["id"], LINE[0])
+    player.command(slower["id"], {"type": "undo"})
+    # Win more slowly: the first win's time stands.
+    Game.objects.filter(pk=slower["id"]).update(
+        started_at=timezone.now() - datetime.timedelta(hours=1)
+    )
+    play_to_win(player, slower["id"])
+    again = player.get(f"/api/v1/games/{slower['id']}/result/").json()
+    assert (again["first_win"], again["best_time"], again["fewest_moves"]) == (False, False, False)
+    assert again["previous_best_time"] == result["time"]
+    assert again["current_streak"] == 2
+
+
+def test_the_result_of_a_ranked_daily_win_has_its_rank(make_player: Callable[[], Player]) -> None:
+    DailyDeal.objects.create(
+        date=timezone.now().date(), candidate=0, **certified({"code": CODE, "line": LINE}, 5)
+    )
+    one, two = make_player(), make_player()
+    for who in (one, two):
+        game = who.new_game(mode="daily")
+        play_to_win(who, game["id"])
+    result = two.get(f"/api/v1/games/{game['id']}/result/").json()
+    assert result["daily_count"] == 2
+    assert result["daily_rank"] in (1, 2)
+
+
+def test_the_result_of_another_players_game_is_not_found(
+    make_player: Callable[[], Player],
+) -> None:
+    one, two = make_player(), make_player()
+    game = one.new_game(code=CODE)
+    problem(two.get(f"/api/v1/games/{game['id']}/result/"), 404, "not_found")
