@@ -332,6 +332,17 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
 }
 HEADLESS_CLIENTS = ("app", "browser")
+# The links in allauth's mails (e-mail confirmation, password reset) lead to the web client's
+# own pages (web/urls.py), not to allauth's unstyled stock pages; relative URLs are made
+# absolute from the request that sent the mail.
+HEADLESS_FRONTEND_URLS = {
+    "account_confirm_email": "/account/verify-email/{key}/",
+    "account_reset_password": "/account/password/reset/",
+    "account_reset_password_from_key": "/account/password/reset/{key}/",
+    "account_signup": "/account/",
+}
+# Changing the e-mail address replaces it once the new one is confirmed (not a second one).
+ACCOUNT_CHANGE_EMAIL = True
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"

@@ -13,6 +13,7 @@
 import { games, serverNow } from "scorpion/api.js";
 import { cardLabel, describeRecord, fitColumns, renderTable } from "scorpion/cards.js";
 import { follow } from "scorpion/live.js";
+import { showWinResult } from "scorpion/win.js";
 import {
   announce,
   confirmDialog,
@@ -49,7 +50,7 @@ let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
 
-const finished = (g) => g.status === "won" || g.status === "resigned";
+const finished = (g) => ["won", "resigned", "abandoned"].includes(g.status);
 const playable = (g) => g.status === "playing" || g.status === "stuck";
 
 // --- drawing ---
@@ -132,6 +133,7 @@ function renderBanner() {
         h("a", { class: "button", href: "/stats/" }, "Your statistics"),
       ),
     );
+    showWinResult(banner, game); // the win moment (win.js)
   } else if (status === "stuck") {
     banner.replaceChildren(
       h("h2", { tabindex: "-1" }, "No moves available"),
@@ -144,9 +146,9 @@ function renderBanner() {
         h("button", { type: "button", onclick: resign }, "Resign"),
       ),
     );
-  } else if (status === "resigned") {
+  } else if (status === "resigned" || status === "abandoned") {
     banner.replaceChildren(
-      h("h2", { tabindex: "-1" }, "Game over: resigned"),
+      h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
       dailyNote(),
       h(
         "div",
@@ -243,6 +245,7 @@ function describeRemote(event) {
   if (event.type === "undo") return `undone ${describeRecord(event.undone)}`;
   if (event.type === "redo") return `redone ${describeRecord(event.redone)}`;
   if (event.type === "resign") return "resigned";
+  if (event.type === "abandon") return "left for a new game";
   return describeRecord(event);
 }
 
@@ -331,6 +334,9 @@ async function newGame() {
 }
 
 async function restart() {
+  // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
+  const question = "Restart this deal? This attempt ends and counts as played, not won.";
+  if (!finished(game) && game.started_at && !(await confirmDialog(question, "Restart"))) return;
   controls.restart.disabled = true;
   try {
     const created = await games.restart(gameId);
