@@ -73,6 +73,10 @@ class MeUpdateSerializer(serializers.Serializer[Any]):
         services.DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
+        error_messages={
+            "invalid": "use letters, digits and single spaces, dots, dashes or underscores "
+            "inside, starting and ending with a letter or digit"
+        },
         help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
         "a letter or digit), or empty to show the masked e-mail again. Not for guests.",
     )
