@@ -14,7 +14,14 @@ from scorpion_client import ENDPOINTS
 HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
 
 # (METHOD, path template) -> why the SDK does not offer it.
-DELIBERATELY_LEFT_OUT: dict[tuple[str, str], str] = {}
+DELIBERATELY_LEFT_OUT: dict[tuple[str, str], str] = {
+    ("POST", "/api/v1/guest/"): "browsers only: a guest lives in the browser's session cookie; "
+    "an app signs up instead",
+    ("PATCH", "/api/v1/me/"): "new with the browser client's account page (issue 12); the "
+    "SDK gets it in its own change",
+    ("GET", "/api/v1/games/{id}/result/"): "new with the browser client's win moment (issue "
+    "12); the SDK gets it in its own change",
+}
 
 
 def normalise(path: str) -> str:
