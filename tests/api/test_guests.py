@@ -213,3 +213,30 @@ def test_a_guest_signs_up_before_choosing_a_name() -> None:
     browser, _ = guest_browser()
     response = browser.send("patch", "/api/v1/me/", {"display_name": "Sneaky"})
     assert response.status_code == 403
+
+
+def test_with_mandatory_verification_a_guests_sign_up_waits_for_the_mail(settings: Any) -> None:
+    """The guest's session does not become a signed-in account with an unproven address:
+    setting the password ends it (Django's session hash), and the account is usable once the
+    address is confirmed, with the guest's games."""
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    browser, me = guest_browser()
+    game = browser.post("/api/v1/games/", {"code": CODE}).json()
+    response = browser.post(
+        f"{AUTH}/auth/signup", {"email": "proven@example.com", "password": PASSWORD}
+    )
+    assert response.status_code == 401  # pending: verify_email
+    assert browser.get("/api/v1/me/").status_code in (401, 403)
+    user = User.objects.get(pk=me["id"])
+    assert user.email == "proven@example.com"
+    from allauth.account.models import EmailAddress
+
+    assert not EmailAddress.objects.get(user=user).verified
+    # Unverified, the account cannot log in; confirmed, it can, and the game is there.
+    refused = Browser().post(
+        f"{AUTH}/auth/login", {"email": "proven@example.com", "password": PASSWORD}
+    )
+    assert refused.status_code == 401
+    EmailAddress.objects.filter(user=user).update(verified=True)
+    again = sign_in("proven@example.com", PASSWORD)
+    assert again.get(f"/api/v1/games/{game['id']}/").status_code == 200

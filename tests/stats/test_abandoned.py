@@ -138,3 +138,14 @@ def test_the_migration_abandons_what_was_left_and_recounts_like_rebuild_stats(
     assert (row(user).won, row(user).abandoned) == (1, 1)
     stats_services.stats_rebuild()
     assert rows(user) == migrated
+
+
+def test_a_stuck_game_left_behind_counts_as_played(clock: Clock) -> None:
+    user = make_user("stu")
+    stuck = new_game(user)
+    step(stuck)
+    Game.objects.filter(pk=stuck.pk).update(status="stuck")  # no moves left, as the engine says
+    new_game(user)
+    assert status(stuck) == "abandoned"
+    assert (row(user).abandoned, row(user).resigned) == (1, 0)
+    assert rows(user) == oracle(user)
