@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from accounts import guests, selectors, services
 from accounts.models import Profile
+from games.api.serializers import StrictSerializer
 from scorpion_site.api import ApiView
 from scorpion_site.throttles import (
     AnonRateThrottle,
@@ -68,8 +69,18 @@ def me_body(user: User) -> dict[str, Any]:
     }
 
 
-class MeUpdateSerializer(serializers.Serializer[Any]):
-    display_name = serializers.RegexField(
+class StrictRegexField(serializers.RegexField):
+    """A string matching the pattern; a JSON number or boolean is refused, not converted."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value: str = super().to_internal_value(data)
+        return value
+
+
+class MeUpdateSerializer(StrictSerializer):
+    display_name = StrictRegexField(
         services.DISPLAY_NAME,
         max_length=30,
         allow_blank=True,

@@ -31,13 +31,17 @@ def test_the_feed_tells_of_games_created_and_finished(streams: Streams, player: 
     assert frame.event == "game_created"
     assert frame.json() == created
     assert int(frame.id or 0) > int(cursor)
+    # A restart leaves the game behind: its end (abandoned) and the new game are both told.
     restarted = player.post(f"/api/v1/games/{created['id']}/restart/").json()
-    assert reader.event().json()["id"] == restarted["id"]
+    frames = {frame.event: frame.json() for frame in (reader.event(), reader.event())}
+    assert frames["game_finished"]["id"] == created["id"]
+    assert frames["game_finished"]["status"] == "abandoned"
+    assert frames["game_created"]["id"] == restarted["id"]
 
-    resigned = player.command(created["id"], {"type": "resign"}).json()
+    resigned = player.command(restarted["id"], {"type": "resign"}).json()
     frame = reader.event()
     assert frame.event == "game_finished"
-    assert frame.json()["id"] == created["id"]
+    assert frame.json()["id"] == restarted["id"]
     assert frame.json()["status"] == "resigned"
     assert frame.json()["columns"] == resigned["columns"]
 
