@@ -216,6 +216,7 @@ def _create_game(
             ):
                 raise Http404("no such game")  # erased meanwhile, with the player's data
             game = Game.objects.create(**fields, ranked=ranked)
+            _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     except IntegrityError:
         prior = _prior_creation(
@@ -228,9 +229,17 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
+            _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
-    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
     return game
+
+
+def _created(game: Game) -> None:
+    """Publish the new game once committed: registered before the abandonments it causes, so
+    the player's feed hears of the new game first, then of the games it left behind, in the
+    order of their feed ids (created_at, then finished_at). A hook registered in a savepoint
+    that rolls back is dropped with it."""
+    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
 
 
 def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None) -> None:
