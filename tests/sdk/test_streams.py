@@ -281,19 +281,21 @@ def test_the_feed_brings_typed_events(clients: Callable[..., Scorpion]) -> None:
     feed = Collector(player.me.stream(last_event_id=since))
     created = player.games.create()
     # A random game of the account's left open by an earlier test is abandoned by this one,
-    # and that is in the feed too (GameEnded, "abandoned"): skip to this game's own events.
-    item = feed.next()
-    while isinstance(item, GameEnded) and item.game.id != created.id:
-        assert item.game.status == "abandoned"
+    # and that is in the feed too (GameEnded, "abandoned"): this game's own events are awaited.
+    seen = []
+
+    def next_of(kind: type) -> Any:
         item = feed.next()
-    assert isinstance(item, GameCreated)
-    assert item.game.id == created.id
+        seen.append(item)
+        while not (isinstance(item, kind) and item.game.id == created.id):
+            assert isinstance(item, (GameCreated, GameEnded)), seen
+            item = feed.next()
+            seen.append(item)
+        return item
+
+    assert next_of(GameCreated).game.id == created.id
     created.resign()
-    item = feed.next()
-    while isinstance(item, GameEnded) and item.game.id != created.id:
-        item = feed.next()
-    assert isinstance(item, GameEnded)
-    assert item.game.status == "resigned"
+    assert next_of(GameEnded).game.status == "resigned"
 
 
 def test_the_feed_reports_a_daily_result() -> None:
