@@ -282,16 +282,15 @@ def test_the_feed_brings_typed_events(clients: Callable[..., Scorpion]) -> None:
     created = player.games.create()
     # A random game of the account's left open by an earlier test is abandoned by this one,
     # and that is in the feed too (GameEnded, "abandoned"): this game's own events are awaited.
-    seen = []
+    seen: list[Any] = []
 
     def next_of(kind: type) -> Any:
-        item = feed.next()
-        seen.append(item)
-        while not (isinstance(item, kind) and item.game.id == created.id):
-            assert isinstance(item, (GameCreated, GameEnded)), seen
-            item = feed.next()
+        while True:
+            item: Any = feed.next()
             seen.append(item)
-        return item
+            assert isinstance(item, (GameCreated, GameEnded)), seen
+            if isinstance(item, kind) and item.game.id == created.id:
+                return item
 
     assert next_of(GameCreated).game.id == created.id
     created.resign()
