@@ -1,13 +1,17 @@
-"""allauth's account adapter: the client's address by our rule, and failed log-ins marked."""
+"""allauth's account adapter: the client's address by our rule, failed log-ins marked, and a
+guest's sign-up saved on the guest's own account (accounts/guests.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
 
+from accounts.guests import guest_convert
+from accounts.middleware import GUEST_ATTRIBUTE
 from accounts.ratelimits import LOGIN_FAILED_KEY
 from scorpion_site.client_ip import client_ip
 
@@ -30,3 +34,22 @@ class AccountAdapter(DefaultAccountAdapter):
             key = self._get_login_attempts_cache_key(request, **credentials)
             setattr(request, LOGIN_FAILED_KEY, key)
             raise
+
+    def new_user(self, request: HttpRequest) -> User:
+        """The user a sign-up fills: the guest signing up (set aside by
+        ``accounts.middleware.GuestSignupMiddleware``, re-read from the database), else a
+        new one. Its guest username is cleared so that allauth derives one as for anyone."""
+        guest = getattr(request, GUEST_ATTRIBUTE, None)
+        if isinstance(guest, User):
+            fresh = User.objects.filter(pk=guest.pk, profile__guest=True).first()
+            if fresh is not None:
+                fresh.username = ""
+                return fresh
+        user: User = super().new_user(request)
+        return user
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        saved = super().save_user(request, user, form, commit=commit)
+        if commit and user.pk is not None:
+            guest_convert(user=user)
+        return saved

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import login
 from django.contrib.auth.models import User
 from django.http import Http404
 from django.utils import timezone
@@ -15,14 +16,24 @@ from drf_spectacular.utils import (
     extend_schema,
     inline_serializer,
 )
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import scopes, selectors, services
+from accounts import guests, scopes, selectors, services
+from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
+from games.api.serializers import StrictSerializer
 from scorpion_site.api import ApiView
+from scorpion_site.throttles import (
+    AnonRateThrottle,
+    GuestRateThrottle,
+    IPRateThrottle,
+    UserRateThrottle,
+)
 
 
 def caller(request: Request) -> User:
@@ -42,33 +53,85 @@ def _counts(name: str, keys: tuple[str, ...]) -> serializers.Serializer[Any]:
     )
 
 
+class MeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    email = serializers.CharField(help_text="The primary e-mail address; empty for a guest.")
+    date_joined = serializers.DateTimeField()
+    guest = serializers.BooleanField(
+        help_text="A guest account (made on first play, no e-mail or password): signing up "
+        "from its session turns it into a full account, keeping its games."
+    )
+    display_name = serializers.CharField(
+        help_text="The name leaderboards show (with a tag), or empty for the masked e-mail."
+    )
+
+
+def me_body(user: User) -> dict[str, Any]:
+    profile = Profile.objects.filter(user=user).first()
+    return {
+        "id": user.pk,
+        "email": user.email,
+        "date_joined": user.date_joined.isoformat(),
+        "guest": bool(profile and profile.guest),
+        "display_name": profile.display_name if profile else "",
+    }
+
+
+class StrictRegexField(serializers.RegexField):
+    """A string matching the pattern; a JSON number or boolean is refused, not converted."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value: str = super().to_internal_value(data)
+        return value
+
+
+class MeUpdateSerializer(StrictSerializer):
+    display_name = StrictRegexField(
+        services.DISPLAY_NAME,
+        max_length=30,
+        allow_blank=True,
+        error_messages={
+            "invalid": "use letters, digits and single spaces, dots, dashes or underscores "
+            "inside, starting and ending with a letter or digit"
+        },
+        help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
+        "a letter or digit), or empty to show the masked e-mail again. Not for guests.",
+    )
+
+
 class MeView(ApiView):
     """The caller's account."""
 
-    oauth_scopes = {"GET": scopes.ACCOUNT_READ, "DELETE": scopes.FIRST_PARTY}
+    # The display name is the player's own first-party setting: no app may change it.
+    oauth_scopes = {
+        "GET": scopes.ACCOUNT_READ,
+        "PATCH": scopes.FIRST_PARTY,
+        "DELETE": scopes.FIRST_PARTY,
+    }
+
+    @extend_schema(operation_id="me_retrieve", responses={200: MeSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(me_body(caller(request)))
 
     @extend_schema(
-        operation_id="me_retrieve",
-        responses={
-            200: inline_serializer(
-                "Me",
-                {
-                    "id": serializers.IntegerField(),
-                    "email": serializers.EmailField(),
-                    "date_joined": serializers.DateTimeField(),
-                },
-            )
-        },
+        operation_id="me_partial_update",
+        description="Set the name shown on leaderboards. A guest signs up first (403).",
+        request=MeUpdateSerializer,
+        responses={200: MeSerializer},
     )
-    def get(self, request: Request) -> Response:
-        user = request.user
-        return Response(
-            {
-                "id": user.pk,
-                "email": getattr(user, "email", ""),
-                "date_joined": user.date_joined.isoformat(),  # type: ignore[union-attr]
-            }
-        )
+    def patch(self, request: Request) -> Response:
+        user = caller(request)
+        update = MeUpdateSerializer(data=request.data)
+        update.is_valid(raise_exception=True)
+        try:
+            services.display_name_set(user=user, name=update.validated_data["display_name"])
+        except services.GuestCannotNameError as error:
+            raise exceptions.PermissionDenied(str(error)) from None
+        except ValueError as error:
+            raise serializers.ValidationError({"display_name": [str(error)]}) from None
+        return Response(me_body(user))
 
     @extend_schema(
         operation_id="me_destroy",
@@ -192,3 +255,34 @@ class MeAppView(ApiView):
         if not oauth_services.app_revoke_for_player(user=caller(request), client_id=client_id):
             raise Http404("no app of that id holds a token of yours")
         return Response(status=204)
+
+
+class GuestView(ApiView):
+    """Play at once, without signing up (accounts/guests.py)."""
+
+    permission_classes = [AllowAny]
+    # Browsers only: it signs a session in, which no app token may do.
+    oauth_scopes = {"POST": scopes.FIRST_PARTY}
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, IPRateThrottle, GuestRateThrottle]
+
+    @extend_schema(
+        operation_id="guest_create",
+        description=(
+            "For browsers: make a guest account and sign this browser session in as it (the "
+            "session cookie), so that the visitor can play at once. Requires the CSRF token "
+            "(X-CSRFToken) like every write of a browser session. Answers 201 with the new "
+            "account, or 200 with the caller's own account if the session is signed in "
+            "already (nothing is made). Throttled per address (THROTTLE_GUEST). Signing up "
+            "later from the same session (allauth's browser sign-up) keeps the games."
+        ),
+        request=None,
+        responses={200: MeSerializer, 201: MeSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        if request.user and request.user.is_authenticated:
+            return Response(me_body(caller(request)))
+        # DRF checks CSRF only for signed-in sessions; this signs one in (log-in CSRF).
+        SessionAuthentication().enforce_csrf(request)
+        user = guests.guest_create()
+        login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(me_body(user), status=201)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from importlib import import_module
 
@@ -10,8 +11,34 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.models import Profile
 from games.models import Game
 from stats.models import PlayerStats
+
+# A display name: letters (any script), digits, and single inner spaces, dots, dashes or
+# underscores; it starts and ends with a letter or digit. No "@" (no e-mail addresses), no "*"
+# or "#" (it cannot pass for a masked name and its tag).
+DISPLAY_NAME = re.compile(r"^(?:[^\W_](?:[^\W_]|[ ._-](?=[^\W_])){0,29})?$")
+RESERVED_NAMES = {"guest", "staff", "admin", "scorpion"}
+
+
+class GuestCannotNameError(PermissionError):
+    """A guest has no name of its own on leaderboards: it signs up first."""
+
+
+def display_name_set(*, user: User, name: str) -> Profile:
+    """Set (or clear, with "") the name leaderboards show. Names are not unique: leaderboards
+    show them with the player's tag, so two players of one name stay apart."""
+    name = name.strip()
+    if name.casefold() in RESERVED_NAMES:
+        raise ValueError(f"{name!r} is reserved")
+    profile, _ = Profile.objects.get_or_create(user=user)
+    if profile.guest:
+        raise GuestCannotNameError("sign up to choose a name for the leaderboards")
+    profile.display_name = name
+    profile.save(update_fields=["display_name"])
+    return profile
+
 
 # Model labels (as Django's deletion collector reports them) -> the names the API answers with.
 _NAMES = {

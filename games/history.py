@@ -1,6 +1,7 @@
 """A game's history as an event fold, with no Django import.
 
-A game is its deal plus an append-only list of events (move, deal, undo, redo, resign). The
+A game is its deal plus an append-only list of events (move, deal, undo, redo, resign, and
+abandon: written by the server when the player starts another game of the same kind). The
 ``GameState`` here is what folding those events gives: the position now, the current line of
 play (the records an undo walks back through) and the redo line (what an undo set aside).
 
@@ -31,8 +32,10 @@ from games.engine.position import (
     undo,
 )
 
-CommandType = Literal["move", "deal", "undo", "redo", "resign"]
-PlayStatus = Literal["playing", "stuck", "won", "resigned"]
+CommandType = Literal["move", "deal", "undo", "redo", "resign", "abandon"]
+PlayStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
+# A game in one of these accepts no more commands.
+OVER: tuple[PlayStatus, ...] = ("won", "resigned", "abandoned")
 
 
 class NothingToUndoError(EngineError):
@@ -62,11 +65,16 @@ class GameState:
     line: tuple[dict[str, Any], ...]
     redo: tuple[dict[str, Any], ...]
     resigned: bool = False
+    # Left behind: the player started another game of the same kind, or restarted this one
+    # (never sent by a client; games.services writes it).
+    abandoned: bool = False
 
     @property
     def status(self) -> PlayStatus:
         if self.resigned:
             return "resigned"
+        if self.abandoned:
+            return "abandoned"
         return status(self.position)
 
     @property
@@ -79,6 +87,7 @@ class GameState:
             "line": list(self.line),
             "redo": list(self.redo),
             "resigned": self.resigned,
+            "abandoned": self.abandoned,
         }
 
     @classmethod
@@ -88,6 +97,7 @@ class GameState:
             line=tuple(data["line"]),
             redo=tuple(data["redo"]),
             resigned=bool(data.get("resigned", False)),
+            abandoned=bool(data.get("abandoned", False)),
         )
 
 
@@ -107,7 +117,7 @@ class Outcome:
 def apply_command(state: GameState, command: Command) -> Outcome:
     """Apply a player's command, or raise an EngineError saying why it is refused."""
     current = state.status
-    if current in ("won", "resigned"):
+    if current in OVER:
         raise GameFinishedError(f"the game is {current}: it accepts no more commands")
     if command.type == "move":
         if command.card is None:
@@ -133,6 +143,10 @@ def apply_command(state: GameState, command: Command) -> Outcome:
     if command.type == "resign":
         return Outcome(
             GameState(state.position, state.line, state.redo, resigned=True), "resign", {}
+        )
+    if command.type == "abandon":
+        return Outcome(
+            GameState(state.position, state.line, state.redo, abandoned=True), "abandon", {}
         )
     raise EngineError(f"unknown command type {command.type!r}")
 
@@ -163,6 +177,8 @@ def fold_event(state: GameState, event_type: str, payload: dict[str, Any]) -> Ga
         )
     if event_type == "resign":
         return GameState(state.position, state.line, state.redo, resigned=True)
+    if event_type == "abandon":
+        return GameState(state.position, state.line, state.redo, abandoned=True)
     raise ValueError(f"unknown event type {event_type!r}")
 
 

@@ -30,9 +30,11 @@ class GameStatus(models.TextChoices):
     STUCK = "stuck", "No moves available"
     WON = "won", "Won"
     RESIGNED = "resigned", "Resigned"
+    # Left behind when the player started another game of the same kind or restarted it.
+    ABANDONED = "abandoned", "Abandoned"
 
 
-FINISHED_STATUSES = (GameStatus.WON, GameStatus.RESIGNED)
+FINISHED_STATUSES = (GameStatus.WON, GameStatus.RESIGNED, GameStatus.ABANDONED)
 
 # The deal of day D is shown to players from 00:00 UTC on D + 2: once D is over, and so is
 # the day after it, during which an attempt begun late on D may still be won and rank (the
@@ -58,6 +60,7 @@ class EventType(models.TextChoices):
     UNDO = "undo", "Undo"
     REDO = "redo", "Redo"
     RESIGN = "resign", "Resign"
+    ABANDON = "abandon", "Abandon"
 
 
 class Game(models.Model):
@@ -137,8 +140,11 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(status__in=["won", "resigned"], finished_at__isnull=False)
-                    | (~Q(status__in=["won", "resigned"]) & Q(finished_at__isnull=True))
+                    Q(status__in=["won", "resigned", "abandoned"], finished_at__isnull=False)
+                    | (
+                        ~Q(status__in=["won", "resigned", "abandoned"])
+                        & Q(finished_at__isnull=True)
+                    )
                 ),
                 name="game_finished_has_time",
             ),

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -26,8 +26,9 @@ from games.analysis import ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET, analyse
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.solver import Solution, solve
-from games.history import Command, GameState
+from games.history import Command, GameFinishedError, GameState
 from games.models import (
+    FINISHED_STATUSES,
     DailyDeal,
     Game,
     GameAnalysis,
@@ -219,6 +220,8 @@ def _create_game(
             ):
                 raise Http404("no such game")  # erased meanwhile, with the player's data
             game = Game.objects.create(**fields, ranked=ranked)
+            _created(game)
+            _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     except IntegrityError:
         prior = _prior_creation(
             owner=creation.owner, key=creation.key, fingerprint=creation.fingerprint
@@ -230,8 +233,40 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
-    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
+            _created(game)
+            _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     return game
+
+
+def _created(game: Game) -> None:
+    """Publish the new game once committed: registered before the abandonments it causes, so
+    the player's feed hears of the new game first, then of the games it left behind, in the
+    order of their feed ids (created_at, then finished_at). A hook registered in a savepoint
+    that rolls back is dropped with it."""
+    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
+
+
+def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None) -> None:
+    """Abandon the games the player leaves behind by starting ``game``: every other game of
+    theirs of the same kind (mode) still in play or stuck, and the game it restarts.
+
+    One game in play per kind of deal, as PySolFC and Microsoft Solitaire count: a game left
+    behind after at least one move counts as played and not won (stats), so quitting a bad
+    deal for a new one costs what resigning costs. An ``abandon`` event is appended to each
+    (the log stays the truth; its streams and the player's feed hear of it) through the same
+    compare-and-set as any command, in the transaction that creates the new game.
+    """
+    left = Game.objects.filter(
+        owner=owner, status__in=(GameStatus.PLAYING, GameStatus.STUCK)
+    ).exclude(pk=game.pk)
+    same_kind = Q(mode=game.mode)
+    if restarted_from is not None:
+        same_kind |= Q(pk=restarted_from.pk)
+    for game_id in left.filter(same_kind).order_by("pk").values_list("pk", flat=True):
+        try:
+            game_execute_command(owner=owner, game_id=game_id, command=Command("abandon"))
+        except (GameFinishedError, Http404):
+            continue  # finished or erased meanwhile: nothing left behind
 
 
 def game_hints_request(*, owner: User, game_id: UUID) -> tuple[Game, selectors.HintsView]:
@@ -314,7 +349,7 @@ def game_execute_command(
                 changes["undo_count"] = game.undo_count + 1
             if game.started_at is None and outcome.event_type in ("move", "deal"):
                 changes["started_at"] = now
-            if new_status in (GameStatus.WON, GameStatus.RESIGNED):
+            if new_status in FINISHED_STATUSES:
                 changes["finished_at"] = now
             won_race = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
             if not won_race:
@@ -329,7 +364,7 @@ def game_execute_command(
             )
             for field, value in changes.items():
                 setattr(game, field, value)
-            if new_status in (GameStatus.WON, GameStatus.RESIGNED):
+            if new_status in FINISHED_STATUSES:
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
                 game_analysis_enqueue_on_commit(game=game)

@@ -33,7 +33,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "required": ["type", "title", "status", "detail", "code"],
 }
 
-STRICT_REQUEST_COMPONENTS = ("GameCreateRequest", "CommandRequest")
+STRICT_REQUEST_COMPONENTS = ("GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest")
 
 
 def _problem_content() -> dict[str, Any]:

@@ -177,6 +177,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A guest's session signs up as a new account, not as "already signed in" (accounts/guests.py).
+    "accounts.middleware.GuestSignupMiddleware",
     "accounts.ratelimits.RateLimitResponseMiddleware",
 ]
 
@@ -285,7 +287,12 @@ CELERY_BEAT_SCHEDULE = {
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
     # Expired OAuth tokens and spent codes open nothing; purge them in short batches.
     "purge-expired-tokens": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 3600.0},
+    # Guests idle for GUEST_IDLE_DAYS go, with their games (accounts/guests.py).
+    "delete-idle-guests": {"task": "accounts.tasks.delete_idle_guests", "schedule": 3600.0},
 }
+# A guest account (made on first play, no sign-up) is deleted after this many days without
+# a game played.
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -346,6 +353,17 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
 }
 HEADLESS_CLIENTS = ("app", "browser")
+# The links in allauth's mails (e-mail confirmation, password reset) lead to the web client's
+# own pages (web/urls.py), not to allauth's unstyled stock pages; relative URLs are made
+# absolute from the request that sent the mail.
+HEADLESS_FRONTEND_URLS = {
+    "account_confirm_email": "/account/verify-email/{key}/",
+    "account_reset_password": "/account/password/reset/",
+    "account_reset_password_from_key": "/account/password/reset/{key}/",
+    "account_signup": "/account/",
+}
+# Changing the e-mail address replaces it once the new one is confirmed (not a second one).
+ACCOUNT_CHANGE_EMAIL = True
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
@@ -431,6 +449,8 @@ REST_FRAMEWORK = {
         "user": env_rate("THROTTLE_USER", "1200/min"),
         "ip": env_rate("THROTTLE_IP", "6000/min"),
         "app": env_rate("THROTTLE_APP", "6000/min"),
+        # Guest accounts created per address (accounts/guests.py).
+        "guest": env_rate("THROTTLE_GUEST", "10/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -105,3 +105,13 @@ class IPRateThrottle(FixedWindowRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class GuestRateThrottle(FixedWindowRateThrottle):
+    """Guest accounts made per address (``POST /api/v1/guest/``, accounts/guests.py): one more
+    counter of the same kind, so that a script cannot mint accounts faster than sign-ups."""
+
+    scope = "guest"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -8,6 +8,7 @@ from drf_spectacular.views import (
 
 from accounts.api import (
     CLIENT_ID_PATTERN,
+    GuestView,
     MeAppsView,
     MeAppView,
     MeDataView,
@@ -27,6 +28,7 @@ handler500 = "games.api.problems.api_server_error"
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
+    path("guest/", GuestView.as_view(), name="guest"),
     path("me/", MeView.as_view(), name="me"),
     path("me/export/", MeExportView.as_view(), name="me-export"),
     path("me/data/", MeDataView.as_view(), name="me-data"),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime
 import re
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -16,7 +18,9 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from accounts import scopes
+from games import selectors as game_selectors
 from games.api.serializers import QueryIntegerField, QuerySerializer
+from games.models import GameStatus
 from scorpion_site.api import ApiView
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
@@ -37,12 +41,20 @@ def player(request: Request) -> User:
 
 
 class FiguresSerializer(serializers.Serializer[Any]):
-    played = serializers.IntegerField(help_text="Games started (created), finished or not.")
+    played = serializers.IntegerField(
+        help_text="Games that count: won + resigned + abandoned (left behind after a move)."
+    )
     won = serializers.IntegerField()
     resigned = serializers.IntegerField()
+    abandoned = serializers.IntegerField(
+        help_text="Games left behind after at least one move (another game of the same kind "
+        "started, or a restart): played and not won."
+    )
+    in_play = serializers.IntegerField(
+        help_text="Games in play or stuck: not counted yet (they count once won, resigned or left)."
+    )
     win_rate = serializers.FloatField(
-        allow_null=True,
-        help_text="won / (won + resigned), 0 to 1; null before the first finished game.",
+        allow_null=True, help_text="won / played, 0 to 1; null before the first played game."
     )
     current_streak = serializers.IntegerField(
         help_text="Consecutive wins at the end of the finished games, in order of finishing."
@@ -200,5 +212,76 @@ class DailyLeaderboardView(ApiView):
                     "moves": own.moves,
                     "finished_at": own.finished_at.isoformat(),
                 },
+            }
+        )
+
+
+class GameResultSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    moves = serializers.IntegerField()
+    time = serializers.FloatField(
+        allow_null=True, help_text="Seconds from the first move to the win; null unless won."
+    )
+    best_time = serializers.BooleanField(
+        help_text="A win faster than every earlier win of its kind (its statistics row)."
+    )
+    fewest_moves = serializers.BooleanField(
+        help_text="A win in fewer moves than every earlier win of its kind."
+    )
+    previous_best_time = serializers.FloatField(
+        allow_null=True, help_text="Seconds: the fastest earlier win of its kind, if any."
+    )
+    previous_fewest_moves = serializers.IntegerField(allow_null=True)
+    first_win = serializers.BooleanField(help_text="The player's first win of its kind.")
+    current_streak = serializers.IntegerField(help_text="The player's streak now (all kinds).")
+    best_streak = serializers.IntegerField()
+    daily_rank = serializers.IntegerField(
+        allow_null=True, help_text="A ranked daily win: its rank that day so far."
+    )
+    daily_count = serializers.IntegerField(
+        allow_null=True, help_text="A ranked daily game: the players with a win that day so far."
+    )
+    next_daily_at = serializers.DateTimeField(help_text="When the next daily challenge opens.")
+
+
+class GameResultView(ApiView):
+    """What one of the caller's games meant: personal bests, streak, daily rank."""
+
+    # Statistics about one game: either the stats scope or reading games would show as much.
+    oauth_scopes = {"GET": scopes.STATS_READ}
+
+    @extend_schema(
+        operation_id="game_result",
+        description=(
+            "For the win moment of a client: whether the game (a win) beat the caller's "
+            "earlier wins of the same kind on time or moves, the streak now, for a ranked "
+            "daily game its rank that day, and when the next daily challenge opens. Any "
+            "game of the caller's may be asked about; a game not won has no bests."
+        ),
+        responses={
+            200: GameResultSerializer,
+            404: OpenApiResponse(description="not_found: no such game of the caller's"),
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = game_selectors.game_get(owner=player(request), game_id=game_id)
+        result = selectors.game_result(game=game)
+        return Response(
+            {
+                "id": str(game.id),
+                "status": game.status,
+                "moves": game.moves,
+                "time": seconds(result.time),
+                "best_time": result.best_time,
+                "fewest_moves": result.fewest_moves,
+                "previous_best_time": seconds(result.previous_best_time),
+                "previous_fewest_moves": result.previous_fewest_moves,
+                "first_win": result.won and result.earlier_wins == 0,
+                "current_streak": result.current_streak,
+                "best_streak": result.best_streak,
+                "daily_rank": result.daily_rank,
+                "daily_count": result.daily_count,
+                "next_daily_at": selectors.next_daily_at(timezone.now()).isoformat(),
             }
         )

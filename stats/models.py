@@ -6,19 +6,24 @@ event log: status, moves, undo_count, hint_count, started_at, finished_at), neve
 ``stats.services.stats_record_game_finished`` keeps them current when a game ends, in the same
 transaction. A test checks the two always agree.
 
-The rows hold only what finished games decide. "Played" (games started) is counted from the
-games at read time (``stats.selectors``): games are created in ``games``, and a COUNT on the
-(owner, created_at) index is cheap and can never drift.
+The rows hold only what finished games decide. Games still in play (or stuck) are counted from
+the games at read time (``stats.selectors``).
 
 Definitions (docs/api.md repeats them for clients):
 
-- finished: won or resigned. A stuck game is not finished (the player may still undo).
+- abandoned: a game left behind (the player started another game of the same kind, or
+  restarted it: ``games.services``). One abandoned after at least one move or deal
+  (``started_at`` set) counts as played and not won, as PySolFC and Microsoft Solitaire count;
+  one abandoned untouched counts for nothing.
+- played (finished): won, resigned, or abandoned after a move. A game in play or stuck is not
+  played yet (the player may still undo); it counts once it is left. Win rate: won / played.
 - time of a win: ``finished_at - started_at`` (first move or deal to the winning move), kept
   exactly as a duration. A win always has a ``started_at`` (it took moves); were it ever
   missing, the win would count 0 s. Resigned games have no time.
 - streak: consecutive wins among finished games taken in order of finishing
-  (``finished_at``, then game id for exact ties). A resignation ends it; games still being
-  played do not. ``current_streak`` is the run of wins at the end of that order.
+  (``finished_at``, then game id for exact ties). A resignation or a counted abandonment
+  ends it; games still being played do not. ``current_streak`` is the run of wins at the end
+  of that order.
 - clean win: a win with ``undo_count == 0`` and ``hint_count == 0``.
 - daily practice: a daily game that is not the player's ranked first attempt of the day
   (``Game.ranked``) has the row ``daily_practice``, not ``daily``: the ``daily`` figures are
@@ -75,6 +80,9 @@ class PlayerStats(models.Model):
 
     won = models.PositiveIntegerField(default=0)
     resigned = models.PositiveIntegerField(default=0)
+    abandoned = models.PositiveIntegerField(
+        default=0, help_text="Games left behind after at least one move (played, not won)."
+    )
     current_streak = models.PositiveIntegerField(default=0)
     best_streak = models.PositiveIntegerField(default=0)
     # Durations are kept exactly (microseconds), not as float seconds: the incremental sum and
@@ -113,4 +121,4 @@ class PlayerStats(models.Model):
 
     @property
     def finished(self) -> int:
-        return self.won + self.resigned
+        return self.won + self.resigned + self.abandoned

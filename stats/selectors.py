@@ -13,6 +13,7 @@ from django.db.models import (
     DurationField,
     ExpressionWrapper,
     F,
+    Min,
     Q,
     QuerySet,
     Value,
@@ -23,7 +24,13 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, GameMode, GameStatus, daily_reveal_moment
-from stats.models import ALL_MODES, DAILY_PRACTICE, PlayerStats, stats_mode_expression
+from stats.models import (
+    ALL_MODES,
+    DAILY_PRACTICE,
+    PlayerStats,
+    stats_mode,
+    stats_mode_expression,
+)
 
 # The rows of the statistics: the game modes, and the daily challenge's practice attempts.
 STAT_MODES = (*GameMode.values, DAILY_PRACTICE)
@@ -53,9 +60,10 @@ def seconds(duration: datetime.timedelta | None) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    played: int
+    in_play: int
     won: int
     resigned: int
+    abandoned: int
     current_streak: int
     best_streak: int
     best_time: datetime.timedelta | None
@@ -64,13 +72,15 @@ class Figures:
     clean_wins: int
 
     @property
-    def finished(self) -> int:
-        return self.won + self.resigned
+    def played(self) -> int:
+        """Games that count: won, resigned, or abandoned after a move (stats.models)."""
+        return self.won + self.resigned + self.abandoned
 
     @property
     def win_rate(self) -> float | None:
-        """Wins over finished games (won + resigned); None before the first finished game."""
-        return round(self.won / self.finished, 4) if self.finished else None
+        """Wins over played games; None before the first one. Never above 1: every win is
+        one of the games played."""
+        return round(self.won / self.played, 4) if self.played else None
 
     @property
     def average_win_time(self) -> datetime.timedelta | None:
@@ -81,6 +91,8 @@ class Figures:
             "played": self.played,
             "won": self.won,
             "resigned": self.resigned,
+            "abandoned": self.abandoned,
+            "in_play": self.in_play,
             "win_rate": self.win_rate,
             "current_streak": self.current_streak,
             "best_streak": self.best_streak,
@@ -102,13 +114,14 @@ class PlayerFigures:
         return body
 
 
-def _figures(row: PlayerStats | None, played: int) -> Figures:
+def _figures(row: PlayerStats | None, in_play: int) -> Figures:
     if row is None:
-        return Figures(played, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0)
+        return Figures(in_play, 0, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0)
     return Figures(
-        played=played,
+        in_play=in_play,
         won=row.won,
         resigned=row.resigned,
+        abandoned=row.abandoned,
         current_streak=row.current_streak,
         best_streak=row.best_streak,
         best_time=row.best_time,
@@ -121,12 +134,12 @@ def _figures(row: PlayerStats | None, played: int) -> Figures:
 def stats_for(*, user: User) -> PlayerFigures:
     """The player's figures overall ("all" modes, the daily challenge included) and per mode.
 
-    Two queries: the stored rows, and the games started per mode (a GROUP BY on the player's
-    games, served by the (owner, created_at) index).
+    Two queries: the stored rows, and the games in play or stuck per mode (a GROUP BY on the
+    player's open games).
     """
     rows = {row.mode: row for row in PlayerStats.objects.filter(user=user)}
-    played = dict(
-        Game.objects.filter(owner=user)
+    in_play = dict(
+        Game.objects.filter(owner=user, status__in=(GameStatus.PLAYING, GameStatus.STUCK))
         .order_by()
         .annotate(row=stats_mode_expression())
         .values("row")
@@ -134,8 +147,8 @@ def stats_for(*, user: User) -> PlayerFigures:
         .values_list("row", "n")
     )
     return PlayerFigures(
-        overall=_figures(rows.get(ALL_MODES), sum(played.values())),
-        modes={mode: _figures(rows.get(mode), played.get(mode, 0)) for mode in STAT_MODES},
+        overall=_figures(rows.get(ALL_MODES), sum(in_play.values())),
+        modes={mode: _figures(rows.get(mode), in_play.get(mode, 0)) for mode in STAT_MODES},
     )
 
 
@@ -148,13 +161,21 @@ def day_visible(*, day: datetime.date, user: User) -> bool:
     return day <= timezone.now().date() or user.is_staff
 
 
-def display_name(*, user_id: int, email: str) -> str:
-    """How a player appears to others: the first letter of their e-mail's local part and a
-    tag derived from their id with the server's secret (``"A***#3f9c"``). No e-mail, domain or
-    username (allauth derives usernames from e-mails) ever leaves; the tag tells apart players
-    who share an initial and stays the same from day to day."""
-    initial = email.partition("@")[0][:1].upper() or "?"
+GUEST_NAME = "Guest"
+
+
+def display_name(*, user_id: int, email: str, name: str = "", guest: bool = False) -> str:
+    """How a player appears to others: the name they chose (``"Ann#3f9c"``), else the first
+    letter of their e-mail's local part (``"A***#3f9c"``), with a tag derived from their id
+    with the server's secret; a guest (no sign-up: accounts/guests.py) is plain "Guest", never
+    a made-up name. No e-mail, domain or username (allauth derives usernames from e-mails) ever
+    leaves; the tag tells apart players who share a name and stays the same from day to day."""
+    if guest:
+        return GUEST_NAME
     tag = salted_hmac("stats.display_name", str(user_id)).hexdigest()[:4]
+    if name:
+        return f"{name}#{tag}"
+    initial = email.partition("@")[0][:1].upper() or "?"
     return f"{initial}***#{tag}"
 
 
@@ -227,7 +248,7 @@ def daily_leaderboard(
             )
         )
         .order_by("rank", "id")
-        .values("id", "owner_id", "owner__email", "time", "moves", "finished_at", "rank")
+        .values("rank", *_ENTRY_FIELDS)
     )
     offset = (page - 1) * page_size
     entries = [_entry(values, values["rank"]) for values in ranked[offset : offset + page_size]]
@@ -235,9 +256,7 @@ def daily_leaderboard(
 
     me: LeaderboardEntry | None = None
     if user is not None:
-        mine = best.filter(owner=user).values(
-            "id", "owner_id", "owner__email", "time", "moves", "finished_at"
-        )
+        mine = best.filter(owner=user).values(*_ENTRY_FIELDS)
         own = mine.first()
         if own is not None:
             better = best.filter(
@@ -249,13 +268,114 @@ def daily_leaderboard(
     return Leaderboard(day, count, page, page_size, entries, me)
 
 
+_ENTRY_FIELDS = (
+    "id",
+    "owner_id",
+    "owner__email",
+    "owner__profile__display_name",
+    "owner__profile__guest",
+    "time",
+    "moves",
+    "finished_at",
+)
+
+
 def _entry(values: Mapping[str, Any], rank: int) -> LeaderboardEntry:
     return LeaderboardEntry(
         rank=rank,
         user_id=values["owner_id"],
-        player=display_name(user_id=values["owner_id"], email=values["owner__email"]),
+        player=display_name(
+            user_id=values["owner_id"],
+            email=values["owner__email"],
+            name=values["owner__profile__display_name"] or "",
+            guest=bool(values["owner__profile__guest"]),
+        ),
         time=values["time"],
         moves=values["moves"],
         finished_at=values["finished_at"],
         game_id=values["id"],
+    )
+
+
+# --- The result of one game (the win moment of the web client) ---
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: Game
+    time: datetime.timedelta | None  # of a win
+    previous_best_time: datetime.timedelta | None
+    previous_fewest_moves: int | None
+    earlier_wins: int
+    current_streak: int
+    best_streak: int
+    daily_rank: int | None
+    daily_count: int | None
+
+    @property
+    def won(self) -> bool:
+        return self.game.status == GameStatus.WON
+
+    @property
+    def best_time(self) -> bool:
+        """A win faster than every earlier win of its kind (the first win is one)."""
+        return (
+            self.won
+            and self.time is not None
+            and (self.previous_best_time is None or self.time < self.previous_best_time)
+        )
+
+    @property
+    def fewest_moves(self) -> bool:
+        return self.won and (
+            self.previous_fewest_moves is None or self.game.moves < self.previous_fewest_moves
+        )
+
+
+def next_daily_at(now: datetime.datetime) -> datetime.datetime:
+    """When the next daily challenge opens: the next 00:00 UTC."""
+    today = now.astimezone(datetime.UTC).date()
+    return datetime.datetime.combine(
+        today + datetime.timedelta(days=1), datetime.time.min, tzinfo=datetime.UTC
+    )
+
+
+def game_result(*, game: Game) -> GameResult:
+    """What the player's game meant: for a win, whether it beat their earlier wins of the same
+    kind (the statistics row: ``stats_mode``) on time or moves, their streak now, and for a
+    ranked daily win, its rank that day. Earlier means finished before it, by (finished_at, id),
+    the order of the statistics."""
+    row = stats_mode(mode=game.mode, ranked=game.ranked)
+    time: datetime.timedelta | None = None
+    previous: dict[str, Any] = {"time": None, "moves": None, "n": 0}
+    if game.status == GameStatus.WON and game.finished_at is not None:
+        time = max(datetime.timedelta(0), game.finished_at - (game.started_at or game.finished_at))
+        earlier = (
+            Game.objects.filter(owner_id=game.owner_id, status=GameStatus.WON)
+            .annotate(row=stats_mode_expression())
+            .filter(row=row)
+            .filter(
+                Q(finished_at__lt=game.finished_at)
+                | Q(finished_at=game.finished_at, pk__lt=game.pk)
+            )
+        )
+        previous = earlier.aggregate(
+            time=Min(win_time_expression()), moves=Min("moves"), n=Count("pk")
+        )
+    overall = PlayerStats.objects.filter(user_id=game.owner_id, mode=ALL_MODES).first()
+    rank = count = None
+    if game.mode == GameMode.DAILY and game.ranked and game.daily_date is not None:
+        board = daily_leaderboard(day=game.daily_date, page=1, page_size=1, user=game.owner)
+        count = board.count
+        rank = board.me.rank if board.me is not None else None
+    return GameResult(
+        game=game,
+        time=time,
+        previous_best_time=previous["time"],
+        previous_fewest_moves=previous["moves"],
+        earlier_wins=previous["n"],
+        current_streak=overall.current_streak if overall else 0,
+        best_streak=overall.best_streak if overall else 0,
+        daily_rank=rank,
+        daily_count=count,
     )

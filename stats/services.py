@@ -67,6 +67,14 @@ class FinishedGame:
         return (self.finished_at, self.id)
 
 
+def counted_games(*, user_id: int) -> QuerySet[Game]:
+    """The player's games that count as played: won, resigned, or abandoned after at least
+    one move or deal (an untouched game left behind counts for nothing)."""
+    return Game.objects.filter(owner_id=user_id, status__in=FINISHED_STATUSES).exclude(
+        status=GameStatus.ABANDONED, started_at__isnull=True
+    )
+
+
 def _lock_rows(*, user_id: int) -> dict[str, PlayerStats]:
     """The player's rows, one per mode and "all", created if missing, locked until commit.
 
@@ -97,7 +105,8 @@ def _require_transaction() -> None:
 
 
 def stats_record_game_finished(*, game: Game) -> None:
-    """Count a game that has just been won or resigned, in the transaction that finished it.
+    """Count a game that has just been won, resigned or abandoned, in the transaction that
+    finished it (an abandoned game only if it had a move or deal: docs in stats.models).
 
     The game's row is read again: the caller's instance may predate the UPDATE that finished
     it. A game that is not finished is ignored; one already counted, or one that finished
@@ -121,6 +130,8 @@ def stats_record_game_finished(*, game: Game) -> None:
     )
     if fresh is None or fresh.status not in FINISHED_STATUSES or fresh.finished_at is None:
         return
+    if fresh.status == GameStatus.ABANDONED and fresh.started_at is None:
+        return  # left untouched: not played
     finished = FinishedGame(
         id=fresh.id,
         mode=stats_mode(mode=fresh.mode, ranked=fresh.ranked),
@@ -159,7 +170,10 @@ def _count(stats: PlayerStats, game: FinishedGame) -> None:
         if game.clean:
             stats.clean_wins += 1
     else:
-        stats.resigned += 1
+        if game.status == GameStatus.ABANDONED:
+            stats.abandoned += 1
+        else:
+            stats.resigned += 1
         stats.current_streak = 0
     stats.last_finished_at = game.finished_at
     stats.last_finished_game = game.id
@@ -179,11 +193,12 @@ def stats_recompute(*, user: User) -> dict[str, PlayerStats]:
 def _recompute_locked(*, user_id: int, rows: dict[str, PlayerStats]) -> dict[str, PlayerStats]:
     """The rows recomputed from the games: sums and minimums aggregated by the database,
     streaks from one pass over the statuses of finished games in order of finishing."""
-    finished = Game.objects.filter(owner_id=user_id, status__in=FINISHED_STATUSES)
+    finished = counted_games(user_id=user_id)
     won = Q(status=GameStatus.WON)
     aggregates: dict[str, Any] = {
         "won": Count("pk", filter=won),
         "resigned": Count("pk", filter=Q(status=GameStatus.RESIGNED)),
+        "abandoned": Count("pk", filter=Q(status=GameStatus.ABANDONED)),
         "clean_wins": Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
         "best_time": Min(win_time_expression(), filter=won),
         "fewest_moves": Min("moves", filter=won),
@@ -214,6 +229,7 @@ def _recompute_locked(*, user_id: int, rows: dict[str, PlayerStats]) -> dict[str
         streak = streaks[mode]
         stats.won = values.get("won") or 0
         stats.resigned = values.get("resigned") or 0
+        stats.abandoned = values.get("abandoned") or 0
         stats.clean_wins = values.get("clean_wins") or 0
         stats.best_time = values.get("best_time")
         stats.fewest_moves = values.get("fewest_moves")

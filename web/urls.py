@@ -8,4 +8,19 @@ urlpatterns = [
     path("stats/", views.stats, name="web-stats"),
     path("history/", views.history, name="web-history"),
     path("history/<uuid:game_id>/", views.replay, name="web-replay"),
+    path("account/", views.account, name="web-account"),
+    path("account/password/reset/", views.password_reset, name="web-password-reset"),
+    path(
+        "account/password/reset/<str:key>/",
+        views.password_reset,
+        name="web-password-reset-key",
+    ),
+    path("account/verify-email/<str:key>/", views.verify_email, name="web-verify-email"),
+    # allauth's stock pages that a player could reach (old links, the "Forgot password" of
+    # the admin's log-in) lead to the client's own pages; /accounts/login/ stays (the admin's).
+    path("accounts/confirm-email/<str:key>/", views.to_verify_email),
+    path("accounts/password/reset/", views.to_client_page, {"to": "/account/password/reset/"}),
+    path("accounts/signup/", views.to_client_page, {"to": "/account/"}),
+    path("accounts/email/", views.to_client_page, {"to": "/account/"}),
+    path("accounts/password/change/", views.to_client_page, {"to": "/account/"}),
 ]

@@ -8,7 +8,7 @@ and pass the ids found in the URL.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -46,3 +46,30 @@ def history(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return _page(request, "web/replay.html", game_id=str(game_id), page="history")
+
+
+@ensure_csrf_cookie
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page: a guest's sign-up (keeping its games), or the player's settings."""
+    return _page(request, "web/account.html", page="account")
+
+
+@ensure_csrf_cookie
+def password_reset(request: HttpRequest, key: str = "") -> HttpResponse:
+    """Ask for a reset mail, or (with the mail's key) choose the new password. Open to
+    visitors: whoever holds the key may set the password, as allauth decides."""
+    return render(request, "web/password_reset.html", {"page": "account", "key": key})
+
+
+@ensure_csrf_cookie
+def verify_email(request: HttpRequest, key: str) -> HttpResponse:
+    """The link of the confirmation mail: the page confirms the address through the API."""
+    return render(request, "web/verify_email.html", {"page": "account", "key": key})
+
+
+def to_verify_email(request: HttpRequest, key: str) -> HttpResponse:
+    return HttpResponseRedirect(f"/account/verify-email/{quote(key, safe='')}/")
+
+
+def to_client_page(request: HttpRequest, to: str) -> HttpResponse:
+    return HttpResponseRedirect(to)

@@ -546,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not draw moves made on other devices as they happen",
     )
     games = commands.add_parser("games", help="list your games")
-    games.add_argument("--status", choices=["playing", "stuck", "won", "resigned"])
+    games.add_argument("--status", choices=["playing", "stuck", "won", "resigned", "abandoned"])
     games.add_argument("--limit", type=int, default=20)
     commands.add_parser("stats", help="your statistics")
     analyse = commands.add_parser(

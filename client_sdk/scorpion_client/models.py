@@ -83,7 +83,9 @@ PLAYING = "playing"
 STUCK = "stuck"
 WON = "won"
 RESIGNED = "resigned"
-FINISHED_STATUSES = frozenset({WON, RESIGNED})
+# Left for another game of the same kind, or restarted (docs/api.md): final too.
+ABANDONED = "abandoned"
+FINISHED_STATUSES = frozenset({WON, RESIGNED, ABANDONED})
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -286,7 +288,7 @@ class Game:
 
     @property
     def is_finished(self) -> bool:
-        """Won or resigned: final, the server accepts no more commands."""
+        """Won, resigned or abandoned: final, the server accepts no more commands."""
         return self.status in FINISHED_STATUSES
 
     @property

@@ -17,7 +17,7 @@ from games.engine.cards import card_code, parse_card, parse_deal_code
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
 from games.engine.position import Move, player_view
-from games.history import Command, GameState
+from games.history import OVER, Command, GameState
 from games.models import AnalysisOutcome, Game, GameEvent, GameMode, GameStatus, SolverVerdict
 from games.selectors import AnalysisView, HintsView
 from games.services import DealChoice
@@ -251,7 +251,11 @@ class GamePageSerializer(serializers.Serializer[Any]):
 
 class EventSerializer(RecordSerializer):
     seq = serializers.IntegerField()
-    type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
+    type = serializers.ChoiceField(
+        choices=["move", "deal", "undo", "redo", "resign", "abandon"],
+        help_text="abandon: written by the server when the player started another game of "
+        "the same kind, or restarted this one.",
+    )
     created_at = serializers.DateTimeField()
     undone = RecordSerializer(required=False, help_text="Undo: the move or deal reversed.")
     redone = RecordSerializer(required=False, help_text="Redo: the move or deal replayed.")
@@ -459,8 +463,8 @@ def game_representation(
         "stock": view["stock"],
         "collected": view["collected"],
         "moves": state.moves,
-        "can_undo": bool(state.line) and state.status not in ("won", "resigned"),
-        "can_redo": bool(state.redo) and state.status not in ("won", "resigned"),
+        "can_undo": bool(state.line) and state.status not in OVER,
+        "can_redo": bool(state.redo) and state.status not in OVER,
         "seed": game.seed if reveal else None,
         "code": game.deal_code if reveal else None,
         "pysol_number": game.pysol_number,

@@ -62,7 +62,7 @@ class StreamStart:
 
     @property
     def final(self) -> bool:
-        return self.status in ("won", "resigned")
+        return self.status in ("won", "resigned", "abandoned")
 
 
 class Opener:

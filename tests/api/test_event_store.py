@@ -29,8 +29,8 @@ def as_command(step: dict[str, Any]) -> Command:
     return Command(step["type"])
 
 
-def new_game(owner: User) -> Game:
-    return services.game_create(owner=owner, choice=DealChoice(mode="seeded", code=CODE))
+def new_game(owner: User, mode: str = "seeded") -> Game:
+    return services.game_create(owner=owner, choice=DealChoice(mode=mode, code=CODE))
 
 
 def run(owner: User, game: Game, command: Command, **kwargs: Any) -> services.CommandResult:
@@ -95,7 +95,7 @@ def test_database_refuses_a_duplicate_idempotency_key(owner: User) -> None:
 
 
 def test_undo_does_the_same_work_after_thousands_of_events(owner: User) -> None:
-    short = new_game(owner)
+    short = new_game(owner, "random")  # another kind: it stays open beside the seeded game
     run(owner, short, as_command(LINE[0]))
     long = new_game(owner)
     run(owner, long, as_command(LINE[0]))

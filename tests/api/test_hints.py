@@ -50,18 +50,23 @@ def test_the_hints_answer_never_depends_on_an_unseen_card(
     commands = [command_of(step.action) for step in game.steps[:played]]
     other_deal = deal_with_unseen(game.deal, position, order)
 
-    ids = [play_through_the_api(player, deal, commands) for deal in (game.deal, other_deal)]
+    # Each game is read while it is in play: the second, of the same kind, leaves the first
+    # behind (abandoned) as it is created.
+    ids, states, tables, answers = [], [], [], []
+    for deal in (game.deal, other_deal):
+        game_id = play_through_the_api(player, deal, commands)
+        ids.append(game_id)
+        states.append(GameRow.objects.get(pk=game_id).state["position"])
+        tables.append(player.get(f"/api/v1/games/{game_id}/").json())
+        answers.append(player.get(f"/api/v1/games/{game_id}/hints/"))
 
     # The server holds the two positions: the same visible table, different unseen cards.
-    states = [GameRow.objects.get(pk=game_id).state["position"] for game_id in ids]
     assert states == [position.to_dict(), with_unseen(position, order).to_dict()]
-    tables = [player.get(f"/api/v1/games/{game_id}/").json() for game_id in ids]
     visible = ("status", "version", "columns", "stock", "collected", "moves")
     assert [{key: table[key] for key in visible} for table in tables] == [
         {key: tables[0][key] for key in visible}
     ] * 2
 
-    answers = [player.get(f"/api/v1/games/{game_id}/hints/") for game_id in ids]
     assert [answer.status_code for answer in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
     # Every field of the answer is covered: a new one must be proven blind to unseen cards too.

@@ -136,8 +136,9 @@ def test_new_game_choices(client: Scorpion) -> None:
 
 
 def test_list_filters_and_iterates_every_page(client: Scorpion) -> None:
-    created = [client.games.create(seed=seed) for seed in range(5)]
-    created[0].resign()
+    first = client.games.create(seed=0)
+    first.resign()  # before the next seeded game, which would leave it behind (abandoned)
+    created = [first, *(client.games.create(seed=seed) for seed in range(1, 5))]
 
     page = client.games.list(page_size=2)
     assert page.count == 5

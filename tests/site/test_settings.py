@@ -143,6 +143,9 @@ def test_debug_has_a_fixed_development_daily_deal_secret() -> None:
         ("EMAIL_URL", "smtp://host:port"),
         ("EMAIL_TIMEOUT", "forever"),
         ("LOG_LEVEL", "loud"),
+        ("GUEST_IDLE_DAYS", "a month"),
+        ("GUEST_IDLE_DAYS", "0"),
+        ("THROTTLE_GUEST", "many"),
     ],
 )
 def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, value: str) -> None:

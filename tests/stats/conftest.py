@@ -28,6 +28,7 @@ UTC = datetime.UTC
 STAT_FIELDS = (
     "won",
     "resigned",
+    "abandoned",
     "current_streak",
     "best_streak",
     "best_time",
@@ -37,7 +38,7 @@ STAT_FIELDS = (
     "last_finished_at",
     "last_finished_game",
 )
-ZERO_ROW = (0, 0, 0, 0, None, None, datetime.timedelta(0), 0, None, None)
+ZERO_ROW = (0, 0, 0, 0, 0, None, None, datetime.timedelta(0), 0, None, None)
 
 
 class Clock:
@@ -138,7 +139,12 @@ def rows(user: User) -> dict[str, tuple[Any, ...]]:
 def oracle(user: User) -> dict[str, tuple[Any, ...]]:
     """The definitions (stats/models.py) computed the plainest way, in Python, from the games."""
     finished = sorted(
-        Game.objects.filter(owner=user, status__in=["won", "resigned"]),
+        (
+            game
+            for game in Game.objects.filter(owner=user, status__in=["won", "resigned", "abandoned"])
+            # Abandoned untouched: not played.
+            if game.status != "abandoned" or game.started_at is not None
+        ),
         key=lambda game: (game.finished_at, game.id),
     )
     result: dict[str, tuple[Any, ...]] = {}
@@ -158,7 +164,8 @@ def oracle(user: User) -> dict[str, tuple[Any, ...]]:
             best = max(best, streak)
         result[mode] = (
             len(wins),
-            len(chosen) - len(wins),
+            sum(1 for g in chosen if g.status == "resigned"),
+            sum(1 for g in chosen if g.status == "abandoned"),
             streak,
             best,
             min(times, default=None),

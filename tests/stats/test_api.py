@@ -21,6 +21,8 @@ FIGURES = {
     "played",
     "won",
     "resigned",
+    "abandoned",
+    "in_play",
     "win_rate",
     "current_streak",
     "best_streak",
@@ -83,17 +85,23 @@ def test_statistics_after_playing(player: Player) -> None:
     play_to_win(player, won["id"])
     resigned = player.new_game(mode="random")
     player.command(resigned["id"], {"type": "resign"})
-    player.new_game(mode="random")  # still on: played, not finished
+    left = player.new_game(mode="random")
+    player.command(left["id"], {"type": "deal"})
+    untouched = player.new_game(mode="random")  # leaves `left` behind after a deal: played
+    player.new_game(mode="random")  # leaves `untouched` behind without a move: not played
     second = player.new_game(code=CODE)
     player.command(second["id"], LINE[0])
     player.command(second["id"], {"type": "undo"})
     play_to_win(player, second["id"])
 
+    assert player.get(f"/api/v1/games/{left['id']}/").json()["status"] == "abandoned"
+    assert player.get(f"/api/v1/games/{untouched['id']}/").json()["status"] == "abandoned"
     body = player.get("/api/v1/stats/").json()
     times = [win_seconds(g["id"]) for g in (won, second)]
-    assert body["played"] == 4
-    assert (body["won"], body["resigned"]) == (2, 1)
-    assert body["win_rate"] == round(2 / 3, 4)
+    # Played: 2 won, 1 resigned, 1 abandoned after a move; the latest random game is in play.
+    assert (body["played"], body["won"], body["resigned"], body["abandoned"]) == (4, 2, 1, 1)
+    assert body["in_play"] == 1
+    assert body["win_rate"] == 0.5
     assert (body["current_streak"], body["best_streak"]) == (1, 1)
     assert body["best_time"] == round(min(times), 3)
     assert body["average_win_time"] == pytest.approx(sum(times) / 2, abs=0.001)
@@ -102,9 +110,25 @@ def test_statistics_after_playing(player: Player) -> None:
     seeded, random_mode = body["modes"]["seeded"], body["modes"]["random"]
     assert (seeded["played"], seeded["won"], seeded["resigned"]) == (2, 2, 0)
     assert seeded["win_rate"] == 1.0
-    assert (random_mode["played"], random_mode["won"], random_mode["resigned"]) == (2, 0, 1)
+    assert (random_mode["played"], random_mode["won"], random_mode["abandoned"]) == (2, 0, 1)
+    assert (random_mode["resigned"], random_mode["in_play"]) == (1, 1)
     assert random_mode["win_rate"] == 0.0
     assert body["modes"]["daily"]["played"] == 0
+
+
+def test_the_win_rate_never_exceeds_one_whatever_is_left_open(player: Player) -> None:
+    """The issue's "Played 5 · Won 2 · Win rate 100%": the rate is won over played, and
+    played counts every game that ended or was left after a move."""
+    for _ in range(2):
+        game = player.new_game(code=CODE)
+        play_to_win(player, game["id"])
+    for _ in range(3):
+        game = player.new_game(mode="random")
+        player.command(game["id"], {"type": "deal"})  # then left behind by the next one
+    body = player.get("/api/v1/stats/").json()
+    assert (body["played"], body["won"], body["abandoned"], body["in_play"]) == (4, 2, 2, 1)
+    assert body["win_rate"] == 0.5
+    assert body["won"] <= body["played"]
 
 
 def test_daily_figures_are_kept_apart(player: Player) -> None:
@@ -134,9 +158,10 @@ def test_practice_attempts_count_apart_from_the_ranked_daily_attempt(player: Pla
     # The challenge itself: one attempt that day, resigned.
     assert (daily["played"], daily["won"], daily["resigned"]) == (1, 0, 1)
     assert daily["win_rate"] == 0.0
-    # Practice: two attempts, one won; they count overall like any game.
-    assert (practice["played"], practice["won"], practice["resigned"]) == (2, 1, 0)
-    assert (body["played"], body["won"], body["resigned"]) == (3, 1, 1)
+    # Practice: one attempt won, one (the restart) still in play; they count overall too.
+    assert (practice["played"], practice["won"], practice["resigned"]) == (1, 1, 0)
+    assert practice["in_play"] == 1
+    assert (body["played"], body["won"], body["resigned"]) == (2, 1, 1)
 
 
 def test_statistics_are_the_callers_own(make_player: Callable[[], Player]) -> None:
@@ -299,3 +324,55 @@ def test_the_first_and_last_days_of_the_calendar_have_empty_leaderboards(player:
 )
 def test_bad_paging_is_a_validation_error(player: Player, query: str) -> None:
     problem(player.get(f"/api/v1/daily/2026-03-14/leaderboard/?{query}"), 400, "validation_error")
+
+
+# --- /api/v1/games/{id}/result/ (the win moment) ---
+
+
+def test_the_result_of_a_win_names_new_personal_bests_and_the_streak(player: Player) -> None:
+    first = player.new_game(code=CODE)
+    play_to_win(player, first["id"])
+    result = player.get(f"/api/v1/games/{first['id']}/result/").json()
+    assert (result["status"], result["first_win"], result["best_time"]) == ("won", True, True)
+    assert result["fewest_moves"] is True
+    assert (result["current_streak"], result["best_streak"]) == (1, 1)
+    assert result["daily_rank"] is None
+    # The next daily opens at the next midnight UTC.
+    opens = datetime.datetime.fromisoformat(result["next_daily_at"])
+    now = timezone.now()
+    assert opens.time() == datetime.time(0)
+    assert now < opens <= now + datetime.timedelta(days=1)
+
+    slower = player.new_game(code=CODE)
+    player.command(slower["id"], LINE[0])
+    player.command(slower["id"], {"type": "undo"})
+    # Win more slowly: the first win's time stands.
+    Game.objects.filter(pk=slower["id"]).update(
+        started_at=timezone.now() - datetime.timedelta(hours=1)
+    )
+    play_to_win(player, slower["id"])
+    again = player.get(f"/api/v1/games/{slower['id']}/result/").json()
+    assert (again["first_win"], again["best_time"], again["fewest_moves"]) == (False, False, False)
+    assert again["previous_best_time"] == result["time"]
+    assert again["current_streak"] == 2
+
+
+def test_the_result_of_a_ranked_daily_win_has_its_rank(make_player: Callable[[], Player]) -> None:
+    DailyDeal.objects.create(
+        date=timezone.now().date(), candidate=0, **certified({"code": CODE, "line": LINE}, 5)
+    )
+    one, two = make_player(), make_player()
+    for who in (one, two):
+        game = who.new_game(mode="daily")
+        play_to_win(who, game["id"])
+    result = two.get(f"/api/v1/games/{game['id']}/result/").json()
+    assert result["daily_count"] == 2
+    assert result["daily_rank"] in (1, 2)
+
+
+def test_the_result_of_another_players_game_is_not_found(
+    make_player: Callable[[], Player],
+) -> None:
+    one, two = make_player(), make_player()
+    game = one.new_game(code=CODE)
+    problem(two.get(f"/api/v1/games/{game['id']}/result/"), 404, "not_found")

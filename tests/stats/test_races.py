@@ -35,7 +35,8 @@ def test_two_games_of_one_player_finishing_at_once_are_both_counted() -> None:
         # yet, and both transactions try to create them.
         owner = make_user(f"racer{round_}")
         for _ in range(3):
-            resigning, winning = new_game(owner), new_game(owner)
+            # Two kinds of deal: a new game of one kind abandons the open one of that kind.
+            resigning, winning = new_game(owner, "random"), new_game(owner)
             step(resigning)
             for action in line_of(winning)[:-1]:
                 run(winning, as_command(action))

@@ -76,7 +76,11 @@ class RandomPlay:
         if mode == "winnable":
             self.winnable_played[user.pk] += 1
         game = new_game(user, mode, self.rng.choice(WON))
+        # The games of the same kind left open are abandoned, and count if they had a move.
+        still_open = Game.objects.filter(status__in=["playing", "stuck"])
+        self.open[user.pk] = [g for g in self.open[user.pk] if still_open.filter(pk=g.pk).exists()]
         self.open[user.pk].append(game)
+        assert rows(user) == oracle(user)
 
     def act(self) -> None:
         user = self.rng.choice(self.users)
@@ -189,7 +193,7 @@ def test_resigning_ends_the_streak(clock: Clock) -> None:
 def test_games_still_being_played_do_not_break_a_streak(clock: Clock) -> None:
     user = make_user("eve")
     win(new_game(user))
-    left_open = new_game(user)
+    left_open = new_game(user, "random")  # another kind: the seeded games leave it open
     step(left_open)
     clock.advance(minutes=1)
     win(new_game(user))
@@ -209,7 +213,7 @@ def test_a_resignation_without_a_move_is_a_finished_game_without_a_time(clock: C
 
 def test_streaks_follow_the_order_of_finishing_not_of_starting(clock: Clock) -> None:
     user = make_user("gus")
-    first, second = new_game(user), new_game(user)
+    first, second = new_game(user, "random"), new_game(user)
     clock.advance(minutes=1)
     win(second)
     clock.advance(minutes=1)
@@ -217,7 +221,7 @@ def test_streaks_follow_the_order_of_finishing_not_of_starting(clock: Clock) -> 
     assert (row(user).current_streak, row(user).best_streak) == (0, 1)
     assert_incremental_is_recomputed(user)
 
-    third, fourth = new_game(user), new_game(user)
+    third, fourth = new_game(user, "random"), new_game(user)
     clock.advance(minutes=1)
     resign(fourth)
     clock.advance(minutes=1)
@@ -229,7 +233,7 @@ def test_streaks_follow_the_order_of_finishing_not_of_starting(clock: Clock) -> 
 def test_a_finish_that_sorts_before_the_last_one_counted_is_recomputed(clock: Clock) -> None:
     """Two commands racing: the one that finished later (by the clock) committed first."""
     user = make_user("hal")
-    early, late = new_game(user), new_game(user)
+    early, late = new_game(user, "random"), new_game(user)
     step(early)
     step(late)
     start = clock.now
@@ -247,7 +251,10 @@ def test_a_finish_that_sorts_before_the_last_one_counted_is_recomputed(clock: Cl
 
 def test_ties_in_finished_at_are_ordered_by_game_id(clock: Clock) -> None:
     user = make_user("ida")
-    games = [new_game(user) for _ in range(4)]
+    ensure_winnable_pool()
+    ensure_daily_deal(clock.now.date())
+    # One game of each kind: a new game of a kind abandons the one left open.
+    games = [new_game(user, mode) for mode in ("seeded", "random", "winnable", "daily")]
     for game in games:
         step(game)
     clock.advance(minutes=3)

@@ -31,13 +31,20 @@ def test_the_feed_tells_of_games_created_and_finished(streams: Streams, player: 
     assert frame.event == "game_created"
     assert frame.json() == created
     assert int(frame.id or 0) > int(cursor)
+    # A restart leaves the game behind: its end (abandoned) and the new game are both told.
     restarted = player.post(f"/api/v1/games/{created['id']}/restart/").json()
-    assert reader.event().json()["id"] == restarted["id"]
+    new, left = reader.event(), reader.event()
+    # In the order of their ids (a client that resumes from the last id misses neither).
+    assert (new.event, left.event) == ("game_created", "game_finished")
+    assert int(left.id or 0) > int(new.id or 0)
+    assert new.json()["id"] == restarted["id"]
+    assert left.json()["id"] == created["id"]
+    assert left.json()["status"] == "abandoned"
 
-    resigned = player.command(created["id"], {"type": "resign"}).json()
+    resigned = player.command(restarted["id"], {"type": "resign"}).json()
     frame = reader.event()
     assert frame.event == "game_finished"
-    assert frame.json()["id"] == created["id"]
+    assert frame.json()["id"] == restarted["id"]
     assert frame.json()["status"] == "resigned"
     assert frame.json()["columns"] == resigned["columns"]
 

@@ -37,8 +37,10 @@ PUBLIC = [
     "/",
     # /admin/login/ is allauth's /accounts/login/ since the admin log-in is rate-limited.
     "/accounts/login/",
-    "/accounts/signup/",
-    "/accounts/password/reset/",
+    # allauth's other stock pages lead to the client's own (web/urls.py).
+    "/account/password/reset/",
+    "/account/password/reset/abc-def/",
+    "/account/verify-email/abc/",
     "/api/docs/",
     "/_allauth/openapi.html",
 ]
@@ -61,7 +63,7 @@ PRIVATE = [
     "/admin/auth/user/add/",
     "/staff/dashboard/",
     "/staff/games/{game}/replay/",
-    "/accounts/email/",
+    "/account/",
     "/api/docs/",
 ]
 

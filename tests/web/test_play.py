@@ -425,8 +425,10 @@ def test_touch_play_a_game_moved_elsewhere_and_no_moves_left(
     expect(page.locator("#board")).to_have_attribute("data-status", "playing")
     expect(page.locator("#banner")).to_be_hidden()
 
-    # Restart: a new game of the same deal; resign it, after confirming.
+    # Restart: a new game of the same deal, after confirming (the game left behind, moved,
+    # counts as played and not won); resign it, after confirming.
     page.locator("#btn-restart").tap()
+    page.locator("dialog.confirm").get_by_role("button", name="Restart").tap()
     page.wait_for_url(lambda url: game_id not in url)
     restarted = Table(page)
     restarted.wait_version(0)

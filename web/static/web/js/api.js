@@ -145,6 +145,31 @@ export const auth = {
   },
 };
 
+// Account management (allauth's browser client; docs/web.md, "Account pages").
+export const account = {
+  emails: async () => (await json("GET", `${AUTH}/account/email`)).data,
+  // With ACCOUNT_CHANGE_EMAIL the new address replaces the old one once confirmed.
+  changeEmail: (email) => json("POST", `${AUTH}/account/email`, { email }),
+  changePassword: (current_password, new_password) =>
+    json("POST", `${AUTH}/account/password/change`, { current_password, new_password }),
+  requestReset: (email) => json("POST", `${AUTH}/auth/password/request`, { email }),
+  // 401: the password is set, and the visitor logs in with it.
+  reset: (key, password) =>
+    request("POST", `${AUTH}/auth/password/reset`, { key, password }, { allowStatus: [401] }),
+  verifyEmail: (key) =>
+    request("POST", `${AUTH}/auth/email/verify`, { key }, { allowStatus: [401] }),
+};
+
+// The caller's account in the API: guest or not, the leaderboard name, data and deletion.
+export const me = {
+  get: () => json("GET", "/api/v1/me/"),
+  setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
+  deleteData: () => json("DELETE", "/api/v1/me/data/"),
+  deleteAccount: () => json("DELETE", "/api/v1/me/"),
+  // A guest account for this browser session (201), or the account already signed in (200).
+  startGuest: () => json("POST", "/api/v1/guest/"),
+};
+
 function signedIn({ status, data }) {
   if (status === 200 || status === 409) return { user: data?.data?.user ?? null };
   const flows = (data?.data?.flows || []).filter((flow) => flow.is_pending);
@@ -162,6 +187,8 @@ export const games = {
   events: (id) => json("GET", `/api/v1/games/${id}/events/`),
   state: (id, version) => json("GET", `/api/v1/games/${id}/states/${version}/`),
   restart: (id) => json("POST", `/api/v1/games/${id}/restart/`),
+  // Personal bests, streak and daily rank of a finished game (the win moment).
+  result: (id) => json("GET", `/api/v1/games/${id}/result/`),
 };
 
 export const daily = {

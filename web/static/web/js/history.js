@@ -2,7 +2,7 @@
 
 import { games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, modeLabel, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, isOver, modeLabel, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
 
 const box = document.getElementById("games");
 const form = document.getElementById("filters");
@@ -11,7 +11,7 @@ const older = document.getElementById("games-next");
 let links = { next: null, previous: null };
 
 function row(game) {
-  const over = game.status === "won" || game.status === "resigned";
+  const over = isOver(game);
   return h(
     "li",
     { class: `status-${game.status}`, dataset: { gameId: game.id } },

@@ -1,11 +1,12 @@
 // The home page: log-in and sign-up forms (allauth's browser client), or the lobby.
 
-import { auth, games, JsonText, safeNext } from "scorpion/api.js";
+import { auth, games, JsonText, me, safeNext } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
 import {
   formatDate,
   formatDuration,
   h,
+  isOver,
   modeLabel,
   setBusy,
   STATUS_LABELS,
@@ -66,7 +67,7 @@ function gameSummary(game) {
 }
 
 function gameLink(game) {
-  return game.status === "won" || game.status === "resigned"
+  return isOver(game)
     ? h("a", { href: `/history/${game.id}/` }, "Replay")
     : h("a", { href: `/play/${game.id}/` }, "Resume");
 }
@@ -177,6 +178,26 @@ function wireNewGame(section) {
     }
   });
 }
+
+// One tap from landing to the table: a guest account for this browser, then a random deal.
+function wirePlayNow(button) {
+  const error = document.getElementById("play-now-error");
+  button.addEventListener("click", async () => {
+    error.textContent = "";
+    setBusy(button.parentElement, true);
+    try {
+      await me.startGuest();
+      const game = await games.create({ mode: "random" });
+      location.assign(`/play/${game.id}/`);
+    } catch (failure) {
+      error.textContent = failure.detail;
+      setBusy(button.parentElement, false);
+    }
+  });
+}
+
+const playNow = document.getElementById("play-now");
+if (playNow) wirePlayNow(playNow);
 
 const loginForm = document.getElementById("login-form");
 if (loginForm) {

@@ -26,6 +26,7 @@ import {
   suitName,
 } from "scorpion/cards.js";
 import { follow } from "scorpion/live.js";
+import { showWinResult } from "scorpion/win.js";
 import {
   announce,
   confirmDialog,
@@ -64,7 +65,7 @@ let hintShown = null;
 let predictions = []; // moves drawn before the server answered: [{body}]
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-const finished = (g) => g.status === "won" || g.status === "resigned";
+const finished = (g) => ["won", "resigned", "abandoned"].includes(g.status);
 const playable = (g) => g.status === "playing" || g.status === "stuck";
 
 // --- drawing ---
@@ -221,6 +222,7 @@ function renderBanner() {
         h("a", { class: "button", href: "/stats/" }, "Your statistics"),
       ),
     );
+    showWinResult(banner, game); // the win moment (win.js)
   } else if (status === "stuck") {
     banner.replaceChildren(
       h("h2", { tabindex: "-1" }, "No moves available"),
@@ -233,9 +235,9 @@ function renderBanner() {
         h("button", { type: "button", onclick: resign }, "Resign"),
       ),
     );
-  } else if (status === "resigned") {
+  } else if (status === "resigned" || status === "abandoned") {
     banner.replaceChildren(
-      h("h2", { tabindex: "-1" }, "Game over: resigned"),
+      h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
       dailyNote(),
       h(
         "div",
@@ -332,6 +334,7 @@ function describeRemote(event) {
   if (event.type === "undo") return `undone ${describeRecord(event.undone)}`;
   if (event.type === "redo") return `redone ${describeRecord(event.redone)}`;
   if (event.type === "resign") return "resigned";
+  if (event.type === "abandon") return "left for a new game";
   return describeRecord(event);
 }
 
@@ -483,6 +486,9 @@ async function newGame() {
 }
 
 async function restart() {
+  // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
+  const question = "Restart this deal? This attempt ends and counts as played, not won.";
+  if (!finished(game) && game.started_at && !(await confirmDialog(question, "Restart"))) return;
   controls.restart.disabled = true;
   try {
     const created = await games.restart(gameId);

@@ -1,5 +1,7 @@
 // Statistics: the figures of GET /api/v1/stats/, and a chart of results per day drawn from the
-// finished games (GET /api/v1/games/?status=won and ?status=resigned).
+// finished games (GET /api/v1/games/?status=won and ?status=resigned). "Played" is what the
+// server counts (won + resigned + abandoned after a move) and the win rate is won / played, so
+// the page can never show more wins than games; games in play count once they end or are left.
 
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
@@ -23,7 +25,9 @@ function figureList(figures) {
     ["Played", orDash(figures.played)],
     ["Won", orDash(figures.won)],
     ["Resigned", orDash(figures.resigned)],
+    ["Abandoned", orDash(figures.abandoned)],
     ["Win rate", percent(figures.win_rate)],
+    ["In play", orDash(figures.in_play)],
     ["Current streak", orDash(figures.current_streak)],
     ["Best streak", orDash(figures.best_streak)],
     ["Best time", formatDuration(figures.best_time)],

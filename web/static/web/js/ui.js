@@ -99,7 +99,12 @@ export const STATUS_LABELS = {
   stuck: "No moves available",
   won: "Won",
   resigned: "Resigned",
+  abandoned: "Abandoned",
 };
+
+// Won, resigned or abandoned: the game accepts no more commands.
+export const OVER = ["won", "resigned", "abandoned"];
+export const isOver = (game) => OVER.includes(game.status);
 
 export function setBusy(element, busy) {
   if (!element) return;

@@ -1,0 +1,99 @@
+"""Guests: a visitor plays at once, on an account of their own made on first play.
+
+A guest is an ordinary Django user with a ``Profile(guest=True)``, no e-mail address and no
+usable password, kept by the browser's session (``POST /api/v1/guest/`` logs it in). Everything
+else treats it as any player: its games, statistics, throttles and live streams are the same.
+
+- **Sign-up converts it.** allauth's sign-up, called from a guest's session, fills the guest's
+  own row (``accounts.adapter``: ``new_user`` hands allauth the guest instead of a new user),
+  so the account keeps its id, and with it its games and statistics. A guest can only become
+  a *new* account: allauth's checks (unique e-mail, password validators, rate limits) apply as
+  to any sign-up, and logging in to an existing account from a guest session only switches the
+  session to it (the guest's games stay with the guest): nothing of a guest is ever merged
+  into an account that already exists, so a guest cannot reach another player's data.
+- **Limits.** Creating a guest is throttled per address (``THROTTLE_GUEST``, a fixed-window
+  counter: ``scorpion_site.throttles.GuestRateThrottle``) besides the API's usual limits.
+- **Clean-up.** A guest that has not played for ``GUEST_IDLE_DAYS`` days is deleted with its
+  games and statistics by a periodic task (``accounts.tasks.delete_idle_guests``).
+- **Leaderboards** show a guest as "Guest" (``stats.selectors.display_name``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from accounts.models import Profile
+from accounts.services import _lock_games, account_lock
+from games.models import Game
+
+GUEST_USERNAME_PREFIX = "guest-"
+
+
+def is_guest(user: object) -> bool:
+    """Whether ``user`` is a signed-in guest (one query at most, cached on the user)."""
+    if not isinstance(user, User) or not user.is_authenticated:
+        return False
+    try:
+        return bool(user.profile.guest)
+    except Profile.DoesNotExist:
+        return False
+
+
+def guest_create() -> User:
+    """A new guest account: no e-mail, no usable password, a random username nobody chose."""
+    with transaction.atomic():
+        user = User(username=GUEST_USERNAME_PREFIX + secrets.token_hex(12), email="")
+        user.set_unusable_password()
+        user.save()
+        Profile.objects.create(user=user, guest=True)
+    return user
+
+
+def guest_convert(*, user: User) -> bool:
+    """Mark a guest as a full account (called as allauth saves the sign-up on the guest's own
+    row). False if it was no guest: one guest converts once, even if two sign-ups race (the
+    row is locked, and only the first finds it a guest)."""
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().filter(user=user).first()
+        if profile is None or not profile.guest:
+            return False
+        profile.guest = False
+        profile.save(update_fields=["guest"])
+    return True
+
+
+def idle_guests(*, now: datetime.datetime, idle: datetime.timedelta) -> QuerySet[User]:
+    """Guests created before ``now - idle`` with no game touched since then."""
+    cutoff = now - idle
+    recent_play = Game.objects.filter(owner=OuterRef("pk"), updated_at__gte=cutoff)
+    return User.objects.filter(profile__guest=True, date_joined__lt=cutoff).exclude(
+        Exists(recent_play)
+    )
+
+
+def guest_delete_if_idle(*, user_id: int, now: datetime.datetime, idle: datetime.timedelta) -> bool:
+    """Delete one guest with its games and statistics if it is still an idle guest, judged
+    again under the account's lock (it may have played, or signed up, since it was listed).
+    Its sessions are not searched for (a full scan of the sessions per guest): a session of a
+    deleted user is simply signed out on its next request, and expires in its time."""
+    with transaction.atomic():
+        if not account_lock(user_id=user_id):
+            return False
+        _lock_games(user_id=user_id)
+        if not idle_guests(now=now, idle=idle).filter(pk=user_id).exists():
+            return False
+        User.objects.filter(pk=user_id).delete()
+    return True
+
+
+def guests_delete_idle(*, idle: datetime.timedelta, limit: int = 1000) -> int:
+    """Delete up to ``limit`` idle guests, one short transaction each; returns how many."""
+    now = timezone.now()
+    ids = list(idle_guests(now=now, idle=idle).order_by("pk").values_list("pk", flat=True)[:limit])
+    return sum(guest_delete_if_idle(user_id=user_id, now=now, idle=idle) for user_id in ids)

@@ -1,0 +1,242 @@
+"""Guest play: a visitor plays at once on a guest account kept by the browser session, signs
+up later keeping its games, and is limited, cleaned up and named like the rules say."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from accounts import guests, tasks
+from accounts.models import Profile
+from games.models import DailyDeal, Game
+from scorpion_site.throttles import GuestRateThrottle
+from stats.models import PlayerStats
+from tests.api.conftest import WON_DEAL, sign_up
+
+pytestmark = pytest.mark.django_db
+CODE = WON_DEAL["code"]
+LINE = WON_DEAL["line"]
+PASSWORD = "a long password 42"
+AUTH = "/_allauth/browser/v1"
+
+
+class Browser:
+    """A browser: session and CSRF cookies, the CSRF token sent on writes, as web/js/api.js."""
+
+    def __init__(self) -> None:
+        self.client = Client(enforce_csrf_checks=True)
+        self.client.get("/")  # sets the CSRF cookie
+
+    @property
+    def token(self) -> str:
+        return self.client.cookies["csrftoken"].value
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path)
+
+    def send(self, method: str, path: str, body: Any = None, *, csrf: bool = True) -> Any:
+        headers = {"X-CSRFToken": self.token} if csrf else {}
+        return getattr(self.client, method)(
+            path, body if body is not None else {}, content_type="application/json", headers=headers
+        )
+
+    def post(self, path: str, body: Any = None, *, csrf: bool = True) -> Any:
+        return self.send("post", path, body, csrf=csrf)
+
+    def play_to_win(self, game_id: str) -> None:
+        for step in LINE:
+            response = self.post(f"/api/v1/games/{game_id}/commands/", step)
+            assert response.status_code == 200, response.content
+
+
+def guest_browser() -> tuple[Browser, dict[str, Any]]:
+    browser = Browser()
+    response = browser.post("/api/v1/guest/")
+    assert response.status_code == 201, response.content
+    return browser, response.json()
+
+
+def test_a_visitor_plays_at_once_as_a_guest() -> None:
+    browser, me = guest_browser()
+    assert me["guest"] is True
+    assert me["email"] == ""
+    game = browser.post("/api/v1/games/", {"code": CODE})
+    assert game.status_code == 201
+    browser.play_to_win(game.json()["id"])
+    assert browser.get("/api/v1/stats/").json()["won"] == 1
+    assert browser.get("/api/v1/me/").json()["guest"] is True
+    # The pages are the guest's too (no sign-up wall).
+    assert browser.get("/stats/").status_code == 200
+    user = User.objects.get(pk=me["id"])
+    assert not user.has_usable_password()
+
+
+def test_asking_again_makes_no_second_guest() -> None:
+    browser, me = guest_browser()
+    again = browser.post("/api/v1/guest/")
+    assert again.status_code == 200
+    assert again.json()["id"] == me["id"]
+    assert Profile.objects.filter(guest=True).count() == 1
+
+
+def test_a_guest_is_not_made_without_the_csrf_token() -> None:
+    """Another site cannot sign a visitor's browser in as a guest of its making."""
+    browser = Browser()
+    response = browser.post("/api/v1/guest/", csrf=False)
+    assert response.status_code == 403
+    assert not User.objects.exists()
+
+
+def test_guests_are_throttled_per_address() -> None:
+    with mock.patch.dict(GuestRateThrottle.THROTTLE_RATES, {"guest": "3/hour"}):
+        made = [Browser().post("/api/v1/guest/").status_code for _ in range(5)]
+    assert made == [201, 201, 201, 429, 429]
+    assert Profile.objects.filter(guest=True).count() == 3
+
+
+def test_signing_up_keeps_the_guests_games_and_statistics() -> None:
+    browser, me = guest_browser()
+    game = browser.post("/api/v1/games/", {"code": CODE}).json()
+    browser.play_to_win(game["id"])
+    response = browser.post(
+        f"{AUTH}/auth/signup", {"email": "kept@example.com", "password": PASSWORD}
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["data"]["user"]["id"] == me["id"]
+    account = browser.get("/api/v1/me/").json()
+    assert (account["id"], account["guest"], account["email"]) == (
+        me["id"],
+        False,
+        "kept@example.com",
+    )
+    assert User.objects.count() == 1
+    assert Game.objects.get(pk=game["id"]).owner_id == me["id"]
+    assert PlayerStats.objects.get(user_id=me["id"], mode="all").won == 1
+    # And the account is an ordinary one: log in elsewhere, find the game.
+    other = sign_in("kept@example.com", PASSWORD)
+    listed = other.get("/api/v1/games/?status=won").json()["results"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    assert other.get("/api/v1/stats/").json()["won"] == 1
+
+
+def sign_in(email: str, password: str) -> Browser:
+    browser = Browser()
+    response = browser.post(f"{AUTH}/auth/login", {"email": email, "password": password})
+    assert response.status_code == 200, response.content
+    return browser
+
+
+def test_a_guest_cannot_take_over_an_existing_account() -> None:
+    owner = sign_up("owner@example.com", PASSWORD)
+    owner_game = owner.new_game(code=CODE)
+    browser, me = guest_browser()
+    guest_game = browser.post("/api/v1/games/", {"code": CODE}).json()
+    # Signing up with the owner's e-mail: refused (or a mail to the owner), never a merge.
+    browser.post(f"{AUTH}/auth/signup", {"email": "owner@example.com", "password": "x" + PASSWORD})
+    assert Profile.objects.get(user_id=me["id"]).guest is True
+    assert User.objects.get(pk=me["id"]).email == ""
+    # Logging in from the guest's session with a wrong password: nothing either.
+    wrong = browser.post(f"{AUTH}/auth/login", {"email": "owner@example.com", "password": "no"})
+    assert wrong.status_code in (400, 409)
+    owner_user = User.objects.get(email="owner@example.com")
+    assert list(Game.objects.filter(owner=owner_user).values_list("pk", flat=True)) == [
+        uuid.UUID(owner_game["id"])
+    ]
+    assert Game.objects.get(pk=guest_game["id"]).owner_id == me["id"]
+    # The owner still logs in with their own password.
+    sign_in("owner@example.com", PASSWORD)
+
+
+def test_idle_guests_are_deleted_with_their_games_and_others_are_kept() -> None:
+    long_ago = timezone.now() - datetime.timedelta(days=40)
+    idle = guests.guest_create()
+    playing = guests.guest_create()
+    fresh = guests.guest_create()
+    converted = guests.guest_create()
+    Profile.objects.filter(user=converted).update(guest=False)
+    User.objects.filter(pk__in=[idle.pk, playing.pk, converted.pk]).update(date_joined=long_ago)
+    old_game = Game.objects.create(owner=idle, deal_code=CODE, state={})
+    Game.objects.filter(pk=old_game.pk).update(updated_at=long_ago)
+    Game.objects.create(owner=playing, deal_code=CODE, state={})  # played today
+    with mock.patch("django.conf.settings.GUEST_IDLE_DAYS", 30):
+        assert tasks.delete_idle_guests() == 1
+        assert tasks.delete_idle_guests() == 0  # idempotent
+    assert set(User.objects.values_list("pk", flat=True)) == {playing.pk, fresh.pk, converted.pk}
+    assert not Game.objects.filter(pk=old_game.pk).exists()
+
+
+def test_a_deleted_guests_browser_is_simply_signed_out() -> None:
+    browser, me = guest_browser()
+    User.objects.filter(pk=me["id"]).delete()
+    assert browser.get("/api/v1/me/").status_code in (401, 403)
+    assert browser.post("/api/v1/guest/").status_code == 201  # and may play again
+
+
+def test_leaderboards_show_guests_as_guest_and_players_by_their_name() -> None:
+    today = timezone.now().date()
+    DailyDeal.objects.create(date=today, candidate=0, seed=5, deal_code=CODE, certificate=LINE)
+    browser, _ = guest_browser()
+    game = browser.post("/api/v1/games/", {"mode": "daily"}).json()
+    browser.play_to_win(game["id"])
+    named = sign_up("named@example.com", PASSWORD)
+    assert (
+        named.client.patch("/api/v1/me/", {"display_name": "Ann Lee"}, format="json").status_code
+        == 200
+    )
+    daily = named.new_game(mode="daily")
+    for step in LINE:
+        named.command(daily["id"], step)
+    board = named.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/").json()
+    players = sorted(entry["player"] for entry in board["results"])
+    assert players[0].startswith("Ann Lee#")
+    assert players[1] == "Guest"
+
+
+@pytest.mark.parametrize(
+    "name", ["Guest", "a@b.example", "A***#3f9c", "trailing.", "x" * 31, "two  spaces", "-dash"]
+)
+def test_display_names_that_could_mislead_are_refused(name: str) -> None:
+    player = sign_up("naming@example.com", PASSWORD)
+    response = player.client.patch("/api/v1/me/", {"display_name": name}, format="json")
+    assert response.status_code == 400, name
+    assert response.json()["code"] == "validation_error"
+
+
+def test_a_guest_signs_up_before_choosing_a_name() -> None:
+    browser, _ = guest_browser()
+    response = browser.send("patch", "/api/v1/me/", {"display_name": "Sneaky"})
+    assert response.status_code == 403
+
+
+def test_with_mandatory_verification_a_guests_sign_up_waits_for_the_mail(settings: Any) -> None:
+    """The guest's session does not become a signed-in account with an unproven address:
+    setting the password ends it (Django's session hash), and the account is usable once the
+    address is confirmed, with the guest's games."""
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    browser, me = guest_browser()
+    game = browser.post("/api/v1/games/", {"code": CODE}).json()
+    response = browser.post(
+        f"{AUTH}/auth/signup", {"email": "proven@example.com", "password": PASSWORD}
+    )
+    assert response.status_code == 401  # pending: verify_email
+    assert browser.get("/api/v1/me/").status_code in (401, 403)
+    user = User.objects.get(pk=me["id"])
+    assert user.email == "proven@example.com"
+    from allauth.account.models import EmailAddress
+
+    assert not EmailAddress.objects.get(user=user).verified
+    # Unverified, the account cannot log in; confirmed, it can, and the game is there.
+    refused = Browser().post(
+        f"{AUTH}/auth/login", {"email": "proven@example.com", "password": PASSWORD}
+    )
+    assert refused.status_code == 401
+    EmailAddress.objects.filter(user=user).update(verified=True)
+    again = sign_in("proven@example.com", PASSWORD)
+    assert again.get(f"/api/v1/games/{game['id']}/").status_code == 200

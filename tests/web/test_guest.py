@@ -1,0 +1,201 @@
+"""Guest play and the account pages in a real Chromium: a visitor plays within one tap of
+landing, wins as a guest, signs up, and finds the game in the history and the statistics; then
+manages the account (name, password, export, deletion) without the API.
+
+Screenshots land in artifacts/screenshots/ (guest-*, account-*).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from accounts.models import Profile
+from games.models import Game
+from tests.web.conftest import DESKTOP, PASSWORD, PHONE, shoot, won_deal
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("web_settings"),
+]
+
+FETCH = """async ([method, path, body]) => {
+  const token = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  const response = await fetch(path, {
+    method,
+    headers: {"Content-Type": "application/json", "X-CSRFToken": token ? token.slice(10) : ""},
+    body: body === null ? undefined : JSON.stringify(body),
+  });
+  return {status: response.status, body: await response.json().catch(() => null)};
+}"""
+
+
+def expect(locator: Any) -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+def api(page: Any, method: str, path: str, body: Any = None) -> dict[str, Any]:
+    """A call of the public API from the page, with its session and CSRF token, as the web
+    client makes them (the moves of the winning line that the test does not tap)."""
+    answer: dict[str, Any] = page.evaluate(FETCH, [method, path, body])
+    return answer
+
+
+def confirm(page: Any) -> None:
+    dialog = page.locator("dialog.confirm")
+    expect(dialog).to_be_visible()
+    dialog.locator("button.danger").click()
+
+
+def test_a_guest_wins_signs_up_and_finds_the_game_in_history_and_stats(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    deal = won_deal()
+    line: list[dict[str, Any]] = deal["line"]
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # One tap from landing to a dealt table, no sign-up.
+    page.goto(base + "/")
+    shoot(page, "guest-landing-phone")
+    page.click("#play-now")
+    page.wait_for_url("**/play/*/")
+    expect(page.locator("#board")).to_have_attribute("data-version", "0")
+    expect(page.locator(".account.guest .who")).to_have_text("Guest")
+    expect(page.locator("#guest-signup")).to_be_visible()
+    assert Profile.objects.filter(guest=True).count() == 1
+    shoot(page, "guest-table-phone")
+
+    # The guest sees the lobby, and deals the known winning deal by its code.
+    page.goto(base + "/")
+    page.select_option("#deal-kind", "code")
+    page.fill("#deal-value", deal["code"])
+    page.click("#seeded-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    for version, action in enumerate(line[:-1], start=1):
+        answer = api(page, "POST", f"/api/v1/games/{game_id}/commands/", action)
+        assert answer["status"] == 200, answer
+        assert answer["body"]["version"] == version
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(len(line) - 1))
+    last = line[-1]
+    if last["type"] == "deal":
+        page.click("#stock")
+    else:
+        card = page.locator(f'#board button.card[data-card="{last["card"]}"]')
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        assert box is not None
+        card.tap(position={"x": box["width"] / 2, "y": 7})
+
+    # The win moment: the banner, then what the win meant.
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("You won!")
+    result = banner.locator(".win-result")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text("new best time")
+    expect(result).to_contain_text("Your first win of this kind")
+    expect(result.locator(".next-daily")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+    shoot(page, "guest-won-phone")
+
+    # Sign up from the guest's session: the guest becomes the account.
+    page.click("#guest-signup")
+    page.wait_for_url("**/account/")
+    shoot(page, "guest-account-phone")
+    page.fill("#signup-email", "guest-kept@example.com")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_url("**/account/?welcome=1")
+    expect(page.locator("#name-form")).to_be_visible()
+    expect(page.locator(".account .who")).to_have_text("guest-kept@example.com")
+    owner = Game.objects.get(pk=game_id).owner
+    assert owner.email == "guest-kept@example.com"
+    assert not Profile.objects.get(user=owner).guest
+
+    page.goto(base + "/history/?status=won")
+    expect(page.locator(f'#games li[data-game-id="{game_id}"]')).to_be_visible()
+    expect(page.locator(f'#games li[data-game-id="{game_id}"] .badge')).to_have_text("Won")
+    page.goto(base + "/stats/")
+    expect(page.locator("#stats")).to_have_attribute("data-loaded", "true")
+    # The random deal of "Play now" is still in play: not counted until it ends or is left.
+    expect(page.locator('[data-figure="played"] dd')).to_have_text("1")
+    expect(page.locator('[data-figure="won"] dd')).to_have_text("1")
+    expect(page.locator('[data-figure="win-rate"] dd')).to_have_text("100%")
+    expect(page.locator('[data-figure="in-play"] dd')).to_have_text("1")
+    assert not errors, errors
+    context.close()
+
+
+def test_the_account_pages_name_password_export_and_deletion(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base + "/")
+    page.fill("#signup-email", "manage@example.com")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    page.click("button[data-mode=random]")
+    page.wait_for_url("**/play/*/")
+
+    page.click(".account a.who")
+    page.wait_for_url("**/account/")
+    expect(page.locator("#account-page")).to_have_attribute("data-loaded", "true")
+    expect(page.locator("#emails")).to_contain_text("manage@example.com")
+
+    page.fill("#display-name", "Ann Lee")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .status")).to_contain_text("Ann Lee")
+    page.fill("#display-name", "a@b.example")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .error")).not_to_be_empty()
+
+    page.fill("#current-password", PASSWORD)
+    page.fill("#new-password", "another " + PASSWORD)
+    page.click("#password-form button[type=submit]")
+    expect(page.locator("#password-form .status")).to_have_text("Your password is changed.")
+
+    page.fill("#new-email", "moved@example.com")
+    page.click("#email-form button[type=submit]")
+    expect(page.locator("#emails")).to_contain_text("moved@example.com")
+    shoot(page, "account-desktop")
+
+    with page.expect_download() as download:
+        page.click("#export")
+    assert download.value.suggested_filename.startswith("scorpion-export-")
+
+    page.click("#delete-data")
+    confirm(page)
+    expect(page.locator(".danger-zone .status")).to_contain_text("Deleted 1 games")
+    assert not Game.objects.exists()
+
+    page.click("#delete-account")
+    page.locator("dialog.confirm button[value=no]").click()  # cancelled: nothing happens
+    expect(page.locator("#account-page")).to_be_visible()
+    page.click("#delete-account")
+    confirm(page)
+    page.wait_for_url("**/?deleted=1")
+    expect(page.locator("#play-now")).to_be_visible()
+
+    # A forgotten password: the reset page, signed out.
+    page.goto(base + "/account/password/reset/")
+    page.fill("#reset-email", "nobody@example.com")
+    page.click("#request-form button[type=submit]")
+    expect(page.locator("#request-form .status")).to_contain_text("on its way")
+    shoot(page, "account-reset-desktop")
+    assert not errors, errors
+    context.close()

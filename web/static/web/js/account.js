@@ -1,0 +1,193 @@
+// The account pages: a guest's sign-up (keeping its games), the player's settings (name on the
+// leaderboards, e-mail, password, export, deletion), the password reset and the e-mail
+// confirmation that allauth's mails link to.
+
+import { account, auth, me } from "scorpion/api.js";
+import { confirmDialog, h, setBusy, wireHeader } from "scorpion/ui.js";
+
+// Runs `action` for a form, showing its error or status message; resolves its result or null.
+function wireForm(form, action) {
+  if (!form) return;
+  const error = form.querySelector(".error");
+  const status = form.querySelector(".status");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    if (status) status.textContent = "";
+    setBusy(form, true);
+    try {
+      const message = await action(form.elements);
+      if (message && status) status.textContent = message;
+    } catch (failure) {
+      error.textContent = failure.detail || failure.message;
+    } finally {
+      setBusy(form, false);
+    }
+  });
+}
+
+function required(...fields) {
+  const empty = fields.find((field) => !field.value.trim());
+  if (empty) {
+    empty.focus();
+    throw new Error("Please fill in every field.");
+  }
+}
+
+// --- a guest: sign up (the guest becomes the account) or log in elsewhere ---
+
+function wireGuest() {
+  wireForm(document.getElementById("signup-form"), async ({ email, password }) => {
+    required(email, password);
+    const result = await auth.signup(email.value.trim(), password.value);
+    if (result.user) {
+      location.assign("/account/?welcome=1");
+      return "";
+    }
+    return "Almost there: open the link we sent to your e-mail address.";
+  });
+  wireForm(document.getElementById("login-form"), async ({ email, password }) => {
+    required(email, password);
+    // allauth answers 409 to a log-in from a signed-in session: end the guest's first.
+    await auth.logout();
+    const result = await auth.login(email.value.trim(), password.value);
+    if (result.user) {
+      location.assign("/");
+      return "";
+    }
+    return "One more step is needed before you can log in.";
+  });
+}
+
+// --- a player: settings ---
+
+async function showEmails(box) {
+  try {
+    const addresses = await account.emails();
+    box.replaceChildren(
+      h(
+        "ul",
+        { class: "emails" },
+        addresses.map((address) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, address.email),
+            address.primary ? " · primary" : "",
+            address.verified ? " · confirmed" : " · waiting for confirmation (see your mail)",
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "error" }, error.detail));
+  }
+}
+
+function wirePlayer() {
+  const nameForm = document.getElementById("name-form");
+  me.get().then((mine) => {
+    nameForm.elements.display_name.value = mine.display_name;
+    document.getElementById("account-page").dataset.loaded = "true";
+  });
+  wireForm(nameForm, async ({ display_name }) => {
+    const mine = await me.setName(display_name.value.trim());
+    return mine.display_name
+      ? `Saved: leaderboards show you as ${mine.display_name}.`
+      : "Saved: leaderboards show your initial.";
+  });
+
+  const emails = document.getElementById("emails");
+  showEmails(emails);
+  wireForm(document.getElementById("email-form"), async ({ email }) => {
+    required(email);
+    await account.changeEmail(email.value.trim());
+    await showEmails(emails);
+    email.value = "";
+    return "We sent a link to the new address: it replaces the old one once you open it.";
+  });
+
+  wireForm(document.getElementById("password-form"), async ({ current_password, new_password }) => {
+    required(current_password, new_password);
+    await account.changePassword(current_password.value, new_password.value);
+    current_password.value = "";
+    new_password.value = "";
+    return "Your password is changed.";
+  });
+
+  const zone = document.querySelector(".danger-zone");
+  const status = zone.querySelector(".status");
+  const error = zone.querySelector(".error");
+  const guarded = async (question, label, action) => {
+    error.textContent = "";
+    status.textContent = "";
+    if (!(await confirmDialog(question, label))) return;
+    setBusy(zone, true);
+    try {
+      await action();
+    } catch (failure) {
+      error.textContent = failure.detail;
+    } finally {
+      setBusy(zone, false);
+    }
+  };
+  document.getElementById("delete-data").addEventListener("click", () =>
+    guarded(
+      "Delete every game and all your statistics? Your account stays. This cannot be undone.",
+      "Delete my games",
+      async () => {
+        const { deleted } = await me.deleteData();
+        status.textContent = `Deleted ${deleted.games} games and their statistics.`;
+      },
+    ),
+  );
+  document.getElementById("delete-account").addEventListener("click", () =>
+    guarded(
+      "Delete your account, with every game and statistic? You will be logged out everywhere. This cannot be undone.",
+      "Delete my account",
+      async () => {
+        await me.deleteAccount();
+        location.assign("/?deleted=1");
+      },
+    ),
+  );
+}
+
+// --- visitors: password reset and e-mail confirmation ---
+
+function wireReset(page) {
+  wireForm(document.getElementById("request-form"), async ({ email }) => {
+    required(email);
+    await account.requestReset(email.value.trim());
+    return "If an account has this address, a link to reset its password is on its way.";
+  });
+  wireForm(document.getElementById("reset-form"), async ({ password }) => {
+    required(password);
+    await account.reset(page.dataset.key, password.value);
+    password.value = "";
+    return "Your password is set: log in with it.";
+  });
+}
+
+async function verify(page) {
+  const status = document.getElementById("verify-status");
+  try {
+    await account.verifyEmail(page.dataset.key);
+    status.textContent = "Your e-mail address is confirmed.";
+    page.dataset.verified = "true";
+  } catch (error) {
+    status.textContent = `This link cannot confirm an address: ${error.detail}`;
+    page.dataset.verified = "false";
+  }
+}
+
+wireHeader();
+const accountPage = document.getElementById("account-page");
+if (accountPage) {
+  if (accountPage.dataset.guest === "true") wireGuest();
+  else wirePlayer();
+}
+const resetPage = document.getElementById("reset-page");
+if (resetPage) wireReset(resetPage);
+const verifyPage = document.getElementById("verify-page");
+if (verifyPage) verify(verifyPage);

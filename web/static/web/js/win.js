@@ -1,0 +1,74 @@
+// The win moment: a short celebration, then what the win meant (GET /api/v1/games/{id}/result/):
+// the time and moves, new personal bests, the streak, the daily rank, and when the next daily
+// challenge opens. Added to the play page's "You won!" banner by play.js.
+
+import { games, serverNow } from "scorpion/api.js";
+import { formatDuration, h } from "scorpion/ui.js";
+
+const results = new Map(); // game id -> the server's answer (a promise), asked once per page
+const celebrated = new Set();
+let countdown = 0;
+
+function celebrate() {
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const symbols = ["♠", "♥", "♦", "♣"];
+  const burst = h(
+    "div",
+    { class: "celebration", "aria-hidden": "true" },
+    Array.from({ length: 28 }, (_, i) =>
+      h(
+        "span",
+        {
+          class: i % 4 === 1 || i % 4 === 2 ? "red" : "",
+          style: { left: `${(i * 37) % 100}vw`, "animation-delay": `${(i % 7) * 0.09}s` },
+        },
+        symbols[i % 4],
+      ),
+    ),
+  );
+  document.body.append(burst);
+  setTimeout(() => burst.remove(), 2400);
+}
+
+// "HH:MM" until the next daily challenge, by the server's clock.
+export function untilNextDaily(nextIso, now = serverNow()) {
+  const minutes = Math.max(0, Math.ceil((Date.parse(nextIso) - now) / 60000));
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function render(result) {
+  const items = [
+    h("li", {}, "Time ", h("strong", {}, formatDuration(result.time)), result.best_time ? h("span", { class: "best" }, " · new best time!") : null),
+    h("li", {}, "Moves ", h("strong", {}, String(result.moves)), result.fewest_moves ? h("span", { class: "best" }, " · fewest yet!") : null),
+    h("li", {}, "Streak ", h("strong", {}, String(result.current_streak)), result.current_streak >= result.best_streak && result.current_streak > 1 ? h("span", { class: "best" }, " · your best!") : ` (best ${result.best_streak})`),
+  ];
+  if (result.first_win) items.unshift(h("li", { class: "best" }, "Your first win of this kind!"));
+  if (result.daily_rank) {
+    items.push(h("li", {}, "Today's rank ", h("strong", {}, `${result.daily_rank} of ${result.daily_count}`)));
+  }
+  const next = h("strong", { class: "next-daily" }, untilNextDaily(result.next_daily_at));
+  items.push(h("li", {}, "Next daily in ", next));
+  clearInterval(countdown);
+  countdown = setInterval(() => {
+    if (!next.isConnected) return clearInterval(countdown);
+    next.textContent = untilNextDaily(result.next_daily_at);
+  }, 20000);
+  return h("div", { class: "win-result", dataset: { gameId: result.id } }, h("ul", {}, items));
+}
+
+// Called each time the banner of a won game is drawn; celebrates once per game and page.
+export function showWinResult(banner, game) {
+  if (!celebrated.has(game.id)) {
+    celebrated.add(game.id);
+    celebrate();
+  }
+  if (!results.has(game.id)) results.set(game.id, games.result(game.id));
+  results.get(game.id).then(
+    (result) => {
+      if (!banner.classList.contains("won") || banner.querySelector(".win-result")) return;
+      const actions = banner.querySelector(".actions");
+      banner.insertBefore(render(result), actions);
+    },
+    () => results.delete(game.id), // the banner keeps its own figures; asked again next time
+  );
+}
