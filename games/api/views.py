@@ -208,6 +208,10 @@ ANALYSIS_RETRY_AFTER = 2
 
 
 class GameAnalysisView(ApiView):
+    # Reading a finished game's analysis is reading the game (it may queue the computation,
+    # which changes nothing the player sees).
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
     @extend_schema(
         operation_id="games_analysis",
         responses={
