@@ -298,9 +298,10 @@ STORAGES = {
 
 LOGIN_REDIRECT_URL = "/"
 # Sessions (and allauth's app session tokens, which are session keys) are read through the
-# cache: one Redis GET per request instead of database queries; the database stays the truth,
-# so a cache outage only costs speed.
-# accounts/sessions.py: Django's cached_db engine, refusing keys of a shape Django never makes.
+# cache, with the signed-in user cached beside them: one Redis GET per request and no SQL
+# (accounts/sessions.py says how a log-out, deactivation or deletion still ends a session at
+# once). The database stays the truth, so a cache outage only costs speed.
+# Keys of a shape Django never makes are refused without a lookup.
 SESSION_ENGINE = "accounts.sessions"
 
 # --- Accounts (django-allauth, headless for apps and browsers) ---
@@ -325,6 +326,8 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
 }
 HEADLESS_CLIENTS = ("app", "browser")
+# allauth's session tokens, looked up with one read instead of exists() and then a load.
+HEADLESS_TOKEN_STRATEGY = "accounts.sessions.SessionTokenStrategy"
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
