@@ -60,6 +60,8 @@ from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from scorpion_site.cache import redis_client
+
 # Inside the cached value only; never written to the database row of the session.
 USER_SNAPSHOT = "_scorpion_user_snapshot"
 USER_SNAPSHOT_TTL = 3600
@@ -194,27 +196,20 @@ def _cache() -> BaseCache:
     return caches[settings.SESSION_CACHE_ALIAS]
 
 
-def _redis(cache: BaseCache) -> Any:
-    """The raw Redis client behind Django's Redis cache, or None for other caches."""
-    client = getattr(cache, "_cache", None)
-    get_client = getattr(client, "get_client", None)
-    return get_client(None, write=True) if get_client is not None else None
-
-
 def _replace_and_index(
     cache: BaseCache, entry: str, value: dict[str, Any], timeout: int, user_id: int
 ) -> bool:
     """Overwrite an existing cache entry and add it to the user's index; False if the entry
     was gone (the session ended meanwhile) or the cache failed."""
     index = _INDEX.format(pk=user_id)
-    redis_client = _redis(cache)
-    if redis_client is not None:
+    client = redis_client(cache)
+    if client is not None:
         import redis
 
         serialized = cache._cache._serializer.dumps(value)  # type: ignore[attr-defined]
         index_key = cache.make_and_validate_key(index)
         try:
-            with redis_client.pipeline(transaction=False) as pipe:
+            with client.pipeline(transaction=False) as pipe:
                 # XX: only if the entry is still there (see the docstring).
                 pipe.set(cache.make_and_validate_key(entry), serialized, ex=timeout, xx=True)
                 pipe.sadd(index_key, entry)
@@ -236,13 +231,13 @@ def _replace_and_index(
 def _take_index(cache: BaseCache, user_id: int) -> Iterable[str]:
     """The cache entries indexed for the user, removing the index."""
     index = _INDEX.format(pk=user_id)
-    redis_client = _redis(cache)
-    if redis_client is not None:
+    client = redis_client(cache)
+    if client is not None:
         import redis
 
         key = cache.make_and_validate_key(index)
         try:
-            with redis_client.pipeline(transaction=True) as pipe:  # read and delete, atomically
+            with client.pipeline(transaction=True) as pipe:  # read and delete, atomically
                 pipe.smembers(key)
                 pipe.delete(key)
                 members, _ = pipe.execute()

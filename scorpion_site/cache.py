@@ -33,6 +33,16 @@ LIMIT_KEY_PREFIXES = ("throttle:", "allauth:rl:")
 local_limits = LocMemCache("scorpion-local-limits", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
 
+def redis_client(cache: BaseCache) -> Any:
+    """The ``redis.Redis`` behind a Django Redis cache (for commands Django's API lacks:
+    pipelines, sets, SET XX), or None for any other cache (memory, in the embedded default).
+    Keys passed to it must be made with ``cache.make_and_validate_key``; errors are the
+    caller's to handle (``redis.RedisError``)."""
+    client = getattr(cache, "_cache", None)
+    get_client = getattr(client, "get_client", None)
+    return get_client(None, write=True) if get_client is not None else None
+
+
 def _warn(operation: str, exc: Exception) -> None:
     logger.warning("cache %s failed, carrying on without the cache: %s", operation, exc)
 

@@ -264,6 +264,8 @@ CELERY_BEAT_SCHEDULE = {
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
+    # Hints are counted in Redis after a game's first and written to the games in batches.
+    "flush-hint-counts": {"task": "games.tasks.flush_hint_counts", "schedule": 60.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -281,18 +281,31 @@ class AsyncGamesResource:
         return await self._client.request(Ops.games_hints(game))
 
     async def events(self, game: GameRef) -> builtins.list[Event]:
-        return await self._client.request(Ops.games_events(game))
+        return [event async for event in self.iter_events(game)]
+
+    async def iter_events(
+        self, game: GameRef, *, after: int = 0, page_size: int = 100
+    ) -> AsyncIterator[Event]:
+        spec = Ops.games_events(game, after=after or None, limit=page_size)
+        async for page in self._client.iter_pages(spec):
+            for event in page.results:
+                yield event
+
+    async def export_events(self, game: GameRef) -> builtins.list[Event]:
+        return await self._client.request(Ops.games_events_export(game))
 
     async def state(self, game: GameRef, version: int) -> Game:
         return await self._client.request(Ops.games_state(game, version))
 
     async def replay(
-        self, game: GameRef, *, start: int = 0, stop: int | None = None
+        self, game: GameRef, *, start: int = 0, stop: int | None = None, page_size: int = 50
     ) -> AsyncIterator[Game]:
-        if stop is None:
-            stop = (await self._client.request(Ops.games_get(game))).version
-        for version in range(start, stop + 1):
-            yield await self.state(game, version)
+        spec = Ops.games_states(game, start=start, limit=page_size)
+        async for page in self._client.iter_pages(spec):
+            for state in page.results:
+                if stop is not None and state.version > stop:
+                    return
+                yield state
 
     async def restart(self, game: GameRef) -> AsyncGameHandle:
         return self.handle(await self._client.request(Ops.games_restart(game)))

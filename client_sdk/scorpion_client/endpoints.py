@@ -47,6 +47,8 @@ GAME_GET = _endpoint("GET", "/api/v1/games/{game_id}/")
 GAME_COMMAND = _endpoint("POST", "/api/v1/games/{game_id}/commands/")
 GAME_HINTS = _endpoint("GET", "/api/v1/games/{game_id}/hints/")
 GAME_EVENTS = _endpoint("GET", "/api/v1/games/{game_id}/events/")
+GAME_EVENTS_EXPORT = _endpoint("GET", "/api/v1/games/{game_id}/events/export/")
+GAME_STATES = _endpoint("GET", "/api/v1/games/{game_id}/states/")
 GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
 GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
 

@@ -142,6 +142,28 @@ class GameListQuerySerializer(QuerySerializer):
 MAX_VERSION = 2**31 - 1
 
 
+class EventsQuerySerializer(QuerySerializer):
+    """The query of ``GET /games/{id}/events/``: a cursor, not a page number."""
+
+    after = QueryIntegerField(
+        required=False, min_value=0, help_text="Events after this seq (default 0: from the first)."
+    )
+    limit = QueryIntegerField(
+        required=False, min_value=1, max_value=1000, help_text="At most this many (default 100)."
+    )
+
+
+class StatesQuerySerializer(QuerySerializer):
+    """The query of ``GET /games/{id}/states/``."""
+
+    start = QueryIntegerField(
+        required=False, min_value=0, help_text="The first version wanted (default 0, the deal)."
+    )
+    limit = QueryIntegerField(
+        required=False, min_value=1, max_value=100, help_text="At most this many (default 50)."
+    )
+
+
 class CommandSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
     card = StrictCharField(required=False, max_length=8)
@@ -258,6 +280,24 @@ class EventSerializer(RecordSerializer):
 
 class CommandResultSerializer(GameSerializer):
     event = EventSerializer()
+
+
+class EventPageSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="The game's version when the page was read.")
+    next = serializers.URLField(
+        allow_null=True, help_text="The next page (`?after=` its last seq), null at the end."
+    )
+    results = EventSerializer(many=True, help_text="Oldest first.")
+
+
+class StateSerializer(GameSerializer):
+    event = EventSerializer(allow_null=True, help_text="The event that led here (null: the deal).")
+
+
+class StatePageSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="The game's version when the page was read.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, null at the end.")
+    results = StateSerializer(many=True, help_text="Consecutive versions, oldest first.")
 
 
 class HintMoveSerializer(serializers.Serializer[Any]):

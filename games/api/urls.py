@@ -9,6 +9,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/hints/", views.GameHintsView.as_view(), name="game-hints"),
     path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path(
+        "games/<uuid:game_id>/events/export/",
+        views.GameEventsExportView.as_view(),
+        name="game-events-export",
+    ),
+    path("games/<uuid:game_id>/states/", views.GameStatesView.as_view(), name="game-states"),
+    path(
         "games/<uuid:game_id>/states/<int:version>/",
         views.GameStateView.as_view(),
         name="game-state",

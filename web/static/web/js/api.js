@@ -158,8 +158,11 @@ export const games = {
   create: (body) => json("POST", "/api/v1/games/", body),
   command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
-  events: (id) => json("GET", `/api/v1/games/${id}/events/`),
+  // The history a page at a time: `after` is a cursor (the last seq already read).
+  events: (id, params) => json("GET", `/api/v1/games/${id}/events/${query(params)}`),
   state: (id, version) => json("GET", `/api/v1/games/${id}/states/${version}/`),
+  // Consecutive states from version `start`, each with the event that led to it.
+  states: (id, params) => json("GET", `/api/v1/games/${id}/states/${query(params)}`),
   restart: (id) => json("POST", `/api/v1/games/${id}/restart/`),
 };
 
