@@ -398,9 +398,12 @@ def wait_healthy(stack: Stack, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"gunicorn did not become healthy; its log ends with:\n{tail}")
 
 
-def run_django_script(stack: Stack, job: dict[str, Any]) -> dict[str, Any]:
+def run_django_script(
+    stack: Stack, job: dict[str, Any], *, script: str = DJANGO_SCRIPT
+) -> dict[str, Any]:
+    """Run ``script`` with the stack's code and settings; its ``RESULT`` line, parsed."""
     completed = subprocess.run(
-        [sys.executable, "-c", DJANGO_SCRIPT, json.dumps(job)],
+        [sys.executable, "-c", script, json.dumps(job)],
         cwd=stack.tree,
         env=stack.environment,
         capture_output=True,

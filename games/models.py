@@ -17,6 +17,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+# Re-exported: how often a GameSnapshot is stored.
+from games.history import SNAPSHOT_INTERVAL as SNAPSHOT_INTERVAL
+
 
 class GameMode(models.TextChoices):
     RANDOM = "random", "Random deal"
@@ -218,11 +221,6 @@ class GameEvent(models.Model):
         if not self._state.adding:
             raise RuntimeError("game events are append-only and cannot be changed")
         super().save(*args, **kwargs)
-
-
-# A snapshot of the state every this many events: any earlier state is then at most this many
-# folds away from a stored one (games.selectors.game_state_at).
-SNAPSHOT_INTERVAL = 32
 
 
 class GameSnapshot(models.Model):
