@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import logging
@@ -474,11 +475,29 @@ def _append_statement(
 ) -> tuple[str, list[Any]]:
     """The one statement of ``_append`` on PostgreSQL, and its parameters (each prepared by
     its field, as the ORM would)."""
-    sets = ", ".join(f"{_column(Game, name)} = %s" for name in changes)
+    statement, game_fields, event_fields = _append_sql(tuple(changes), snapshot)
     params: list[Any] = [
-        _field(Game, name).get_db_prep_save(value, connection) for name, value in changes.items()
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(game_fields, changes.values(), strict=True)
     ]
     params += [game.pk, game.version]
+    if snapshot:
+        state = _field(GameSnapshot, "state").get_db_prep_save(changes["state"], connection)
+        params += [event.seq, state]
+    params += [
+        field.get_db_prep_save(getattr(event, name), connection)
+        for name, field in zip(_EVENT_FIELDS, event_fields, strict=True)
+    ]
+    return statement, params
+
+
+@functools.cache
+def _append_sql(
+    names: tuple[str, ...], snapshot: bool
+) -> tuple[str, tuple[models.Field[Any, Any], ...], tuple[models.Field[Any, Any], ...]]:
+    """The statement's text for the game columns ``names`` (a handful of combinations: built
+    once per process each), and the fields that prepare its parameters."""
+    sets = ", ".join(f"{_column(Game, name)} = %s" for name in names)
     statement = (
         f"WITH moved AS (UPDATE {_table(Game)} SET {sets} "
         f"WHERE {_column(Game, 'pk')} = %s AND {_column(Game, 'version')} = %s "
@@ -490,19 +509,14 @@ def _append_statement(
             f"{_column(GameSnapshot, 'version')}, {_column(GameSnapshot, 'state')}) "
             "SELECT id, %s, %s FROM moved)"
         )
-        state = _field(GameSnapshot, "state").get_db_prep_save(changes["state"], connection)
-        params += [event.seq, state]
     columns = ", ".join(_column(GameEvent, name) for name in ("game", *_EVENT_FIELDS))
     statement += (
         f" INSERT INTO {_table(GameEvent)} ({columns}) "
         f"SELECT id, {', '.join(['%s'] * len(_EVENT_FIELDS))} FROM moved "
         f"RETURNING {_column(GameEvent, 'pk')}"
     )
-    params += [
-        _field(GameEvent, name).get_db_prep_save(getattr(event, name), connection)
-        for name in _EVENT_FIELDS
-    ]
-    return statement, params
+    game_fields = tuple(_field(Game, name) for name in names)
+    return statement, game_fields, tuple(_field(GameEvent, name) for name in _EVENT_FIELDS)
 
 
 # --- Certified deals: the daily challenge and the winnable pool ---

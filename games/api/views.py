@@ -33,6 +33,7 @@ from games.api.serializers import (
     HintsSerializer,
     StatePageSerializer,
     StatesQuerySerializer,
+    command_from_body,
     event_representation,
     game_representation,
     hints_representation,
@@ -169,15 +170,12 @@ class GameCommandView(ApiView):
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        serializer = CommandSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        command, body_version = command_from_body(request.data)
         result = services.game_execute_command(
             owner=player(request),
             game_id=game_id,
-            command=serializer.to_command(),
-            expected_version=_expected_version(
-                request, serializer.validated_data.get("expected_version")
-            ),
+            command=command,
+            expected_version=_expected_version(request, body_version),
             idempotency_key=_idempotency_key(request),
         )
         body = game_representation(result.game, result.state, version=result.event.seq)

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import history, selectors, services
+from games.api.serializers import game_representation
 from games.engine.cards import parse_deal_code
 from games.engine.deals import deal_code_for_seed
 from games.engine.position import Deal, legal_actions
@@ -86,6 +87,12 @@ def test_every_state_equals_the_fold_from_the_deal(seed: int, choices: list[int]
         assert selectors.game_state_at(game=game, version=version) == folded_from_the_deal(
             game, version
         )
+    # The game as stored is shown straight from the projection's JSON: exactly what the
+    # parsed state shows (elapsed_seconds aside, which runs on while the game is on).
+    stored = game_representation(game)
+    parsed = game_representation(game, GameState.from_dict(game.state))
+    assert stored.pop("elapsed_seconds") <= parsed.pop("elapsed_seconds")
+    assert stored == parsed
 
 
 def test_a_game_older_than_snapshots_gets_them_from_its_first_long_read() -> None:
