@@ -275,7 +275,8 @@ def check_json_body(body: bytes, charset: str | None) -> None:
     try:
         text = body.decode(charset or "utf-8")
     except LookupError:
-        raise MalformedJsonError(f"unknown charset {charset[:40]!r}") from None
+        # Only a named charset can be unknown; quote at most 40 characters of it.
+        raise MalformedJsonError(f"unknown charset {(charset or '')[:40]!r}") from None
     except UnicodeDecodeError as exc:
         raise MalformedJsonError(f"the body is not valid {exc.encoding} text") from None
     if json_depth_exceeds(text, MAX_JSON_DEPTH):
