@@ -168,7 +168,7 @@ ASGI_APPLICATION = "scorpion_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [Path(__file__).resolve().parent / "templates"],  # in the package: the wheel carries it
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -23,6 +23,7 @@ def make_staff(player: Player) -> None:
     user.is_staff = True
     user.save(update_fields=["is_staff"])
 
+
 pytestmark = pytest.mark.django_db
 
 FIGURES = {
