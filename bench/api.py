@@ -297,6 +297,8 @@ class Stack:
     base_url: str = ""
     players: list[Player] = field(default_factory=list)
     owns_redis: bool = True
+    # Settings over the deployed defaults (e.g. throttles raised for a one-client bench).
+    overrides: dict[str, str] = field(default_factory=dict)
 
     def log(self, name: str) -> Path:
         return self.workdir / f"{self.name}-{name}.log"
@@ -354,6 +356,7 @@ def service_environment(stack: Stack) -> dict[str, str]:
         DAILY_DEAL_SECRET=random_secret(),
         PYTHONUNBUFFERED="1",
     )
+    environment.update(stack.overrides)
     return environment
 
 
