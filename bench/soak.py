@@ -23,11 +23,14 @@ own and the default throttle rates apply per player, as in production.
 
 Each of ``--players`` (64) simulated players is a thread that plays one game after another:
 mostly moves (a legal move chosen at random, or a deal), and sometimes an undo, a redo, hints,
-the game, a page of events or a page of states; it resigns when it has no move left or after
-a random number of commands, then starts a new game. Between two requests it thinks for a
+the game, a page of events or a page of states; in a dead end it mostly undoes and tries another
+line; it resigns after a random number of commands (40-160) or when stuck for good, then starts
+a new game. Between two requests it thinks for a
 random time (``--think``, mean seconds, exponentially distributed). Every command carries
 ``expected_version`` and an ``Idempotency-Key``, and a request whose answer was lost (a
 transport error) is sent again with the same key: what the player was told is then exact.
+``--followers`` (16) of the players also follow each of their games on its live stream
+(``GET .../stream/?since=0`` through nginx to the stream process) until its ``end``.
 
 Afterwards, from the database:
 
@@ -38,6 +41,8 @@ Afterwards, from the database:
   it was told, and the log holds no event the players were not told of (beyond commands whose
   every attempt lost its answer);
 - every game a player created exists once;
+- every followed game's stream sent its log's events in order, each once (all of them for a
+  game followed to its end);
 - no answer was a 5xx.
 
 It prints the throughput, latency percentiles (p50/p90/p99 per request kind and overall), the
@@ -130,7 +135,8 @@ for game_id in job["unknown"]:
 created = job["created"]
 problems = []
 games = Game.objects.filter(owner__email__in=job["emails"]).order_by("pk")
-counts = {"games": 0, "events": 0, "snapshots": 0, "finished": 0, "untold_events": 0}
+counts = {"games": 0, "events": 0, "snapshots": 0, "finished": 0, "untold_events": 0,
+          "streamed_games": 0}
 seen = set()
 for game in games.iterator(chunk_size=200):
     gid = str(game.pk)
@@ -162,6 +168,14 @@ for game in games.iterator(chunk_size=200):
     for seq, (event_type, key) in told[gid].items():
         if by_seq.get(seq) != (event_type, key):
             problems.append(f"{gid}: told seq {seq} {event_type}, the log has {by_seq.get(seq)}")
+    if gid in job["streamed"] and gid not in job["resynced"]:
+        got = [(seq, event_type) for seq, event_type in job["streamed"][gid]]
+        expected = [(seq, event_type) for seq, event_type, _, _ in events][: len(got)]
+        if gid in job["ended"]:
+            expected = [(seq, event_type) for seq, event_type, _, _ in events]
+        if got != expected:
+            problems.append(f"{gid}: its stream sent {got[:3]}... not its log's {expected[:3]}...")
+        counts["streamed_games"] += 1
     untold = len(events) - len(told[gid])
     counts["untold_events"] += untold
     if untold > unknown[gid]:
@@ -374,12 +388,10 @@ class Player:
         self.index = index
         self.random = random.Random(index)
         self.think = arguments.think
+        self.address = f"10.7.{index // 250}.{index % 250 + 1}"
         self.client = httpx.Client(
             base_url=base_url,
-            headers={
-                "X-Session-Token": token,
-                "X-Forwarded-For": f"10.7.{index // 250}.{index % 250 + 1}",
-            },
+            headers={"X-Session-Token": token, "X-Forwarded-For": self.address},
             timeout=30,
         )
         self.record = Record()
@@ -482,7 +494,15 @@ class Player:
         else:
             moves = legal_moves(self.game)
             can_deal = self.game["stock"] > 0
-            if self.budget <= 0 or (not moves and not can_deal):
+            stuck = not moves and not can_deal
+            if (
+                self.budget > 0
+                and stuck
+                and self.game.get("can_undo")
+                and self.random.random() < 0.8
+            ):
+                self.command({"type": "undo"})  # back out of the dead end, try another line
+            elif self.budget <= 0 or stuck:
                 self.command({"type": "resign"})
             elif can_deal and (not moves or self.random.random() < 0.05):
                 self.command({"type": "deal"})
@@ -499,6 +519,85 @@ class Player:
             if self.think:
                 time.sleep(self.random.expovariate(1 / self.think))
         self.client.close()
+
+
+class Follower:
+    """Follows one player's games on their live streams (through nginx to the stream
+    process), each from its first event (``?since=0``) to its ``end``, and keeps what came."""
+
+    def __init__(self, player: Player, token: str, base_url: str):
+        self.player = player
+        self.client = httpx.Client(
+            base_url=base_url,
+            headers={"X-Session-Token": token, "X-Forwarded-For": player.address},
+            timeout=httpx.Timeout(30.0, read=40.0),
+        )
+        self.received: dict[str, list[tuple[int, str]]] = {}
+        self.ended: set[str] = set()
+        self.resynced: set[str] = set()
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def run(self, until: float) -> None:
+        followed: set[str] = set()
+        while time.monotonic() < until:
+            game = self.player.game
+            if game is None or game["id"] in followed:
+                time.sleep(0.1)
+                continue
+            followed.add(game["id"])
+            try:
+                self.follow(game["id"], until)
+            except httpx.HTTPError as error:
+                if time.monotonic() < until and len(self.errors) < 5:
+                    self.errors.append(f"{game['id']}: {type(error).__name__} {error}")
+
+    def follow(self, game_id: str, until: float) -> None:
+        with self.client.stream("GET", f"/api/v1/games/{game_id}/stream/?since=0") as response:
+            if response.status_code != 200:
+                self.errors.append(f"{game_id}: stream answered {response.status_code}")
+                return
+            kind, data = "", ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    data = line.removeprefix("data: ")
+                elif line == "" and kind:
+                    with self.lock:
+                        if kind == "command":
+                            event = json.loads(data)["event"]
+                            self.received.setdefault(game_id, []).append(
+                                (event["seq"], event["type"])
+                            )
+                        elif kind == "resync":
+                            self.resynced.add(game_id)
+                        elif kind == "end":
+                            self.ended.add(game_id)
+                            return
+                    kind, data = "", ""
+                if time.monotonic() > until + 5:
+                    return
+
+
+@dataclass
+class Streamed:
+    """What the followers received, merged."""
+
+    received: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    ended: list[str] = field(default_factory=list)
+    resynced: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, follower: Follower) -> None:
+        self.received.update({game: list(events) for game, events in follower.received.items()})
+        self.ended.extend(follower.ended)
+        self.resynced.extend(follower.resynced)
+        self.errors.extend(follower.errors)
+
+    @property
+    def events(self) -> int:
+        return sum(len(events) for events in self.received.values())
 
 
 # --- CPU ---
@@ -529,6 +628,7 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=4, help="gunicorn processes")
     parser.add_argument("--web-workers", type=int, default=2, help="sync workers per process")
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
+    parser.add_argument("--followers", type=int, default=16, help="players followed live")
     parser.add_argument("--think", type=float, default=0.25, help="mean think time, seconds")
     parser.add_argument("--database", default="scorpion_soak")
     arguments = parser.parse_args()
@@ -569,9 +669,14 @@ def main() -> None:
         players = [
             Player(index, token, soak.base_url, arguments) for index, token in enumerate(tokens)
         ]
+        followers = [
+            Follower(player, tokens[player.index], soak.base_url)
+            for player in players[: arguments.followers]
+        ]
         print(
             f"players:  {len(players)}, think time {arguments.think} s on average, for "
-            f"{arguments.minutes:g} min; load average {loadavg()}"
+            f"{arguments.minutes:g} min; {len(followers)} of them followed on their live "
+            f"streams; load average {loadavg()}"
         )
         before = cpu_ticks(soak)
         started = time.monotonic()
@@ -580,6 +685,8 @@ def main() -> None:
             threading.Thread(target=player.run, args=(until, stop), daemon=True)
             for player in players
         ]
+        for follower in followers:
+            threading.Thread(target=follower.run, args=(until,), daemon=True).start()
         for thread in threads:
             thread.start()
         while any(thread.is_alive() for thread in threads):
@@ -597,8 +704,12 @@ def main() -> None:
         record = Record()
         for player in players:
             record.merge(player.record)
-        report(record, wall, before, after, load_at_end)
-        passed = check(stack, record, emails)
+        streamed = Streamed()
+        for follower in followers:
+            with follower.lock:
+                streamed.add(follower)
+        report(record, streamed, wall, before, after, load_at_end)
+        passed = check(stack, record, streamed, emails)
         print()
         print(f"load average at the end {loadavg()}")
         if not passed:
@@ -610,7 +721,12 @@ def main() -> None:
 
 
 def report(
-    record: Record, wall: float, before: dict[str, int], after: dict[str, int], load: str
+    record: Record,
+    streamed: Streamed,
+    wall: float,
+    before: dict[str, int],
+    after: dict[str, int],
+    load: str,
 ) -> None:
     requests = sum(len(values) for values in record.latencies.values())
     commands = sum(
@@ -653,11 +769,19 @@ def report(
         f"{used.get('worker', 0.0) * 1000 / max(requests, 1):.2f} ms "
         f"(web + nginx {web * 1000 / max(requests, 1):.2f} ms)"
     )
+    stream_cpu = used.get("stream", 0.0)
+    print(
+        f"Live streams: {streamed.events:,} events received on {len(streamed.received)} games' "
+        f"streams ({len(streamed.ended)} followed to their end); the stream process used "
+        f"{stream_cpu * 1000 / max(streamed.events, 1):.2f} ms of CPU per event delivered"
+    )
+    for error in streamed.errors:
+        print(f"  stream error: {error}")
     if fives:
         print(f"FAILED: {fives} answers were 5xx")
 
 
-def check(stack: Stack, record: Record, emails: list[str]) -> bool:
+def check(stack: Stack, record: Record, streamed: Streamed, emails: list[str]) -> bool:
     job_file = stack.workdir / "soak-check.json"
     job_file.write_text(
         json.dumps(
@@ -666,6 +790,9 @@ def check(stack: Stack, record: Record, emails: list[str]) -> bool:
                 "acknowledged": record.acknowledged,
                 "unknown": record.unknown,
                 "created": record.created,
+                "streamed": streamed.received,
+                "ended": streamed.ended,
+                "resynced": streamed.resynced,
             }
         )
     )
@@ -710,7 +837,8 @@ def check(stack: Stack, record: Record, emails: list[str]) -> bool:
     print(
         "PASSED: every log is seq 1..version and folds to its projection (and its snapshots), "
         "every answered command is in its log, no event untold beyond lost answers, every "
-        "created game stored once, no 5xx"
+        f"created game stored once, no 5xx; the streams of {counts['streamed_games']} games "
+        f"sent their logs in order, each event once ({len(streamed.ended)} to their end)"
     )
     return True
 
