@@ -168,7 +168,8 @@ ASGI_APPLICATION = "scorpion_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [Path(__file__).resolve().parent / "templates"],  # in the package: the wheel carries it
+        # The site's own templates live in the package, so that the wheel carries them.
+        "DIRS": [Path(__file__).resolve().parent / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
