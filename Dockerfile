@@ -28,9 +28,11 @@ RUN pip install --no-cache-dir --no-deps /tmp/wheels/*.whl \
     && rm -rf /tmp/wheels \
     && useradd --create-home scorpion
 # Static files are collected at build time (with the production manifest storage, hence
-# DEBUG off and a throwaway key): served by nginx (the proxy stage below copies them), or by
-# whitenoise when the app runs without the proxy.
+# DEBUG off, and throwaway values for the settings DEBUG off requires): served by nginx (the
+# proxy stage below copies them), or by whitenoise when the app runs without the proxy.
+# tests/ops/test_image.py runs this line against the installed wheel.
 RUN DEBUG=false SECRET_KEY=build-only-key-not-used-at-runtime-0123456789abcdefghij \
+    DAILY_DEAL_SECRET=build-only-daily-key-not-used-at-runtime-0123 EMAIL_URL=consolemail:// \
     python manage.py collectstatic --noinput
 USER scorpion
 EXPOSE 8000

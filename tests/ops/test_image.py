@@ -10,6 +10,8 @@ import fnmatch
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -60,18 +62,33 @@ def test_the_wheel_carries_every_template_and_static_file(wheel: Path) -> None:
     assert not [name for name in names if name.startswith(("tests/", "bench/", "wip/"))]
 
 
-def test_the_installed_wheel_serves_its_pages_without_the_source_tree(
-    wheel: Path, tmp_path: Path
-) -> None:
-    target = tmp_path / "site-packages"
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed into a directory of its own, with the image's manage.py beside."""
+    root = tmp_path_factory.mktemp("image")
     subprocess.run(
-        [*PIP, "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        [*PIP, "install", "--quiet", "--no-deps", "--target", str(root / "site"), str(wheel)],
         check=True,
         capture_output=True,
     )
+    (root / "app").mkdir()
+    shutil.copy(ROOT / "manage.py", root / "app" / "manage.py")
+    return root
+
+
+def bare_environment(installed: Path, **settings: str) -> dict[str, str]:
+    """Nothing of this test run's environment: the installed wheel, and ``settings``."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(installed / "site"),
+        "DJANGO_SETTINGS_MODULE": "scorpion_site.settings",
+        **settings,
+    }
+
+
+def test_the_installed_wheel_serves_its_pages_without_the_source_tree(installed: Path) -> None:
     script = """
 import django, json, scorpion_site
-from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template
 django.setup()
@@ -82,27 +99,54 @@ print(json.dumps({
     "static": [finders.find(path) for path in ("web/js/replay.js", "staff/staff.css")],
 }))
 """
-    environment = {
-        **os.environ,
-        "PYTHONPATH": str(target),
-        "DJANGO_SETTINGS_MODULE": "scorpion_site.settings",
-        "DEBUG": "true",
-        "DATABASE_URL": "sqlite:///:memory:",
-    }
-    environment.pop("REDIS_URL", None)
     found = subprocess.run(
         [sys.executable, "-c", script],
         check=True,
         capture_output=True,
         text=True,
-        cwd=tmp_path,  # not the repository: nothing may come from the source tree
-        env=environment,
+        cwd=installed / "app",  # not the repository: nothing may come from the source tree
+        env=bare_environment(installed, DEBUG="true", DATABASE_URL="sqlite:///:memory:"),
     )
     answer = json.loads(found.stdout.strip().splitlines()[-1])
-    assert answer["package"].startswith(str(target))
+    site = str(installed / "site")
+    assert answer["package"].startswith(site)
     for path in [*answer["templates"], *answer["static"]]:
         assert path is not None
-        assert path.startswith(str(target)), path
+        assert path.startswith(site), path
+
+
+def instructions(stage: str) -> list[str]:
+    """A Dockerfile stage's instructions, each on one line (continuations joined)."""
+    joined = re.sub(r"\\\n\s*", " ", stage)
+    return [line.strip() for line in joined.splitlines() if line.strip()]
+
+
+def test_the_images_collectstatic_step_runs_as_written(installed: Path) -> None:
+    """The Dockerfile's build-time collectstatic, with exactly the variables its RUN line
+    sets (DEBUG off requires some settings: a missing one fails the build)."""
+    app = DOCKERFILE.split("AS app", 1)[1].split("\nFROM ", 1)[0]
+    (step,) = [
+        instruction.removeprefix("RUN ")
+        for instruction in instructions(app)
+        if instruction.startswith("RUN ") and "collectstatic" in instruction
+    ]
+    words = shlex.split(step)
+    command = words.index("python")
+    assignments = dict(word.split("=", 1) for word in words[:command])
+    assert assignments["DEBUG"] == "false"
+    static_root = installed / "app" / "staticfiles"
+    collected = subprocess.run(
+        [sys.executable, *words[command + 1 :]],
+        capture_output=True,
+        text=True,
+        cwd=installed / "app",
+        env=bare_environment(installed, STATIC_ROOT=str(static_root), **assignments),
+        check=False,
+    )
+    assert collected.returncode == 0, collected.stderr[-2000:]
+    manifest = json.loads((static_root / "staticfiles.json").read_text())
+    assert "web/js/replay.js" in manifest["paths"]
+    assert "staff/staff.css" in manifest["paths"]
 
 
 def dockerignore() -> list[str]:
