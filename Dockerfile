@@ -1,22 +1,38 @@
+# The project as a wheel: its Python packages with their templates and static files (package
+# data, pyproject.toml). Built in a stage of its own, so the image holds the installed wheel
+# only, not the source tree.
+FROM python:3.11-slim AS wheel
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY . .
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim AS app
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STATIC_ROOT=/app/staticfiles
 WORKDIR /app
 
-COPY pyproject.toml README.md ./
-COPY scorpion_site ./scorpion_site
-COPY games ./games
-COPY accounts ./accounts
-COPY stats ./stats
-COPY web ./web
-COPY templates ./templates
+# The dependencies first, in a layer of their own: read from pyproject.toml alone, so that an
+# edit of the code reuses this layer (and its download) instead of installing them again.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > requirements.txt \
+    && pip install --no-cache-dir -r requirements.txt \
+    && rm requirements.txt pyproject.toml
+# Then the project, from its wheel (nothing else of the source is copied: the app runs from
+# site-packages, templates and static files included), and manage.py to run its commands.
+COPY --from=wheel /wheels/ /tmp/wheels/
 COPY manage.py ./
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --no-deps /tmp/wheels/*.whl \
+    && rm -rf /tmp/wheels \
     && useradd --create-home scorpion
 # Static files are collected at build time (with the production manifest storage, hence
-# DEBUG off and a throwaway key): served by nginx (the proxy stage below copies them), or by
-# whitenoise when the app runs without the proxy.
+# DEBUG off, and throwaway values for the settings DEBUG off requires): served by nginx (the
+# proxy stage below copies them), or by whitenoise when the app runs without the proxy.
+# tests/ops/test_image.py runs this line against the installed wheel.
 RUN DEBUG=false SECRET_KEY=build-only-key-not-used-at-runtime-0123456789abcdefghij \
+    DAILY_DEAL_SECRET=build-only-daily-key-not-used-at-runtime-0123 EMAIL_URL=consolemail:// \
     python manage.py collectstatic --noinput
 USER scorpion
 EXPOSE 8000

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -7,7 +9,22 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the OpenAPI description of our authentication class.
+        from django.contrib.auth.models import User
+        from django.db.models.signals import post_delete, post_save
+
         from accounts import schema  # noqa: F401
         from accounts.allauth_fixes import apply
 
         apply()
+
+        # Cache invalidation, not domain flow: a user saved or deleted by any path (admin,
+        # allauth, account deletion) must not stay signed in from a cached snapshot
+        # (accounts/sessions.py).
+        post_save.connect(_forget_user, sender=User, dispatch_uid="accounts.forget_user.save")
+        post_delete.connect(_forget_user, sender=User, dispatch_uid="accounts.forget_user.delete")
+
+
+def _forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from accounts.sessions import forget_user_now_and_on_commit
+
+    forget_user_now_and_on_commit(instance.pk)

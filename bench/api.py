@@ -1,39 +1,37 @@
-"""API speed on the real stack: gunicorn, PostgreSQL and Redis, all on this machine.
+"""API speed on the stack as the service runs it: gunicorn, a Celery worker, PostgreSQL, Redis.
 
 Run from the repository root with the project's interpreter:
-``.venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--workers 4]``
-(``--commit HEAD`` serves a ``git archive`` export of a commit instead of the working tree,
-for a stable measurement while the tree is being edited). Only 127.0.0.1 is contacted.
+``.venv/bin/python bench/api.py [--baseline main] [--clients 16] [--seconds 10]``
+(``--commit REV`` serves a ``git archive`` export of a commit instead of the working tree;
+``--baseline REV`` also starts that commit as a second stack and measures both, slot by slot
+in one run, so that a shared and noisy machine weighs on both alike). Only 127.0.0.1 is
+contacted.
 
-What it does, in order (about 80 s with the defaults):
+Each stack is what docker-compose.yml runs: gunicorn with 4 sync workers (``--workers``),
+``DEBUG`` off, a Celery worker consuming (``--concurrency 2``, as compose), a PostgreSQL
+database of its own (dropped and created, then dropped at the end) and a Redis of its own (a
+private ``redis-server`` on a free port, stopped at the end; ``--redis-url`` uses an existing
+database instead, which must be empty and is flushed at the end). The throttle rates are the
+defaults (``THROTTLE_USER`` 1200/min, ``THROTTLE_IP`` 6000/min): each simulated player has an
+account and an address of its own (``X-Forwarded-For`` with ``NUM_PROXIES=1``), as players
+behind the proxy would; ``--players-per-client`` of them per client, 8 by default, so that no
+player reaches its limit.
 
-1. Drops and creates a PostgreSQL database (``scorpion_bench``), migrates it, and starts gunicorn
-   on a free loopback port with production settings (``DEBUG`` off) and every throttle
-   (``THROTTLE_USER``, ``THROTTLE_ANON``, ``THROTTLE_IP``) raised out of the way. Redis is a
-   database of its own (``/14``; it must be empty, and is flushed at the end: it collects the
-   throttle counters). gunicorn is always
-   stopped and the database dropped at the end, Ctrl-C and SIGTERM included.
-2. Signs up one player per client through ``POST /_allauth/app/v1/auth/signup`` (allauth
-   allows 20 sign-ups a minute per address; beyond 15, or after a 429, the remaining players
-   are created by a Django script that opens a session for them as allauth's session token
-   strategy does: the token is a Django session key). Each client creates its own game from a
-   deal code and asks for its hints once.
-3. Throughput under load: ``--clients`` threads, each with its own ``httpx.Client`` (keep-alive
-   on the client side; gunicorn's default sync workers close the connection after each
-   answer, ``--threads 2`` or more selects gthread workers, which keep it), hammer one
-   endpoint at a time for slots of ``--seconds / --rounds`` seconds, cycling command -> game
-   -> me ``--rounds`` times, so every endpoint gets ``--seconds`` in all and the machine's
-   background load falls on all three alike. The command slots alternate ``{"type": "move",
-   "card": <first hint>}`` and ``{"type": "undo"}`` on each client's game: an endless supply of
-   legal moves. ``GET /api/v1/me/`` is the floor: token authentication, throttles and DRF,
-   nothing of ours. Besides latency, the CPU that gunicorn and the PostgreSQL backends spent
-   per answered request is read from /proc: on a shared machine, latency under load is mostly
-   queueing for a CPU, while CPU per request is not.
-4. Undo at depth: one game built to ~5,000 events and games of ~10 events, built by a Django
-   script calling ``games.services.game_execute_command`` directly (what the command view
-   calls, minus HTTP) as move/undo pairs ending on a move, 50 commands per transaction. Then,
-   through the API and with one client, sequential undo and redo on both, interleaved sample by
-   sample (each short game serves 5 samples, so it stays between ~11 and ~21 events).
+What it measures, for ``POST commands`` (alternately a move, the first hint of the player's
+game, and its undo: an endless supply of legal commands), ``GET`` the game and ``GET
+/api/v1/me/`` (the floor: token authentication, throttles and DRF, nothing of ours):
+
+1. Closed loop: ``--clients`` threads, each sending its next request as soon as the previous
+   answer came, for ``--seconds`` per endpoint in all, in ``--rounds`` rounds of slots cycling
+   command -> game -> me (and stack by stack within each slot). This is the capacity: requests
+   per second with the machine saturated.
+2. Open loop: requests sent at a fixed rate, ``--load`` (0.5) times the capacity just measured
+   for that endpoint and stack, whatever the answers' speed; a request's latency counts from
+   the moment it was due (no coordinated omission). This is the latency a player sees when
+   the service is half busy.
+3. For each slot, the CPU that the gunicorn processes, the Celery worker processes and the
+   PostgreSQL backends spent per answered request, read from /proc: on a shared machine,
+   latency is mostly queueing for a CPU, while CPU per request is not.
 
 Figures are printed with the command line, the date, the code's commit and the machine.
 """
@@ -45,6 +43,7 @@ import contextlib
 import json
 import os
 import platform
+import queue
 import secrets
 import shlex
 import signal
@@ -59,7 +58,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -76,17 +74,15 @@ from games.engine.deals import deal_code_for_seed
 ROOT = Path(__file__).resolve().parents[1]
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 PG_URL = "postgres://postgres@127.0.0.1:5432/{name}"
-# A Redis database of its own, flushed at the end: the test suite flushes database 0 before
-# every test, and the bench's throttle counters (keyed by user id) must not reach its users.
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
-SIGNUP_BUDGET = 15  # allauth: "signup": "20/m/ip"; keep a margin for other sign-ups
 FIRST_SEED = 1_000
-DEPTH_TARGET_RATIO = 1.2
-SHORT_SAMPLES_PER_GAME = 5  # each short game gets this many undo+redo pairs (~11 -> ~21 events)
+SIGNUPS = 2  # players signed up through the API (the rest by a Django script: much faster)
+AIM_MOVE_OVER_FLOOR = 1.3
+AIM_OPEN_P99_MS = 50.0
 
-# Run by the project's interpreter with Django set up: creates players and builds histories.
+# Run by the project's interpreter with Django set up: creates players with session tokens,
+# as allauth's session token strategy does (the token is a Django session key).
 DJANGO_SCRIPT = r"""
-import json, sys, time
+import json, sys
 import django
 
 django.setup()
@@ -95,63 +91,19 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
-from django.db import transaction
-
-from games import services
-from games.engine.cards import parse_card
-from games.history import Command
 
 job = json.loads(sys.argv[1])
-out = {}
-if job["task"] == "players":
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    tokens = []
-    for email in job["emails"]:
-        user = User.objects.create_user(username=email, email=email, password=None)
-        store = store_class()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        tokens.append(store.session_key)
-    out["tokens"] = tokens
-elif job["task"] == "histories":
-    owner = User.objects.get(email=job["email"])
-    timings = []
-
-    def run(game_id, kind, card=None):
-        started = time.perf_counter()
-        services.game_execute_command(
-            owner=owner, game_id=game_id, command=Command(type=kind, card=card)
-        )
-        timings.append(time.perf_counter() - started)
-
-    def build(events):
-        # Batches of 50 commands per transaction: the service's own atomic() becomes a
-        # savepoint, so the build does not wait for a WAL flush per command, and the game row's
-        # chain of row versions (one per UPDATE, prunable only once committed) stays short.
-        game = services.game_create(
-            owner=owner, choice=services.DealChoice(mode="seeded", code=job["code"])
-        )
-        card = parse_card(job["card"])
-        pairs = events // 2
-        for first in range(0, pairs, 25):
-            with transaction.atomic():
-                for _ in range(min(25, pairs - first)):
-                    run(game.id, "move", card)
-                    run(game.id, "undo")
-        run(game.id, "move", card)  # so that an undo is always possible
-        return str(game.id)
-
-    started = time.perf_counter()
-    out["short"] = [build(job["short_events"]) for _ in range(job["short_games"])]
-    short_timings, timings = timings, []
-    out["long"] = build(job["long_events"])
-    out["seconds"] = time.perf_counter() - started
-    out["commands"] = len(short_timings) + len(timings)
-    out["service_ms_first_100"] = sorted(timings[:100])[50] * 1000
-    out["service_ms_last_100"] = sorted(timings[-100:])[50] * 1000
-print("RESULT " + json.dumps(out))
+store_class = import_module(settings.SESSION_ENGINE).SessionStore
+tokens = []
+for email in job["emails"]:
+    user = User.objects.create_user(username=email, email=email, password=None)
+    store = store_class()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    tokens.append(store.session_key)
+print("RESULT " + json.dumps({"tokens": tokens}))
 """
 
 
@@ -192,7 +144,7 @@ def machine_ticks() -> tuple[int, int]:
 
 
 def process_tree_ticks(pid: int) -> int:
-    """utime + stime of a process and its children (gunicorn's master and workers)."""
+    """utime + stime of a process and its children (e.g. gunicorn's master and workers)."""
     total = 0
     pending = [pid]
     while pending:
@@ -217,108 +169,45 @@ def pid_ticks(pid: int) -> int:
     return int(parts[11]) + int(parts[12])
 
 
-def redis_server_pids() -> list[int]:
-    pids = []
-    for comm in Path("/proc").glob("[0-9]*/comm"):
-        with contextlib.suppress(OSError):
-            if comm.read_text().strip() == "redis-server":
-                pids.append(int(comm.parent.name))
-    return pids
-
-
 @dataclass
 class CpuUse:
     """CPU seconds used during measurements, by part; ``wall`` is their total duration."""
 
     wall: float = 0.0
-    server: float = 0.0  # gunicorn master and workers
-    database: float = 0.0  # the PostgreSQL backends serving the bench database
-    redis: float = 0.0  # redis-server (shared with anything else using it)
-    client: float = 0.0  # this load generator
+    web: float = 0.0  # gunicorn master and workers
+    worker: float = 0.0  # the Celery worker and its pool processes
+    database: float = 0.0  # the PostgreSQL backends serving the stack's database
+    redis: float = 0.0  # the stack's redis-server (0 when it is a shared one)
     machine: float = 0.0  # all CPUs, everything
     steal: float = 0.0
 
     def add(self, other: CpuUse) -> None:
-        for name in ("wall", "server", "database", "redis", "client", "machine", "steal"):
+        for name in ("wall", "web", "worker", "database", "redis", "machine", "steal"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def describe(self) -> str:
         if self.wall <= 0:
             return ""
-        cores = {
-            "gunicorn": self.server,
+        parts = {
+            "gunicorn": self.web,
+            "worker": self.worker,
             "PostgreSQL": self.database,
             "Redis": self.redis,
-            "load generator": self.client,
         }
-        rest = self.machine - sum(cores.values())
-        parts = [f"{name} {value / self.wall:.2f}" for name, value in cores.items()]
+        rest = self.machine - sum(parts.values())
         return (
-            ", ".join(parts) + f", other work {max(0.0, rest) / self.wall:.2f}, "
-            f"steal {self.steal / self.wall:.2f} (of {os.cpu_count()})"
+            ", ".join(f"{name} {value / self.wall:.2f}" for name, value in parts.items())
+            + f", everything else {max(0.0, rest) / self.wall:.2f}, steal "
+            f"{self.steal / self.wall:.2f} (cores of {os.cpu_count()})"
         )
 
 
-class CpuMeter:
-    """Measures the CPU each part of the stack uses, from /proc (Linux)."""
-
-    def __init__(self, server_pid: int, database: str) -> None:
-        self.server_pid = server_pid
-        self.database = database
-        self.connection = psycopg.connect(PG_ADMIN, autocommit=True)
-        self.redis_pids = redis_server_pids()
-
-    def close(self) -> None:
-        self.connection.close()
-
-    def backend_ticks(self) -> dict[int, int]:
-        rows = self.connection.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.database,)
-        ).fetchall()
-        return {int(pid): pid_ticks(int(pid)) for (pid,) in rows}
-
-    @contextlib.contextmanager
-    def measure(self, into: CpuUse) -> Iterator[None]:
-        wall, client = time.perf_counter(), time.process_time()
-        server = process_tree_ticks(self.server_pid)
-        backends = self.backend_ticks()
-        redis = sum(pid_ticks(pid) for pid in self.redis_pids)
-        busy, steal = machine_ticks()
-        try:
-            yield
-        finally:
-            busy_after, steal_after = machine_ticks()
-            backends_after = self.backend_ticks()
-            database = sum(ticks - backends.get(pid, 0) for pid, ticks in backends_after.items())
-            into.add(
-                CpuUse(
-                    wall=time.perf_counter() - wall,
-                    server=(process_tree_ticks(self.server_pid) - server) / TICK,
-                    database=database / TICK,
-                    redis=(sum(pid_ticks(pid) for pid in self.redis_pids) - redis) / TICK,
-                    client=time.process_time() - client,
-                    machine=(busy_after - busy) / TICK,
-                    steal=(steal_after - steal) / TICK,
-                )
-            )
-
-
-# --- Database, settings, server ---
+# --- Stacks: database, Redis, gunicorn and a Celery worker of their own ---
 
 
 def random_secret(length: int = 60) -> str:
     alphabet = string.ascii_letters + string.digits + "-_"
     return "".join(secrets.choice(alphabet) for _ in range(length))
-
-
-def claim_redis_database(url: str) -> None:
-    """The bench's Redis database must be empty: it is flushed at the end."""
-    size = redis.Redis.from_url(url, socket_connect_timeout=2).dbsize()
-    if size:
-        raise SystemExit(
-            f"{url} holds {size} keys: the bench flushes its Redis database at the end, so it "
-            "needs one nobody else uses (--redis-url redis://127.0.0.1:6379/<n>)"
-        )
 
 
 def recreate_database(name: str, *, create: bool) -> None:
@@ -336,52 +225,11 @@ def postgres_version() -> str:
     return str(row[0]) if row else "?"
 
 
-def service_environment(database: str, redis_url: str) -> dict[str, str]:
-    environment = dict(os.environ)
-    environment.update(
-        DJANGO_SETTINGS_MODULE="scorpion_site.settings",
-        DATABASE_URL=PG_URL.format(name=database),
-        REDIS_URL=redis_url,
-        DEBUG="false",
-        SECRET_KEY=random_secret(),
-        DAILY_DEAL_SECRET=random_secret(),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
-        THROTTLE_USER="1000000/min",
-        THROTTLE_ANON="1000000/min",
-        THROTTLE_IP="1000000/min",  # all clients share 127.0.0.1
-        LOG_LEVEL="WARNING",
-        EMAIL_URL="consolemail://",
-        PYTHONUNBUFFERED="1",
-    )
-    return environment
-
-
-@dataclass(frozen=True)
-class Service:
-    """Where the service's code is and how it is configured."""
-
-    tree: Path
-    environment: dict[str, str]
-
-
-def run_django_script(service: Service, job: dict[str, Any]) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, "-c", DJANGO_SCRIPT, json.dumps(job)],
-        cwd=service.tree,
-        env=service.environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    for line in completed.stdout.splitlines():
-        if line.startswith("RESULT "):
-            result: dict[str, Any] = json.loads(line.removeprefix("RESULT "))
-            return result
-    raise RuntimeError(f"django script failed:\n{completed.stdout}\n{completed.stderr}")
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def source_revision(tree: Path) -> str:
@@ -400,8 +248,8 @@ def source_revision(tree: Path) -> str:
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return " (not a Git working tree)"
-    return f" (commit {head}{', with uncommitted changes' if dirty else ''})"
+        return "(not a Git working tree)"
+    return f"commit {head}{', with uncommitted changes' if dirty else ''}"
 
 
 def export_commit(commit: str, target: Path) -> tuple[Path, str]:
@@ -419,122 +267,252 @@ def export_commit(commit: str, target: Path) -> tuple[Path, str]:
         check=True,
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target, f" (commit {full[:12]}, exported from {ROOT} with git archive)"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def gunicorn_command(port: int, workers: int, threads: int) -> list[str]:
-    command = [
-        str(Path(sys.executable).parent / "gunicorn"),
-        "scorpion_site.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-    ]
-    if threads > 1:
-        command += ["--worker-class", "gthread", "--threads", str(threads)]
-    return command
-
-
-def wait_healthy(base_url: str, server: subprocess.Popen[bytes], log: Path) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    with httpx.Client(base_url=base_url, timeout=5) as client:
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                break
-            with contextlib.suppress(httpx.HTTPError):
-                response = client.get("/healthz/")
-                if response.status_code == 200:
-                    body: dict[str, Any] = response.json()
-                    return body
-            time.sleep(0.2)
-    tail = log.read_text(errors="replace")[-3000:]
-    raise RuntimeError(f"gunicorn did not become healthy; its log ends with:\n{tail}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is not None:
-        return
-    server.terminate()  # SIGTERM to the master: graceful stop of the workers
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=5)
-
-
-# --- Players ---
+    return target, f"commit {full[:12]} ({commit}, exported with git archive)"
 
 
 @dataclass
 class Player:
     email: str
     token: str
-    via: str
+    address: str
     client: httpx.Client
     game_id: str = ""
     card: str = ""
     pending_undo: bool = False
 
 
-def signup(base_url: str, email: str, password: str) -> tuple[int, str | None]:
-    with httpx.Client(base_url=base_url, timeout=60) as client:
-        response = client.post(
-            "/_allauth/app/v1/auth/signup", json={"email": email, "password": password}
-        )
-    if response.status_code != 200:
-        return response.status_code, None
-    token: str = response.json()["meta"]["session_token"]
-    return 200, token
+@dataclass
+class Stack:
+    """One running copy of the service."""
+
+    name: str
+    tree: Path
+    revision: str
+    database: str
+    workdir: Path
+    redis_url: str = ""
+    environment: dict[str, str] = field(default_factory=dict)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    redis_pid: int | None = None
+    base_url: str = ""
+    players: list[Player] = field(default_factory=list)
+    owns_redis: bool = True
+    # Settings over the deployed defaults (e.g. throttles raised for a one-client bench).
+    overrides: dict[str, str] = field(default_factory=dict)
+
+    def log(self, name: str) -> Path:
+        return self.workdir / f"{self.name}-{name}.log"
+
+    def start(self, process: str, command: list[str]) -> subprocess.Popen[bytes]:
+        with self.log(process).open("wb") as log_file:
+            started = subprocess.Popen(
+                command,
+                cwd=self.tree,
+                env=self.environment,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.processes[process] = started
+        return started
+
+    def stop(self) -> None:
+        for process in reversed(list(self.processes.values())):
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        for player in self.players:
+            player.client.close()
+        with contextlib.suppress(psycopg.Error):
+            recreate_database(self.database, create=False)
+        if not self.owns_redis and self.redis_url:
+            with contextlib.suppress(redis.RedisError):
+                redis.Redis.from_url(self.redis_url).flushdb()
 
 
-def make_players(
-    base_url: str, service: Service, count: int, workers: int, run_id: str
-) -> list[Player]:
+def service_environment(stack: Stack) -> dict[str, str]:
+    environment = dict(os.environ)
+    for name in ("THROTTLE_USER", "THROTTLE_ANON", "THROTTLE_IP"):
+        environment.pop(name, None)  # the defaults, as deployed
+    environment.update(
+        DJANGO_SETTINGS_MODULE="scorpion_site.settings",
+        DATABASE_URL=PG_URL.format(name=stack.database),
+        REDIS_URL=stack.redis_url,
+        DEBUG="false",
+        SECRET_KEY=random_secret(),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        NUM_PROXIES="1",  # the players' addresses come in X-Forwarded-For, as from a proxy
+        LOG_LEVEL="WARNING",
+        EMAIL_URL="consolemail://",
+        DAILY_DEAL_SECRET=random_secret(),
+        PYTHONUNBUFFERED="1",
+    )
+    environment.update(stack.overrides)
+    return environment
+
+
+def start_redis(stack: Stack) -> None:
+    port = free_port()
+    process = stack.start(
+        "redis",
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+    )
+    stack.redis_url = f"redis://127.0.0.1:{port}/0"
+    stack.redis_pid = process.pid
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(redis.RedisError):
+            if redis.Redis.from_url(stack.redis_url, socket_connect_timeout=1).ping():
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"redis-server did not start: {stack.log('redis').read_text()[-2000:]}")
+
+
+def wait_healthy(stack: Stack, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 90
+    with httpx.Client(base_url=stack.base_url, timeout=5) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
+            with contextlib.suppress(httpx.HTTPError):
+                if client.get("/healthz/").status_code == 200:
+                    return
+            time.sleep(0.2)
+    tail = stack.log("gunicorn").read_text(errors="replace")[-3000:]
+    raise RuntimeError(f"gunicorn did not become healthy; its log ends with:\n{tail}")
+
+
+def run_django_script(
+    stack: Stack, job: dict[str, Any], *, script: str = DJANGO_SCRIPT
+) -> dict[str, Any]:
+    """Run ``script`` with the stack's code and settings; its ``RESULT`` line, parsed."""
+    completed = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(job)],
+        cwd=stack.tree,
+        env=stack.environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in completed.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result: dict[str, Any] = json.loads(line.removeprefix("RESULT "))
+            return result
+    raise RuntimeError(f"django script failed:\n{completed.stdout}\n{completed.stderr}")
+
+
+def bring_up(stack: Stack, arguments: argparse.Namespace, players: int) -> None:
+    if stack.owns_redis:
+        start_redis(stack)
+    else:
+        size = redis.Redis.from_url(stack.redis_url, socket_connect_timeout=2).dbsize()
+        if size:
+            raise SystemExit(
+                f"{stack.redis_url} holds {size} keys: the bench flushes its Redis database "
+                "at the end, so it needs one nobody else uses"
+            )
+    stack.environment = service_environment(stack)
+    recreate_database(stack.database, create=True)
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=stack.tree,
+        env=stack.environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if migrate.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+    port = free_port()
+    stack.base_url = f"http://127.0.0.1:{port}"
+    bin_dir = Path(sys.executable).parent
+    gunicorn = [
+        str(bin_dir / "gunicorn"),
+        "scorpion_site.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(arguments.workers),
+    ]
+    server = stack.start("gunicorn", gunicorn)
+    stack.start(
+        "worker",
+        [
+            str(bin_dir / "celery"),
+            "-A",
+            "scorpion_site",
+            "worker",
+            "--loglevel=WARNING",
+            f"--concurrency={arguments.worker_concurrency}",
+            "--hostname",
+            f"bench-{stack.name}-{secrets.token_hex(3)}@%h",
+        ],
+    )
+    wait_healthy(stack, server)
+    stack.players = make_players(stack, players)
+    for index, player in enumerate(stack.players):
+        start_game(player, FIRST_SEED + index)
+
+
+# --- Players ---
+
+
+def player_client(stack: Stack, token: str, address: str) -> httpx.Client:
+    return httpx.Client(
+        base_url=stack.base_url,
+        headers={"X-Session-Token": token, "X-Forwarded-For": address},
+        timeout=30,
+    )
+
+
+def make_players(stack: Stack, count: int) -> list[Player]:
+    run_id = secrets.token_hex(4)
     emails = [f"bench-{run_id}-{index}@example.com" for index in range(count)]
+    addresses = [f"10.{index // 250}.{index % 250}.7" for index in range(count)]
     password = random_secret(24)
-    tokens: dict[str, tuple[str, str]] = {}
-    by_api = emails[:SIGNUP_BUDGET]
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        answers = list(pool.map(lambda email: signup(base_url, email, password), by_api))
-    refused: list[int] = []
-    for email, (status, token) in zip(by_api, answers, strict=True):
-        if token is not None:
-            tokens[email] = (token, "signup")
-        else:
-            refused.append(status)
-    if any(status != 429 for status in refused):
-        raise RuntimeError(f"sign-up failed with statuses {refused}")
+    tokens: dict[str, str] = {}
+    for email, address in zip(emails[:SIGNUPS], addresses, strict=False):
+        with httpx.Client(base_url=stack.base_url, timeout=60) as client:
+            response = client.post(
+                "/_allauth/app/v1/auth/signup",
+                json={"email": email, "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+        response.raise_for_status()
+        tokens[email] = response.json()["meta"]["session_token"]
     rest = [email for email in emails if email not in tokens]
     if rest:
-        minted = run_django_script(service, {"task": "players", "emails": rest})
-        for email, token in zip(rest, minted["tokens"], strict=True):
-            tokens[email] = (token, "script")
+        minted = run_django_script(stack, {"emails": rest})
+        tokens.update(zip(rest, minted["tokens"], strict=True))
     return [
-        Player(
-            email=email,
-            token=tokens[email][0],
-            via=tokens[email][1],
-            client=httpx.Client(
-                base_url=base_url, headers={"X-Session-Token": tokens[email][0]}, timeout=30
-            ),
-        )
-        for email in emails
+        Player(email, tokens[email], address, player_client(stack, tokens[email], address))
+        for email, address in zip(emails, addresses, strict=True)
     ]
 
 
-def start_game(player: Player, seed: int) -> str:
-    """A game from a deal code whose hints include a move (most deals do); its deal code."""
+def start_game(player: Player, seed: int) -> None:
+    """A game from a deal code whose hints include a move (most deals do)."""
     while True:
-        code = deal_code_for_seed(seed)
-        created = player.client.post("/api/v1/games/", json={"code": code})
+        created = player.client.post("/api/v1/games/", json={"code": deal_code_for_seed(seed)})
         created.raise_for_status()
         game_id = created.json()["id"]
         hints = player.client.get(f"/api/v1/games/{game_id}/hints/")
@@ -542,7 +520,7 @@ def start_game(player: Player, seed: int) -> str:
         moves = hints.json()["moves"]
         if moves:
             player.game_id, player.card, player.pending_undo = game_id, moves[0]["card"], False
-            return code
+            return
         seed += 1_000_003
 
 
@@ -554,14 +532,17 @@ class Samples:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     examples: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, label: str, seconds: float) -> None:
-        self.latencies.setdefault(label, []).append(seconds * 1000)
+    def add(self, label: str, milliseconds: float) -> None:
+        with self.lock:
+            self.latencies.setdefault(label, []).append(milliseconds)
 
     def fail(self, label: str, what: str) -> None:
-        self.errors[label] = self.errors.get(label, 0) + 1
-        if len(self.examples) < 5:
-            self.examples.append(f"{label}: {what}")
+        with self.lock:
+            self.errors[label] = self.errors.get(label, 0) + 1
+            if len(self.examples) < 5:
+                self.examples.append(f"{label}: {what}")
 
     def merge(self, other: Samples) -> None:
         for label, values in other.latencies.items():
@@ -570,36 +551,36 @@ class Samples:
             self.errors[label] = self.errors.get(label, 0) + count
         self.examples.extend(other.examples[: max(0, 5 - len(self.examples))])
 
+    def answered(self) -> int:
+        return sum(len(values) for values in self.latencies.values())
 
-Operation = Callable[[Player, Samples], None]
 
-
-def timed(
-    samples: Samples, label: str, send: Callable[[], httpx.Response]
-) -> httpx.Response | None:
-    started = time.perf_counter()
+def send(samples: Samples, label: str, request: Callable[[], httpx.Response], due: float) -> bool:
+    """Send one request; its latency counts from ``due`` (the time it was meant to go)."""
     try:
-        response = send()
+        response = request()
     except httpx.HTTPError as error:
         samples.fail(label, f"{type(error).__name__}: {error}")
-        time.sleep(0.01)
-        return None
-    elapsed = time.perf_counter() - started
+        return False
+    elapsed = time.perf_counter() - due
     if response.status_code != 200:
         samples.fail(label, f"{response.status_code} {response.text[:200]}")
-        return None
-    samples.add(label, elapsed)
-    return response
+        return False
+    samples.add(label, elapsed * 1000)
+    return True
 
 
-def command_operation(player: Player, samples: Samples) -> None:
+Operation = Callable[[Player, Samples, float], None]
+
+
+def command_operation(player: Player, samples: Samples, due: float) -> None:
     """One command: the move of the first hint, or the undo of it."""
     url = f"/api/v1/games/{player.game_id}/commands/"
     if player.pending_undo:
         label, body = "undo", {"type": "undo"}
     else:
         label, body = "move", {"type": "move", "card": player.card}
-    if timed(samples, label, lambda: player.client.post(url, json=body)) is not None:
+    if send(samples, label, lambda: player.client.post(url, json=body), due):
         player.pending_undo = not player.pending_undo
         return
     with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):  # resynchronise
@@ -608,31 +589,82 @@ def command_operation(player: Player, samples: Samples) -> None:
         )
 
 
-def game_operation(player: Player, samples: Samples) -> None:
-    timed(samples, "game", lambda: player.client.get(f"/api/v1/games/{player.game_id}/"))
+def game_operation(player: Player, samples: Samples, due: float) -> None:
+    send(samples, "game", lambda: player.client.get(f"/api/v1/games/{player.game_id}/"), due)
 
 
-def me_operation(player: Player, samples: Samples) -> None:
-    timed(samples, "me", lambda: player.client.get("/api/v1/me/"))
+def me_operation(player: Player, samples: Samples, due: float) -> None:
+    send(samples, "me", lambda: player.client.get("/api/v1/me/"), due)
 
 
-def run_slot(
-    players: list[Player], operation: Operation, seconds: float, stop: threading.Event
+class CpuMeter:
+    """Measures the CPU each part of a stack uses, from /proc (Linux)."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.connection = psycopg.connect(PG_ADMIN, autocommit=True)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def backend_ticks(self) -> dict[int, int]:
+        rows = self.connection.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.stack.database,)
+        ).fetchall()
+        return {int(pid): pid_ticks(int(pid)) for (pid,) in rows}
+
+    def _ticks(self) -> tuple[int, int, dict[int, int], int]:
+        processes = self.stack.processes
+        return (
+            process_tree_ticks(processes["gunicorn"].pid),
+            process_tree_ticks(processes["worker"].pid),
+            self.backend_ticks(),
+            pid_ticks(self.stack.redis_pid) if self.stack.redis_pid else 0,
+        )
+
+    @contextlib.contextmanager
+    def measure(self, into: CpuUse) -> Iterator[None]:
+        wall = time.perf_counter()
+        web, worker, backends, redis_ticks = self._ticks()
+        busy, steal = machine_ticks()
+        try:
+            yield
+        finally:
+            busy_after, steal_after = machine_ticks()
+            web_after, worker_after, backends_after, redis_after = self._ticks()
+            database = sum(ticks - backends.get(pid, 0) for pid, ticks in backends_after.items())
+            into.add(
+                CpuUse(
+                    wall=time.perf_counter() - wall,
+                    web=(web_after - web) / TICK,
+                    worker=(worker_after - worker) / TICK,
+                    database=database / TICK,
+                    redis=(redis_after - redis_ticks) / TICK,
+                    machine=(busy_after - busy) / TICK,
+                    steal=(steal_after - steal) / TICK,
+                )
+            )
+
+
+def closed_slot(
+    players: list[Player], clients: int, operation: Operation, seconds: float, stop: threading.Event
 ) -> tuple[Samples, float]:
-    """All players run ``operation`` in a loop for ``seconds``; returns the samples and the
-    wall time from the common start to the last answer."""
-    per_thread = [Samples() for _ in players]
-    ready = threading.Barrier(len(players) + 1)
+    """``clients`` threads, each cycling through its share of the players, send requests back
+    to back for ``seconds``; returns the samples and the wall time to the last answer."""
+    samples = Samples()
+    ready = threading.Barrier(clients + 1)
     deadline = [0.0]
 
-    def work(player: Player, samples: Samples) -> None:
+    def work(mine: list[Player]) -> None:
         ready.wait()
+        turn = 0
         while time.perf_counter() < deadline[0] and not stop.is_set():
-            operation(player, samples)
+            operation(mine[turn % len(mine)], samples, time.perf_counter())
+            turn += 1
 
     threads = [
-        threading.Thread(target=work, args=(player, samples), daemon=True)
-        for player, samples in zip(players, per_thread, strict=True)
+        threading.Thread(target=work, args=(players[index::clients],), daemon=True)
+        for index in range(clients)
     ]
     for thread in threads:
         thread.start()
@@ -641,11 +673,38 @@ def run_slot(
     ready.wait()
     for thread in threads:
         thread.join()
-    wall = time.perf_counter() - started
-    merged = Samples()
-    for samples in per_thread:
-        merged.merge(samples)
-    return merged, wall
+    return samples, time.perf_counter() - started
+
+
+def open_slot(
+    players: list[Player], rate: float, operation: Operation, seconds: float, stop: threading.Event
+) -> tuple[Samples, float]:
+    """Requests due at a fixed ``rate`` per second for ``seconds``, each on a player with no
+    request in flight, whatever the answers' speed (a pool of 64 senders)."""
+    samples = Samples()
+    idle: queue.SimpleQueue[Player] = queue.SimpleQueue()
+    for player in players:
+        idle.put(player)
+    count = max(1, int(rate * seconds))
+    started = time.perf_counter() + 0.05
+
+    def one(due: float) -> None:
+        player = idle.get()
+        try:
+            operation(player, samples, due)
+        finally:
+            idle.put(player)
+
+    with ThreadPoolExecutor(max_workers=64) as pool:
+        for index in range(count):
+            if stop.is_set():
+                break
+            due = started + index / rate
+            delay = due - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            pool.submit(one, due)
+    return samples, time.perf_counter() - started
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -657,240 +716,242 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 @dataclass
-class Summary:
-    count: int
+class Row:
+    stack: str
+    endpoint: str
+    requests: int
+    rate: float
     p50: float
     p90: float
     p99: float
-    mean: float
-    max: float
+    errors: int
+    web_cpu: float
+    worker_cpu: float
+    database_cpu: float
 
 
-def summarise(values: list[float]) -> Summary:
-    ordered = sorted(values)
-    if not ordered:
-        nan = float("nan")
-        return Summary(0, nan, nan, nan, nan, nan)
-    return Summary(
-        count=len(ordered),
-        p50=percentile(ordered, 0.50),
-        p90=percentile(ordered, 0.90),
-        p99=percentile(ordered, 0.99),
-        mean=sum(ordered) / len(ordered),
-        max=ordered[-1],
-    )
+@dataclass
+class Slot:
+    """The samples and CPU of one endpoint on one stack, over all its rounds."""
 
+    samples: Samples = field(default_factory=Samples)
+    wall: float = 0.0
+    cpu: CpuUse = field(default_factory=CpuUse)
 
-def throughput_table(
-    players: list[Player], rounds: int, seconds: float, meter: CpuMeter, stop: threading.Event
-) -> None:
-    phases: list[tuple[str, Operation]] = [
-        ("command", command_operation),
-        ("game", game_operation),
-        ("me", me_operation),
-    ]
-    # Warm-up: each worker process imports lazily and opens its connections on first use.
-    for _name, operation in phases:
-        run_slot(players, operation, 1.0, stop)
-    totals = {name: Samples() for name, _ in phases}
-    walls = dict.fromkeys(totals, 0.0)
-    cpu = {name: CpuUse() for name in totals}
-    slot = seconds / rounds
-    for _round in range(rounds):
-        for name, operation in phases:
-            with meter.measure(cpu[name]):
-                samples, wall = run_slot(players, operation, slot, stop)
-            totals[name].merge(samples)
-            walls[name] += wall
-    rows: list[tuple[str, str, str]] = [
-        ("POST commands: move", "command", "move"),
-        ("POST commands: undo", "command", "undo"),
-        ("POST commands: move+undo", "command", "*"),
-        ("GET game", "game", "game"),
-        ("GET me (floor)", "me", "me"),
-    ]
-    print()
-    print(
-        f"Throughput: {len(players)} concurrent clients, {rounds} rounds of "
-        f"command/game/me slots of {slot:.1f} s ({seconds:.0f} s per endpoint)"
-    )
-    print(
-        f"{'endpoint':<26}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p90 ms':>8}{'p99 ms':>8}"
-        f"{'max ms':>8}{'errors':>7}{'web CPU':>9}{'PG CPU':>8}"
-    )
-    p50s: dict[str, float] = {}
-    web_cpu: dict[str, float] = {}
-    for title, phase, label in rows:
-        samples = totals[phase]
-        if label == "*":
-            values = [value for values in samples.latencies.values() for value in values]
-            errors = sum(samples.errors.values())
-        else:
-            values = samples.latencies.get(label, [])
-            errors = samples.errors.get(label, 0)
-        summary = summarise(values)
-        p50s[label] = summary.p50
-        rate = summary.count / walls[phase] if walls[phase] else 0.0
-        # CPU per request of the slot (both kinds of command share the command slots).
-        answered = sum(len(values) for values in samples.latencies.values()) or 1
-        web_cpu[label] = cpu[phase].server * 1000 / answered
-        database_cpu = cpu[phase].database * 1000 / answered
-        print(
-            f"{title:<26}{summary.count:>9}{rate:>8.1f}{summary.p50:>8.2f}{summary.p90:>8.2f}"
-            f"{summary.p99:>8.2f}{summary.max:>8.2f}{errors:>7}{web_cpu[label]:>9.2f}"
-            f"{database_cpu:>8.2f}"
-        )
-    print("  (web CPU, PG CPU: ms of gunicorn and PostgreSQL-backend CPU per answered request)")
-    for phase, use in cpu.items():
-        print(f"  cores during {phase} slots: {use.describe()}")
-    for phase, samples in totals.items():
-        for example in samples.examples:
-            print(f"  error in {phase}: {example}")
-    floor = p50s["me"]
-    print(
-        f"ratio p50 / floor p50: move {p50s['move'] / floor:.2f}x, undo "
-        f"{p50s['undo'] / floor:.2f}x, move+undo {p50s['*'] / floor:.2f}x, "
-        f"game {p50s['game'] / floor:.2f}x (aim for commands: within 2x)"
-    )
-    print(
-        f"ratio web CPU per request / floor's: command {web_cpu['*'] / web_cpu['me']:.2f}x, "
-        f"game {web_cpu['game'] / web_cpu['me']:.2f}x (unlike latency, not inflated by queueing)"
-    )
-
-
-def depth_table(
-    service: Service,
-    player: Player,
-    samples_wanted: int,
-    long_events: int,
-    meter: CpuMeter,
-) -> None:
-    short_games = -(-samples_wanted // SHORT_SAMPLES_PER_GAME)
-    print()
-    print(
-        f"Undo at depth: building {short_games} games of ~10 events and 1 of ~{long_events:,} "
-        "with a Django script calling games.services.game_execute_command (move/undo pairs, "
-        "50 per transaction)"
-    )
-    code = start_game(player, FIRST_SEED)  # and the deal's first move, from the hints endpoint
-    built = run_django_script(
-        service,
-        {
-            "task": "histories",
-            "email": player.email,
-            "code": code,
-            "card": player.card,
-            "short_events": 10,
-            "short_games": short_games,
-            "long_events": long_events,
-        },
-    )
-    print(
-        f"  built {built['commands']:,} commands in {built['seconds']:.1f} s; service-level "
-        f"median on the long game: first 100 {built['service_ms_first_100']:.2f} ms, last 100 "
-        f"{built['service_ms_last_100']:.2f} ms"
-    )
-    client = player.client
-    long_id: str = built["long"]
-    short_ids: list[str] = built["short"]
-    versions = {
-        "short": client.get(f"/api/v1/games/{short_ids[0]}/").json()["version"],
-        "long": client.get(f"/api/v1/games/{long_id}/").json()["version"],
-    }
-    samples = Samples()
-    use = CpuUse()
-    with meter.measure(use):
-        for index in range(samples_wanted):
-            games = {"short": short_ids[index // SHORT_SAMPLES_PER_GAME], "long": long_id}
-            order = ("short", "long") if index % 2 == 0 else ("long", "short")
-            for kind in ("undo", "redo"):
-                for depth in order:
-                    url = f"/api/v1/games/{games[depth]}/commands/"
-                    body = {"type": kind}
-                    timed(samples, f"{kind}@{depth}", partial(client.post, url, json=body))
-            timed(samples, "me", lambda: client.get("/api/v1/me/"))
-    after = client.get(f"/api/v1/games/{long_id}/").json()["version"]
-    print(
-        f"  sequential, 1 client, {samples_wanted} samples each; events before: short "
-        f"{versions['short']}, long {versions['long']:,} (long after: {after:,})"
-    )
-    print(
-        f"{'request':<26}{'samples':>9}{'p50 ms':>9}{'p90 ms':>9}{'mean ms':>9}{'max ms':>9}"
-        f"{'errors':>8}"
-    )
-    summaries: dict[str, Summary] = {}
-    for label in ("undo@short", "undo@long", "redo@short", "redo@long", "me"):
-        summary = summaries[label] = summarise(samples.latencies.get(label, []))
-        print(
-            f"{label:<26}{summary.count:>9}{summary.p50:>9.2f}{summary.p90:>9.2f}"
-            f"{summary.mean:>9.2f}{summary.max:>9.2f}{samples.errors.get(label, 0):>8}"
-        )
-    for example in samples.examples:
-        print(f"  error: {example}")
-    print(f"  cores: {use.describe()}")
-    for kind in ("undo", "redo"):
-        long, short = summaries[f"{kind}@long"], summaries[f"{kind}@short"]
-        ratio = long.p50 / short.p50
-        verdict = "within" if ratio <= DEPTH_TARGET_RATIO else "OUTSIDE"
-        print(
-            f"ratio {kind} ~{versions['long']:,} events / ~{versions['short']} events: p50 "
-            f"{ratio:.2f}x, mean {long.mean / short.mean:.2f}x ({verdict} the "
-            f"{DEPTH_TARGET_RATIO}x aim); {kind} p50 / floor p50 "
-            f"{short.p50 / summaries['me'].p50:.2f}x"
-        )
-    whole_history(client, {"short": short_ids[0], "long": long_id})
-
-
-def whole_history(client: httpx.Client, games: dict[str, str]) -> None:
-    """The reads whose cost grows with the log by design: all events, and a state rebuilt by
-    folding the log (three samples each; for information, no aim)."""
-    figures = []
-    for depth, game_id in games.items():
-        version = client.get(f"/api/v1/games/{game_id}/").json()["version"]
-        for name, path in (
-            ("events", f"/api/v1/games/{game_id}/events/"),
-            (f"states/{version}", f"/api/v1/games/{game_id}/states/{version}/"),
-        ):
-            samples = Samples()
-            size = 0
-            for _ in range(3):
-                response = timed(samples, name, partial(client.get, path))
-                size = len(response.content) if response is not None else 0
-            latencies = sorted(samples.latencies.get(name, [float("nan")]))
-            errors = sum(samples.errors.values())
-            figures.append(
-                f"GET {name} ({depth}) {latencies[len(latencies) // 2]:.1f} ms, "
-                f"{size / 1024:,.0f} KiB" + (f", {errors} errors" if errors else "")
+    def rows(self, stack: str, labels: tuple[str, ...]) -> list[Row]:
+        answered = self.samples.answered() or 1
+        rows = []
+        for label in labels:
+            values = sorted(self.samples.latencies.get(label, []))
+            rows.append(
+                Row(
+                    stack=stack,
+                    endpoint=label,
+                    requests=len(values),
+                    rate=len(values) / self.wall if self.wall else 0.0,
+                    p50=percentile(values, 0.50),
+                    p90=percentile(values, 0.90),
+                    p99=percentile(values, 0.99),
+                    errors=self.samples.errors.get(label, 0),
+                    # Per answered request of the slot (both kinds of command share theirs).
+                    web_cpu=self.cpu.web * 1000 / answered,
+                    worker_cpu=self.cpu.worker * 1000 / answered,
+                    database_cpu=self.cpu.database * 1000 / answered,
+                )
             )
-    print("  whole-history reads, median of 3: " + "; ".join(figures))
+        return rows
+
+
+ENDPOINTS: list[tuple[str, Operation, tuple[str, ...]]] = [
+    ("command", command_operation, ("move", "undo")),
+    ("game", game_operation, ("game",)),
+    ("me", me_operation, ("me",)),
+]
+TITLES = {"move": "POST command: move", "undo": "POST command: undo", "game": "GET game"}
+TITLES["me"] = "GET me (the floor)"
+
+
+def print_rows(title: str, rows: list[Row]) -> None:
+    print()
+    print(title)
+    print(
+        f"{'endpoint':<22}{'stack':<10}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p90 ms':>8}"
+        f"{'p99 ms':>8}{'errors':>7}{'web CPU':>9}{'worker':>8}{'PG CPU':>8}"
+    )
+    for row in rows:
+        print(
+            f"{TITLES[row.endpoint]:<22}{row.stack:<10}{row.requests:>9}{row.rate:>8.1f}"
+            f"{row.p50:>8.1f}{row.p90:>8.1f}{row.p99:>8.1f}{row.errors:>7}{row.web_cpu:>9.2f}"
+            f"{row.worker_cpu:>8.2f}{row.database_cpu:>8.2f}"
+        )
+    print("  (web CPU, worker, PG CPU: ms of gunicorn, Celery worker and PostgreSQL-backend CPU")
+    print("   per answered request of the endpoint's slots; move and undo share their slots)")
+
+
+def measure(
+    stacks: list[Stack], arguments: argparse.Namespace, stop: threading.Event
+) -> dict[str, dict[str, Row]]:
+    meters = {stack.name: CpuMeter(stack) for stack in stacks}
+    try:
+        for stack in stacks:  # warm-up: lazy imports, connections, caches
+            for _name, operation, _labels in ENDPOINTS:
+                closed_slot(stack.players, arguments.clients, operation, 1.0, stop)
+        closed = {(s.name, name): Slot() for s in stacks for name, _, _ in ENDPOINTS}
+        slot_seconds = arguments.seconds / arguments.rounds
+        for round_number in range(arguments.rounds):
+            for name, operation, _labels in ENDPOINTS:
+                order = stacks if round_number % 2 == 0 else list(reversed(stacks))
+                for stack in order:
+                    slot = closed[(stack.name, name)]
+                    with meters[stack.name].measure(slot.cpu):
+                        samples, wall = closed_slot(
+                            stack.players, arguments.clients, operation, slot_seconds, stop
+                        )
+                    slot.samples.merge(samples)
+                    slot.wall += wall
+        closed_rows = [
+            row
+            for name, _, labels in ENDPOINTS
+            for stack in stacks
+            for row in closed[(stack.name, name)].rows(stack.name, labels)
+        ]
+        print_rows(
+            f"Closed loop (capacity): {arguments.clients} clients sending back to back, "
+            f"{arguments.rounds} rounds of {slot_seconds:.1f} s slots per endpoint and stack",
+            closed_rows,
+        )
+        for (stack_name, name), slot in closed.items():
+            print(f"  cores during {stack_name} {name} slots: {slot.cpu.describe()}")
+            for example in slot.samples.examples:
+                print(f"  error ({stack_name} {name}): {example}")
+
+        capacity = {
+            (stack.name, name): sum(
+                row.rate for row in closed[(stack.name, name)].rows(stack.name, labels)
+            )
+            for stack in stacks
+            for name, _, labels in ENDPOINTS
+        }
+        opened = {key: Slot() for key in closed}
+        open_slot_seconds = arguments.open_seconds / arguments.rounds
+        for round_number in range(arguments.rounds):
+            for name, operation, _labels in ENDPOINTS:
+                order = stacks if round_number % 2 == 0 else list(reversed(stacks))
+                for stack in order:
+                    slot = opened[(stack.name, name)]
+                    rate = max(1.0, capacity[(stack.name, name)] * arguments.load)
+                    with meters[stack.name].measure(slot.cpu):
+                        samples, wall = open_slot(
+                            stack.players, rate, operation, open_slot_seconds, stop
+                        )
+                    slot.samples.merge(samples)
+                    slot.wall += wall
+        open_rows = [
+            row
+            for name, _, labels in ENDPOINTS
+            for stack in stacks
+            for row in opened[(stack.name, name)].rows(stack.name, labels)
+        ]
+        print_rows(
+            f"Open loop: requests due at {arguments.load:g} x each endpoint's closed-loop "
+            f"req/s on its stack, latency from the time each was due, {arguments.rounds} "
+            f"rounds of {open_slot_seconds:.1f} s slots",
+            open_rows,
+        )
+        for (stack_name, name), slot in opened.items():
+            print(f"  cores during {stack_name} {name} slots: {slot.cpu.describe()}")
+            for example in slot.samples.examples:
+                print(f"  error ({stack_name} {name}): {example}")
+    finally:
+        for meter in meters.values():
+            meter.close()
+    return {
+        "closed": {f"{row.stack}/{row.endpoint}": row for row in closed_rows},
+        "open": {f"{row.stack}/{row.endpoint}": row for row in open_rows},
+    }
+
+
+def hot_updates(stack: Stack) -> str:
+    """How many of the game rows' updates were HOT (no index entry written)."""
+    with psycopg.connect(PG_URL.format(name=stack.database)) as connection:
+        row = connection.execute(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = %s",
+            ("games_game",),
+        ).fetchone()
+    if not row or not row[0]:
+        return "no updates"
+    return f"{row[1]:,} of {row[0]:,} ({row[1] / row[0]:.0%})"
+
+
+def verdicts(figures: dict[str, dict[str, Row]], stacks: list[Stack]) -> None:
+    closed, opened = figures["closed"], figures["open"]
+    current = stacks[0].name
+    print()
+    move, floor = closed[f"{current}/move"], closed[f"{current}/me"]
+    ratio = move.web_cpu / floor.web_cpu
+    print(
+        f"{current}: web CPU per command / floor's {ratio:.2f}x "
+        f"({'within' if ratio <= AIM_MOVE_OVER_FLOOR else 'OUTSIDE'} the "
+        f"{AIM_MOVE_OVER_FLOOR}x aim); GET game / floor "
+        f"{closed[f'{current}/game'].web_cpu / floor.web_cpu:.2f}x"
+    )
+    for label in ("move", "undo", "game", "me"):
+        p99 = opened[f"{current}/{label}"].p99
+        print(
+            f"{current}: open-loop p99 of {TITLES[label]} at half capacity {p99:.1f} ms "
+            f"({'within' if p99 <= AIM_OPEN_P99_MS else 'OUTSIDE'} the "
+            f"{AIM_OPEN_P99_MS:.0f} ms aim)"
+        )
+    if len(stacks) > 1:
+        base = stacks[1].name
+        floor_ratio = floor.web_cpu / closed[f"{base}/me"].web_cpu
+        commands = move.rate + closed[f"{current}/undo"].rate
+        base_commands = closed[f"{base}/move"].rate + closed[f"{base}/undo"].rate
+        base_ratio = closed[f"{base}/move"].web_cpu / closed[f"{base}/me"].web_cpu
+        print(
+            f"floor web CPU {current} / {base}: {floor_ratio:.2f}x (aim: at most 0.5x); "
+            f"{base}: command / floor {base_ratio:.2f}x"
+        )
+        print(
+            f"commands/s with a worker running, {current} / {base}: "
+            f"{commands:.1f} / {base_commands:.1f} = {commands / base_commands:.2f}x (aim: 2x)"
+        )
+        for label in ("move", "undo", "game", "me"):
+            print(
+                f"web CPU per request of {TITLES[label]}, {current} / {base}: "
+                f"{closed[f'{current}/{label}'].web_cpu / closed[f'{base}/{label}'].web_cpu:.2f}x"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=10.0, help="per endpoint, in all")
+    parser.add_argument("--players-per-client", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=10.0, help="closed loop, per endpoint")
+    parser.add_argument("--open-seconds", type=float, default=10.0, help="open loop, per endpoint")
     parser.add_argument("--rounds", type=int, default=2, help="command/game/me cycles")
+    parser.add_argument("--load", type=float, default=0.5, help="open-loop rate / capacity")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=1, help=">1: gthread workers")
-    parser.add_argument("--depth-events", type=int, default=5_000)
-    parser.add_argument("--depth-samples", type=int, default=200)
+    parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery processes")
     parser.add_argument("--database", default="scorpion_bench")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument(
-        "--tree",
-        type=Path,
-        default=ROOT,
-        help="the source tree to serve (default: this repository's working tree)",
+    parser.add_argument(
+        "--redis-url", help="an empty Redis database instead of a private redis-server"
     )
-    source.add_argument(
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also run this commit as a second stack, side by side"
+    )
+    parser.add_argument(
+        "--baseline-redis-url", help="for the baseline stack, as --redis-url is for the other"
+    )
+    parser.add_argument(
         "--commit",
-        help="serve this commit instead, exported with `git archive` to a temporary directory "
-        "(for measuring while the working tree is being edited)",
+        help="serve this commit (exported with `git archive`) instead of the working tree",
     )
     arguments = parser.parse_args()
-    if arguments.clients < 1 or arguments.rounds < 1 or arguments.seconds <= 0:
-        parser.error("--clients, --rounds and --seconds must be positive")
+    if min(arguments.clients, arguments.rounds, arguments.players_per_client) < 1:
+        parser.error("--clients, --rounds and --players-per-client must be positive")
+    if arguments.seconds <= 0 or arguments.open_seconds <= 0 or not 0 < arguments.load <= 1:
+        parser.error("--seconds and --open-seconds must be positive, --load in (0, 1]")
 
     signal.signal(signal.SIGTERM, _on_sigterm)
     print(f"command:  {shlex.join(sys.orig_argv)}   (in {Path.cwd()})")
@@ -906,82 +967,57 @@ def main() -> None:
     )
 
     workdir = tempfile.TemporaryDirectory(prefix="scorpion-bench-")
+    work = Path(workdir.name)
     if arguments.commit:
-        tree, revision = export_commit(arguments.commit, Path(workdir.name) / "tree")
+        tree, revision = export_commit(arguments.commit, work / "current-tree")
     else:
-        tree = arguments.tree.resolve()
-        revision = source_revision(tree)
-    environment = service_environment(arguments.database, arguments.redis_url)
-    service = Service(tree=tree, environment=environment)
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
+        tree, revision = ROOT, source_revision(ROOT)
+    stacks = [
+        Stack(
+            "current",
+            tree,
+            revision,
+            arguments.database,
+            work,
+            redis_url=arguments.redis_url or "",
+            owns_redis=not arguments.redis_url,
+        )
+    ]
+    if arguments.baseline:
+        base_tree, base_revision = export_commit(arguments.baseline, work / "baseline-tree")
+        stacks.append(
+            Stack(
+                "baseline",
+                base_tree,
+                base_revision,
+                arguments.database + "_baseline",
+                work,
+                redis_url=arguments.baseline_redis_url or "",
+                owns_redis=not arguments.baseline_redis_url,
+            )
+        )
     stop = threading.Event()
-    server: subprocess.Popen[bytes] | None = None
-    everyone: list[Player] = []
-    log = Path(workdir.name) / "gunicorn.log"
     started = time.perf_counter()
-    redis_claimed = False
+    players = arguments.clients * arguments.players_per_client
     try:
-        claim_redis_database(arguments.redis_url)
-        redis_claimed = True
-        recreate_database(arguments.database, create=True)
-        migrate = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=tree,
-            env=environment,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if migrate.returncode != 0:
-            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
-        command = gunicorn_command(port, arguments.workers, arguments.threads)
-        with log.open("wb") as log_file:
-            server = subprocess.Popen(
-                command, cwd=tree, env=environment, stdout=log_file, stderr=subprocess.STDOUT
+        for stack in stacks:
+            bring_up(stack, arguments, players)
+            print(
+                f"{stack.name + ':':<9} {stack.revision}; gunicorn --workers {arguments.workers}"
+                f" (sync), celery worker --concurrency {arguments.worker_concurrency}, Redis "
+                f"{stack.redis_url}{' (private)' if stack.owns_redis else ''}, {players} "
+                f"players ({SIGNUPS} signed up through the API), default throttle rates"
             )
-        health = wait_healthy(base_url, server, log)
-        print(f"server:   {shlex.join(command[1:])} (DEBUG off, {arguments.redis_url})")
-        print(f"code:     {tree}{revision}")
-        if health.get("status") != "ok":
-            print(f"warning:  /healthz/ says {health}")
-
-        run_id = secrets.token_hex(4)
-        everyone = make_players(base_url, service, arguments.clients + 1, arguments.workers, run_id)
-        depth_player, players = everyone[-1], everyone[:-1]
-        via = [player.via for player in (*players, depth_player)]
-        print(
-            f"players:  {via.count('signup')} signed up through the API, "
-            f"{via.count('script')} created by a Django script (allauth's 20/m/ip sign-up limit)"
-        )
-        for index, player in enumerate(players):
-            start_game(player, FIRST_SEED + index)
-
-        meter = CpuMeter(server.pid, arguments.database)
-        try:
-            throughput_table(players, arguments.rounds, arguments.seconds, meter, stop)
-            depth_table(
-                service,
-                depth_player,
-                arguments.depth_samples,
-                arguments.depth_events,
-                meter,
-            )
-        finally:
-            meter.close()
+        figures = measure(stacks, arguments, stop)
+        verdicts(figures, stacks)
+        for stack in stacks:
+            print(f"{stack.name}: HOT updates of game rows {hot_updates(stack)}")
         print()
         print(f"load average at the end {loadavg()}; total {time.perf_counter() - started:.0f} s")
     finally:
         stop.set()
-        for player in everyone:
-            player.client.close()
-        if server is not None:
-            stop_server(server)
-        with contextlib.suppress(psycopg.Error):
-            recreate_database(arguments.database, create=False)
-        if redis_claimed:  # the throttle counters
-            with contextlib.suppress(redis.RedisError):
-                redis.Redis.from_url(arguments.redis_url).flushdb()
+        for stack in stacks:
+            stack.stop()
         workdir.cleanup()
 
 
@@ -989,5 +1025,5 @@ if __name__ == "__main__":
     try:
         main()
     except (KeyboardInterrupt, Interrupted):
-        print("\ninterrupted: server stopped, bench database dropped", file=sys.stderr)
+        print("\ninterrupted: servers stopped, bench databases dropped", file=sys.stderr)
         sys.exit(130)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import resource
 import shlex
@@ -55,11 +56,9 @@ from bench.api import (
     PG_URL,
     free_port,
     postgres_version,
+    random_secret,
     recreate_database,
-    service_environment,
     source_revision,
-    stop_server,
-    wait_healthy,
 )
 from bench.machine import machine_description
 
@@ -68,6 +67,57 @@ DATABASE = "scorpion_stream_bench"
 STREAM_APP = "scorpion-stream-bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
 BIN = Path(sys.executable).parent
+
+
+def service_environment(database: str, redis_url: str) -> dict[str, str]:
+    """Production settings (DEBUG off) with every throttle out of the way: one address and a
+    few accounts send all the traffic here."""
+    environment = dict(os.environ)
+    environment.update(
+        DJANGO_SETTINGS_MODULE="scorpion_site.settings",
+        DATABASE_URL=PG_URL.format(name=database),
+        REDIS_URL=redis_url,
+        DEBUG="false",
+        SECRET_KEY=random_secret(),
+        DAILY_DEAL_SECRET=random_secret(),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        THROTTLE_USER="1000000/min",
+        THROTTLE_ANON="1000000/min",
+        THROTTLE_IP="1000000/min",
+        LOG_LEVEL="WARNING",
+        EMAIL_URL="consolemail://",
+        PYTHONUNBUFFERED="1",
+    )
+    return environment
+
+
+def wait_healthy(base_url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    with httpx.Client(base_url=base_url, timeout=5) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                break
+            with contextlib.suppress(httpx.HTTPError):
+                if client.get("/healthz/").status_code == 200:
+                    return
+            time.sleep(0.2)
+    tail = log.read_text(errors="replace")[-3000:]
+    raise RuntimeError(f"the server did not become healthy; its log ends with:\n{tail}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is not None:
+        return
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=5)
 
 
 def rss_kib(pid: int) -> int:

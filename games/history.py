@@ -32,6 +32,10 @@ from games.engine.position import (
     undo,
 )
 
+# The state is stored every this many events (``games.models.GameSnapshot``), so any earlier
+# state is at most this many folds away from a stored one (``games.selectors``).
+SNAPSHOT_INTERVAL = 32
+
 CommandType = Literal["move", "deal", "undo", "redo", "resign", "abandon"]
 PlayStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 # A game in one of these accepts no more commands.

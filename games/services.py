@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import logging
 import secrets
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
+import redis
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.core.cache import cache, caches
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
@@ -29,16 +31,19 @@ from games.engine.solver import Solution, solve
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
     FINISHED_STATUSES,
+    SNAPSHOT_INTERVAL,
     DailyDeal,
     Game,
     GameAnalysis,
     GameEvent,
     GameMode,
+    GameSnapshot,
     GameStatus,
     WinnableDeal,
     daily_reveal_moment,
 )
 from games.streams import publish
+from scorpion_site.cache import redis_client
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -270,14 +275,83 @@ def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None
 
 
 def game_hints_request(*, owner: User, game_id: UUID) -> tuple[Game, selectors.HintsView]:
-    """The hints a player asked for; asking is recorded, since a win without hints is a
-    "clean" win in the statistics. An F() increment, outside the version's compare-and-set:
-    a hint changes no position, and no command writes this column."""
+    """The hints a player asked for; asking is counted (``Game.hint_count``), since a win
+    without hints is a "clean" win in the statistics.
+
+    Counting must not cost a write of the game row per read. So only the game's first hint is
+    written at once (an F() increment, outside the version's compare-and-set: a hint changes
+    no position, and no command writes this column): that one decides whether a win can be
+    clean, so it is in the database before the answer leaves. Later hints only change the
+    number: with Redis they are counted there (one pipelined round trip) and added to the row
+    in batches (``hint_counts_flush``, every minute, by the worker). Without Redis, or with
+    Redis failing, every hint is written at once, as before.
+    """
     game = selectors.game_get(owner=owner, game_id=game_id)
     hints = selectors.game_hints(game=game)
-    if not game.is_finished:
+    if not game.is_finished and (game.hint_count == 0 or not _hint_pending(game.pk)):
         Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
     return game, hints
+
+
+# Redis keys (through the cache, so with its prefix) of hints counted but not yet written: one
+# counter per game, and the set of games that have one. A day's TTL bounds what a lost flush
+# could leave behind; the flush runs every minute.
+_HINTS_PENDING = "hints:pending:{game}"
+_HINTS_GAMES = "hints:games"
+_HINTS_TTL = 86400
+
+
+def _hint_pending(game_id: UUID) -> bool:
+    """Count one hint of the game in Redis; False if there is no Redis or it failed."""
+    cache = caches["default"]
+    client = redis_client(cache)
+    if client is None:
+        return False
+    counter = cache.make_and_validate_key(_HINTS_PENDING.format(game=game_id))
+    try:
+        with client.pipeline(transaction=False) as pipe:
+            pipe.incr(counter)
+            pipe.expire(counter, _HINTS_TTL)
+            pipe.sadd(cache.make_and_validate_key(_HINTS_GAMES), str(game_id))
+            pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("could not count a hint in Redis, writing it at once: %s", exc)
+        return False
+    return True
+
+
+def hint_counts_flush(*, batch: int = 500) -> int:
+    """Add the hints counted in Redis to their games' rows; returns how many hints.
+
+    Each game's counter is taken with GETDEL (atomic: two flushes cannot both add it) and
+    added with one UPDATE; if the UPDATE fails, the count goes back to Redis. Hints counted
+    meanwhile start a new counter. A game deleted meanwhile takes its hints with it.
+    """
+    cache = caches["default"]
+    client = redis_client(cache)
+    if client is None:
+        return 0
+    games_key = cache.make_and_validate_key(_HINTS_GAMES)
+    flushed = 0
+    while True:
+        game_ids = [member.decode() for member in client.spop(games_key, batch) or []]
+        if not game_ids:
+            return flushed
+        for game_id in game_ids:
+            counter = cache.make_and_validate_key(_HINTS_PENDING.format(game=game_id))
+            count = int(client.getdel(counter) or 0)
+            if not count:
+                continue
+            try:
+                Game.objects.filter(pk=game_id).update(hint_count=F("hint_count") + count)
+            except Exception:
+                with client.pipeline(transaction=False) as pipe:
+                    pipe.incrby(counter, count)
+                    pipe.expire(counter, _HINTS_TTL)
+                    pipe.sadd(games_key, game_id)
+                    pipe.execute()
+                raise
+            flushed += count
 
 
 def request_fingerprint(command: Command) -> str:
@@ -295,87 +369,193 @@ def game_execute_command(
     """Apply one command: append its event and update the projection, atomically.
 
     Why this is safe under concurrency, on any number of web processes:
-    - Each attempt runs in one transaction that reads the game, computes the new state with the
-      engine, then writes with a compare-and-set: ``UPDATE game SET version = v + 1 ... WHERE
-      id = ? AND version = v``. Of two commands that read version v, PostgreSQL lets only the
-      first UPDATE match (the second waits for the first's row lock, re-checks the WHERE on the
-      committed row, and matches nothing), so exactly one of them appends event v + 1.
-    - The loser's transaction wrote nothing. With ``expected_version`` it answers 409; without,
-      it re-reads and re-validates its command against the winner's position and tries again.
+    - Each attempt reads the game, computes the new state with the engine, then writes with a
+      compare-and-set: ``UPDATE game SET version = v + 1 ... WHERE id = ? AND version = v``,
+      and appends the event only if that UPDATE matched, atomically (``_append``). Of two
+      commands that read version v, PostgreSQL lets only the first UPDATE match (the second
+      waits for the first's row lock, re-checks the WHERE on the committed row, and matches
+      nothing), so exactly one of them appends event v + 1. The read needs no transaction:
+      the compare-and-set fails unless the row is still the one read.
+    - The loser wrote nothing. With ``expected_version`` it answers 409; without, it re-reads
+      and re-validates its command against the winner's position and tries again.
     - ``UniqueConstraint(game, seq)`` backs this up in the database: even a code path that
       skipped the compare-and-set could not append a duplicate ``seq``; and since ``seq`` is
       always the version read plus one under that compare-and-set, the log has no gaps.
-    - An ``Idempotency-Key`` is looked up inside the same transaction, before anything else; a
-      concurrent duplicate loses the compare-and-set, retries, and then finds the first one's
-      event (``UniqueConstraint(game, idempotency_key)`` guards this too).
+    - An ``Idempotency-Key`` is looked up before anything else; a concurrent duplicate loses
+      the compare-and-set, retries, and then finds the first one's event
+      (``UniqueConstraint(game, idempotency_key)`` guards this too).
+    - A command that ends the game updates the statistics in the same transaction as its
+      event, so they can never miss or double a game.
     """
     fingerprint = request_fingerprint(command)
     for _attempt in range(MAX_ATTEMPTS):
-        with transaction.atomic():
-            game = selectors.game_get(owner=owner, game_id=game_id)
-            if idempotency_key is not None:
-                prior = game.events.filter(idempotency_key=idempotency_key).first()
-                if prior is not None:
-                    if prior.request_fingerprint != fingerprint:
-                        raise IdempotencyKeyReusedError(
-                            "this Idempotency-Key was already used for a different command "
-                            "on this game"
-                        )
-                    # Under READ COMMITTED the game may have been read before the first
-                    # command committed and its event after: read the game again, which
-                    # now includes that command (it committed with its event).
-                    game.refresh_from_db()
-                    state = selectors.game_state_at(game=game, version=prior.seq)
-                    return CommandResult(game, state, prior, replayed=True)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflictError(game, expected_version)
+        game = selectors.game_get(owner=owner, game_id=game_id)
+        if idempotency_key is not None:
+            prior = game.events.filter(idempotency_key=idempotency_key).first()
+            if prior is not None:
+                if prior.request_fingerprint != fingerprint:
+                    raise IdempotencyKeyReusedError(
+                        "this Idempotency-Key was already used for a different command on this game"
+                    )
+                # The game may have been read before the first command committed and its
+                # event after: read the game again, which now includes that command (it
+                # committed with its event).
+                game.refresh_from_db()
+                state = selectors.game_state_at(game=game, version=prior.seq)
+                return CommandResult(game, state, prior, replayed=True)
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflictError(game, expected_version)
 
-            state = GameState.from_dict(game.state)
-            outcome = history.apply_command(state, command)  # raises EngineError
-            new_state = outcome.state
-            now = timezone.now()
-            new_status = new_state.status
-            # Absolute values, not F() expressions: the compare-and-set below guarantees the
-            # row is still exactly what was read, so the values computed from it are current,
-            # and the same values then bring the in-memory game up to date without a re-read.
-            changes: dict[str, Any] = {
-                "version": game.version + 1,
-                "state": new_state.to_dict(),
-                "status": new_status,
-                "moves": new_state.moves,
-                "updated_at": now,
-            }
-            if outcome.event_type == "undo":
-                changes["undo_count"] = game.undo_count + 1
-            if game.started_at is None and outcome.event_type in ("move", "deal"):
-                changes["started_at"] = now
-            if new_status in FINISHED_STATUSES:
-                changes["finished_at"] = now
-            won_race = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
-            if not won_race:
-                continue  # another command got there first; nothing was written
-            event = GameEvent.objects.create(
-                game=game,
-                seq=game.version + 1,
-                type=outcome.event_type,
-                payload=outcome.payload,
-                idempotency_key=idempotency_key,
-                request_fingerprint=fingerprint,
-            )
-            for field, value in changes.items():
-                setattr(game, field, value)
-            if new_status in FINISHED_STATUSES:
+        state = GameState.from_dict(game.state)
+        outcome = history.apply_command(state, command)  # raises EngineError
+        new_state = outcome.state
+        now = timezone.now()
+        new_status = new_state.status
+        # Absolute values, not F() expressions: the compare-and-set guarantees the row is
+        # still exactly what was read, so the values computed from it are current, and the
+        # same values then bring the in-memory game up to date without a re-read.
+        changes: dict[str, Any] = {
+            "version": game.version + 1,
+            "state": new_state.to_dict(),
+            "status": new_status,
+            "moves": new_state.moves,
+            "updated_at": now,
+        }
+        if outcome.event_type == "undo":
+            changes["undo_count"] = game.undo_count + 1
+        if game.started_at is None and outcome.event_type in ("move", "deal"):
+            changes["started_at"] = now
+        finishing = new_status in FINISHED_STATUSES
+        if finishing:
+            changes["finished_at"] = now
+        event = GameEvent(
+            game=game,
+            seq=game.version + 1,
+            type=outcome.event_type,
+            payload=outcome.payload,
+            idempotency_key=idempotency_key,
+            request_fingerprint=fingerprint,
+            created_at=now,
+        )
+        if finishing:
+            with transaction.atomic():
+                if not _append(game, changes, event):
+                    continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
                 game_analysis_enqueue_on_commit(game=game)
-            # Live streams get the event once it is durable (a lost publish is repaired from
-            # the log by the stream itself).
-            transaction.on_commit(
-                partial(publish.game_event_committed, game, new_state, event), robust=True
-            )
-            return CommandResult(game, new_state, event, replayed=False)
+        elif not _append(game, changes, event):
+            continue  # another command got there first; nothing was written
+        # Live streams get the event once it is durable (a lost publish is repaired from the
+        # log by the stream itself). Outside a transaction the statement above has committed
+        # already, and on_commit runs at once.
+        transaction.on_commit(
+            partial(publish.game_event_committed, game, new_state, event), robust=True
+        )
+        return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)
+
+
+def _append(game: Game, changes: dict[str, Any], event: GameEvent) -> bool:
+    """Compare-and-set the game from ``game.version`` to ``changes`` and append ``event``
+    (and, at a multiple of ``SNAPSHOT_INTERVAL``, the snapshot of the new state), all or
+    nothing; False, having written nothing, if the game is no longer at ``game.version``.
+    On success ``game`` and ``event`` are brought up to date in memory.
+
+    On PostgreSQL one statement does it all: the UPDATE with the compare-and-set in a
+    data-modifying CTE, and the INSERTs selecting from its RETURNING, so an INSERT happens only
+    if the UPDATE matched, and one statement is one transaction (no BEGIN or COMMIT round
+    trip unless the caller opened a transaction). Elsewhere the ORM does the same in a
+    transaction.
+    """
+    snapshot = event.seq % SNAPSHOT_INTERVAL == 0
+    if connection.vendor == "postgresql":
+        statement, params = _append_statement(game, changes, event, snapshot=snapshot)
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            row = cursor.fetchone()
+        if row is None:
+            return False
+        event.pk = row[0]
+        event._state.adding = False
+        event._state.db = connection.alias
+    else:
+        with transaction.atomic():
+            if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
+                return False
+            event.save(force_insert=True)
+            if snapshot:
+                GameSnapshot.objects.create(game=game, version=event.seq, state=changes["state"])
+    for name, value in changes.items():
+        setattr(game, name, value)
+    return True
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    return cast("models.Field[Any, Any]", model._meta.get_field(name))
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    """A column's quoted name (``pk`` for the primary key)."""
+    field = model._meta.pk if name == "pk" else _field(model, name)
+    return str(connection.ops.quote_name(str(field.column)))
+
+
+def _table(model: type[models.Model]) -> str:
+    return str(connection.ops.quote_name(model._meta.db_table))
+
+
+_EVENT_FIELDS = ("seq", "type", "payload", "idempotency_key", "request_fingerprint", "created_at")
+
+
+def _append_statement(
+    game: Game, changes: dict[str, Any], event: GameEvent, *, snapshot: bool
+) -> tuple[str, list[Any]]:
+    """The one statement of ``_append`` on PostgreSQL, and its parameters (each prepared by
+    its field, as the ORM would)."""
+    statement, game_fields, event_fields = _append_sql(tuple(changes), snapshot)
+    params: list[Any] = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(game_fields, changes.values(), strict=True)
+    ]
+    params += [game.pk, game.version]
+    if snapshot:
+        state = _field(GameSnapshot, "state").get_db_prep_save(changes["state"], connection)
+        params += [event.seq, state]
+    params += [
+        field.get_db_prep_save(getattr(event, name), connection)
+        for name, field in zip(_EVENT_FIELDS, event_fields, strict=True)
+    ]
+    return statement, params
+
+
+@functools.cache
+def _append_sql(
+    names: tuple[str, ...], snapshot: bool
+) -> tuple[str, tuple[models.Field[Any, Any], ...], tuple[models.Field[Any, Any], ...]]:
+    """The statement's text for the game columns ``names`` (a handful of combinations: built
+    once per process each), and the fields that prepare its parameters."""
+    sets = ", ".join(f"{_column(Game, name)} = %s" for name in names)
+    statement = (
+        f"WITH moved AS (UPDATE {_table(Game)} SET {sets} "
+        f"WHERE {_column(Game, 'pk')} = %s AND {_column(Game, 'version')} = %s "
+        f"RETURNING {_column(Game, 'pk')} AS id)"
+    )
+    if snapshot:
+        statement += (
+            f", kept AS (INSERT INTO {_table(GameSnapshot)} ({_column(GameSnapshot, 'game')}, "
+            f"{_column(GameSnapshot, 'version')}, {_column(GameSnapshot, 'state')}) "
+            "SELECT id, %s, %s FROM moved)"
+        )
+    columns = ", ".join(_column(GameEvent, name) for name in ("game", *_EVENT_FIELDS))
+    statement += (
+        f" INSERT INTO {_table(GameEvent)} ({columns}) "
+        f"SELECT id, {', '.join(['%s'] * len(_EVENT_FIELDS))} FROM moved "
+        f"RETURNING {_column(GameEvent, 'pk')}"
+    )
+    game_fields = tuple(_field(Game, name) for name in names)
+    return statement, game_fields, tuple(_field(GameEvent, name) for name in _EVENT_FIELDS)
 
 
 # --- Certified deals: the daily challenge and the winnable pool ---

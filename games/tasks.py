@@ -53,6 +53,12 @@ def enqueue(task: Task[Any, Any], *args: Any) -> bool:
     return True
 
 
+@shared_task(**RELIABLE, soft_time_limit=50, time_limit=60)
+def flush_hint_counts() -> None:
+    """Write the hints counted in Redis to their games (games.services.game_hints_request)."""
+    services.hint_counts_flush()
+
+
 @shared_task(**RELIABLE, soft_time_limit=600, time_limit=660)
 def ensure_daily_deals(days_ahead: int = DAYS_AHEAD) -> None:
     """Keep today's deal and the next ``days_ahead`` days' certified."""

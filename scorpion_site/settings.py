@@ -189,7 +189,8 @@ ASGI_APPLICATION = "scorpion_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # The site's own templates live in the package, so that the wheel carries them.
+        "DIRS": [Path(__file__).resolve().parent / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -289,6 +290,8 @@ CELERY_BEAT_SCHEDULE = {
     "purge-expired-tokens": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 3600.0},
     # Guests idle for GUEST_IDLE_DAYS go, with their games (accounts/guests.py).
     "delete-idle-guests": {"task": "accounts.tasks.delete_idle_guests", "schedule": 3600.0},
+    # Hints are counted in Redis after a game's first and written to the games in batches.
+    "flush-hint-counts": {"task": "games.tasks.flush_hint_counts", "schedule": 60.0},
 }
 # A guest account (made on first play, no sign-up) is deleted after this many days without
 # a game played.
@@ -326,9 +329,10 @@ STORAGES = {
 
 LOGIN_REDIRECT_URL = "/"
 # Sessions (and allauth's app session tokens, which are session keys) are read through the
-# cache: one Redis GET per request instead of database queries; the database stays the truth,
-# so a cache outage only costs speed.
-# accounts/sessions.py: Django's cached_db engine, refusing keys of a shape Django never makes.
+# cache, with the signed-in user cached beside them: one Redis GET per request and no SQL
+# (accounts/sessions.py says how a log-out, deactivation or deletion still ends a session at
+# once). The database stays the truth, so a cache outage only costs speed.
+# Keys of a shape Django never makes are refused without a lookup.
 SESSION_ENGINE = "accounts.sessions"
 
 # --- Accounts (django-allauth, headless for apps and browsers) ---
@@ -364,6 +368,8 @@ HEADLESS_FRONTEND_URLS = {
 }
 # Changing the e-mail address replaces it once the new one is confirmed (not a second one).
 ACCOUNT_CHANGE_EMAIL = True
+# allauth's session tokens, looked up with one read instead of exists() and then a load.
+HEADLESS_TOKEN_STRATEGY = "accounts.sessions.SessionTokenStrategy"
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads ReDoc from a CDN; this one is Swagger UI served from the project.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"

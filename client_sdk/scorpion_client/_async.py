@@ -578,22 +578,32 @@ class AsyncGamesResource:
             await _sleep(pause)
 
     async def events(self, game: GameRef) -> builtins.list[Event]:
-        """The whole history, oldest first, undos and redos included."""
-        return await self._client.request(Ops.games_events(game))
+        return [event async for event in self.iter_events(game)]
+
+    async def iter_events(
+        self, game: GameRef, *, after: int = 0, page_size: int = 100
+    ) -> AsyncIterator[Event]:
+        spec = Ops.games_events(game, after=after or None, limit=page_size)
+        async for page in self._client.iter_pages(spec):
+            for event in page.results:
+                yield event
+
+    async def export_events(self, game: GameRef) -> builtins.list[Event]:
+        return await self._client.request(Ops.games_events_export(game))
 
     async def state(self, game: GameRef, version: int) -> Game:
         """The game as it stood after ``version`` events (0: the deal)."""
         return await self._client.request(Ops.games_state(game, version))
 
     async def replay(
-        self, game: GameRef, *, start: int = 0, stop: int | None = None
+        self, game: GameRef, *, start: int = 0, stop: int | None = None, page_size: int = 50
     ) -> AsyncIterator[Game]:
-        """The positions of versions ``start`` to ``stop`` (default: the game's version now),
-        one request per step, fetched as the iteration goes."""
-        if stop is None:
-            stop = (await self._client.request(Ops.games_get(game))).version
-        for version in range(start, stop + 1):
-            yield await self.state(game, version)
+        spec = Ops.games_states(game, start=start, limit=page_size)
+        async for page in self._client.iter_pages(spec):
+            for state in page.results:
+                if stop is not None and state.version > stop:
+                    return
+                yield state
 
     async def restart(self, game: GameRef) -> AsyncGameHandle:
         """A new game with the same deal (safe to retry, as ``create``)."""

@@ -509,15 +509,36 @@ class Ops:
         )
 
     @staticmethod
-    def games_events(game: GameRef) -> Spec[list[Event]]:
-        def read(data: Any) -> list[Event]:
-            page = Page.from_json(data, Event.from_json)  # a list today; a page tomorrow
-            return page.results
-
+    def games_events(
+        game: GameRef, *, after: int | None = None, limit: int | None = None
+    ) -> Spec[Page[Event]]:
+        """One page of the history, oldest first: the events after seq ``after``."""
         return Spec(
             ep.GAME_EVENTS.method,
             ep.GAME_EVENTS.path(game_id=game_id_of(game)),
-            _parsed(read),
+            _parsed(lambda data: Page.from_json(data, Event.from_json)),
+            params=_drop_none(after=after, limit=limit),
+        )
+
+    @staticmethod
+    def games_events_export(game: GameRef) -> Spec[list[Event]]:
+        """The whole history in one answer (the server streams it)."""
+        return Spec(
+            ep.GAME_EVENTS_EXPORT.method,
+            ep.GAME_EVENTS_EXPORT.path(game_id=game_id_of(game)),
+            _parsed(lambda data: [Event.from_json(item) for item in data["events"]]),
+        )
+
+    @staticmethod
+    def games_states(
+        game: GameRef, *, start: int | None = None, limit: int | None = None
+    ) -> Spec[Page[Game]]:
+        """Consecutive states of a game from version ``start``, a page at a time."""
+        return Spec(
+            ep.GAME_STATES.method,
+            ep.GAME_STATES.path(game_id=game_id_of(game)),
+            _parsed(lambda data: Page.from_json(data, Game.from_json)),
+            params=_drop_none(start=start, limit=limit),
         )
 
     @staticmethod

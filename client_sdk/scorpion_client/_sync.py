@@ -577,22 +577,32 @@ class GamesResource:
             _sleep(pause)
 
     def events(self, game: GameRef) -> builtins.list[Event]:
-        """The whole history, oldest first, undos and redos included."""
-        return self._client.request(Ops.games_events(game))
+        return [event for event in self.iter_events(game)]
+
+    def iter_events(
+        self, game: GameRef, *, after: int = 0, page_size: int = 100
+    ) -> Iterator[Event]:
+        spec = Ops.games_events(game, after=after or None, limit=page_size)
+        for page in self._client.iter_pages(spec):
+            for event in page.results:
+                yield event
+
+    def export_events(self, game: GameRef) -> builtins.list[Event]:
+        return self._client.request(Ops.games_events_export(game))
 
     def state(self, game: GameRef, version: int) -> Game:
         """The game as it stood after ``version`` events (0: the deal)."""
         return self._client.request(Ops.games_state(game, version))
 
     def replay(
-        self, game: GameRef, *, start: int = 0, stop: int | None = None
+        self, game: GameRef, *, start: int = 0, stop: int | None = None, page_size: int = 50
     ) -> Iterator[Game]:
-        """The positions of versions ``start`` to ``stop`` (default: the game's version now),
-        one request per step, fetched as the iteration goes."""
-        if stop is None:
-            stop = (self._client.request(Ops.games_get(game))).version
-        for version in range(start, stop + 1):
-            yield self.state(game, version)
+        spec = Ops.games_states(game, start=start, limit=page_size)
+        for page in self._client.iter_pages(spec):
+            for state in page.results:
+                if stop is not None and state.version > stop:
+                    return
+                yield state
 
     def restart(self, game: GameRef) -> GameHandle:
         """A new game with the same deal (safe to retry, as ``create``)."""

@@ -54,6 +54,8 @@ GAME_COMMAND = _endpoint("POST", "/api/v1/games/{game_id}/commands/")
 GAME_HINTS = _endpoint("GET", "/api/v1/games/{game_id}/hints/")
 GAME_ANALYSIS = _endpoint("GET", "/api/v1/games/{game_id}/analysis/")
 GAME_EVENTS = _endpoint("GET", "/api/v1/games/{game_id}/events/")
+GAME_EVENTS_EXPORT = _endpoint("GET", "/api/v1/games/{game_id}/events/export/")
+GAME_STATES = _endpoint("GET", "/api/v1/games/{game_id}/states/")
 GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
 GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
 

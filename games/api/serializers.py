@@ -143,6 +143,28 @@ class GameListQuerySerializer(QuerySerializer):
 MAX_VERSION = 2**31 - 1
 
 
+class EventsQuerySerializer(QuerySerializer):
+    """The query of ``GET /games/{id}/events/``: a cursor, not a page number."""
+
+    after = QueryIntegerField(
+        required=False, min_value=0, help_text="Events after this seq (default 0: from the first)."
+    )
+    limit = QueryIntegerField(
+        required=False, min_value=1, max_value=1000, help_text="At most this many (default 100)."
+    )
+
+
+class StatesQuerySerializer(QuerySerializer):
+    """The query of ``GET /games/{id}/states/``."""
+
+    start = QueryIntegerField(
+        required=False, min_value=0, help_text="The first version wanted (default 0, the deal)."
+    )
+    limit = QueryIntegerField(
+        required=False, min_value=1, max_value=100, help_text="At most this many (default 50)."
+    )
+
+
 class CommandSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
     card = StrictCharField(required=False, max_length=8)
@@ -166,6 +188,46 @@ class CommandSerializer(StrictSerializer):
         data = self.validated_data
         card = parse_card(data["card"]) if data["type"] == "move" else None
         return Command(type=data["type"], card=card, to=data.get("to"))
+
+
+# The bodies almost every command has, read without a serializer (DRF copies its fields for
+# every instance: a fifth of a command's own CPU). Anything else goes to CommandSerializer.
+_PLAIN_KEYS = frozenset({"type", "card", "to", "expected_version"})
+_PLAIN_MAX_VERSION = 2**31 - 1  # Game.version's column
+
+
+def command_from_body(data: Any) -> tuple[Command, int | None]:
+    """The command of a request body and its ``expected_version``, or a ValidationError.
+
+    ``_plain_command`` takes the common well-formed bodies only, and gives exactly what
+    ``CommandSerializer`` gives them (a property test holds them together); every other body,
+    including every invalid one, goes through the serializer, whose errors are the API's.
+    """
+    plain = _plain_command(data)
+    if plain is not None:
+        return plain
+    serializer = CommandSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.to_command(), serializer.validated_data.get("expected_version")
+
+
+def _plain_command(data: Any) -> tuple[Command, int | None] | None:
+    if type(data) is not dict or not data.keys() <= _PLAIN_KEYS:
+        return None
+    version = data.get("expected_version")
+    if version is not None and (type(version) is not int or not 0 <= version <= _PLAIN_MAX_VERSION):
+        return None
+    kind = data.get("type")
+    if kind == "move":
+        card, to = data.get("card"), data.get("to")
+        if type(card) is not str or not 2 <= len(card) <= 3 or not card.isascii():
+            return None
+        if not card.isalnum() or (to is not None and (type(to) is not int or not 0 <= to <= 6)):
+            return None
+        return Command("move", parse_card(card), to), version
+    if kind in ("deal", "undo", "redo", "resign") and data.keys() <= {"type", "expected_version"}:
+        return Command(kind), version
+    return None
 
 
 # --- Responses ---
@@ -316,6 +378,24 @@ class HintDetailSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField(required=False)
 
 
+class EventPageSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="The game's version when the page was read.")
+    next = serializers.URLField(
+        allow_null=True, help_text="The next page (`?after=` its last seq), null at the end."
+    )
+    results = EventSerializer(many=True, help_text="Oldest first.")
+
+
+class StateSerializer(GameSerializer):
+    event = EventSerializer(allow_null=True, help_text="The event that led here (null: the deal).")
+
+
+class StatePageSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="The game's version when the page was read.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, null at the end.")
+    results = StateSerializer(many=True, help_text="Consecutive versions, oldest first.")
+
+
 class HintMoveSerializer(serializers.Serializer[Any]):
     card = serializers.CharField()
     to = serializers.IntegerField(help_text="The destination column, 0 to 6.")
@@ -445,10 +525,27 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
 def game_representation(
     game: Game, state: GameState | None = None, *, version: int | None = None
 ) -> dict[str, Any]:
-    """The game as its player may see it: never a face-down card or the stock's order."""
+    """The game as its player may see it: never a face-down card or the stock's order.
+
+    Without ``state``, the game as stored now, read straight from the projection's JSON (what
+    ``player_view`` of the parsed position gives, without parsing 52 cards to print them
+    again: a test holds the two together)."""
     if state is None:
-        state = GameState.from_dict(game.state)
-    view = player_view(state.position)
+        stored = game.state
+        position = stored["position"]
+        view: dict[str, Any] = {
+            "columns": [
+                {"hidden": column["hidden"], "cards": column["cards"][column["hidden"] :]}
+                for column in position["columns"]
+            ],
+            "stock": len(position["stock"]),
+            "collected": list(position["collected"]),
+        }
+        status, moves = game.status, game.moves
+        line, redo = stored["line"], stored["redo"]
+    else:
+        view = player_view(state.position)
+        status, moves, line, redo = state.status, state.moves, state.line, state.redo
     reveal = game.reveals_deal
     elapsed: float | None = None
     if game.started_at is not None:
@@ -457,14 +554,14 @@ def game_representation(
     return {
         "id": str(game.id),
         "mode": game.mode,
-        "status": state.status,
+        "status": status,
         "version": game.version if version is None else version,
         "columns": view["columns"],
         "stock": view["stock"],
         "collected": view["collected"],
-        "moves": state.moves,
-        "can_undo": bool(state.line) and state.status not in OVER,
-        "can_redo": bool(state.redo) and state.status not in OVER,
+        "moves": moves,
+        "can_undo": bool(line) and status not in OVER,
+        "can_redo": bool(redo) and status not in OVER,
         "seed": game.seed if reveal else None,
         "code": game.deal_code if reveal else None,
         "pysol_number": game.pysol_number,

@@ -10,6 +10,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/analysis/", views.GameAnalysisView.as_view(), name="game-analysis"),
     path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path(
+        "games/<uuid:game_id>/events/export/",
+        views.GameEventsExportView.as_view(),
+        name="game-events-export",
+    ),
+    path("games/<uuid:game_id>/states/", views.GameStatesView.as_view(), name="game-states"),
+    path(
         "games/<uuid:game_id>/states/<int:version>/",
         views.GameStateView.as_view(),
         name="game-state",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.http import Http404, StreamingHttpResponse
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
@@ -23,17 +28,22 @@ from games.api.serializers import (
     CommandResultSerializer,
     CommandSerializer,
     DailySerializer,
-    EventSerializer,
+    EventPageSerializer,
+    EventsQuerySerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GamePageSerializer,
     GameSerializer,
     HintsSerializer,
+    StatePageSerializer,
+    StatesQuerySerializer,
     analysis_representation,
+    command_from_body,
     event_representation,
     game_representation,
     hints_representation,
 )
+from games.models import Game
 from scorpion_site.api import ApiView
 
 
@@ -175,15 +185,12 @@ class GameCommandView(ApiView):
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        serializer = CommandSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        command, body_version = command_from_body(request.data)
         result = services.game_execute_command(
             owner=player(request),
             game_id=game_id,
-            command=serializer.to_command(),
-            expected_version=_expected_version(
-                request, serializer.validated_data.get("expected_version")
-            ),
+            command=command,
+            expected_version=_expected_version(request, body_version),
             idempotency_key=_idempotency_key(request),
         )
         body = game_representation(result.game, result.state, version=result.event.seq)
@@ -239,14 +246,120 @@ class GameAnalysisView(ApiView):
         return Response(analysis_representation(view))
 
 
+EVENTS_PAGE = 100
+STATES_PAGE = 50
+
+
+def _page_link(request: Request, **query: int) -> str:
+    return request.build_absolute_uri(f"{request.path}?{urlencode(query)}")
+
+
 class GameEventsView(ApiView):
     oauth_scopes = {"GET": scopes.GAMES_READ}
 
-    @extend_schema(operation_id="games_events", responses={200: EventSerializer(many=True)})
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[EventsQuerySerializer],
+        responses={200: EventPageSerializer},
+        description=(
+            "The history, a page at a time, oldest first: `?after=<seq>` (a cursor: the "
+            "events with a greater seq) and `?limit=` (1-1000, default 100); `next` links "
+            "to the following page. The whole log at once is `GET .../events/export/`."
+        ),
+    )
     def get(self, request: Request, game_id: UUID) -> Response:
+        query = EventsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after = query.validated_data.get("after", 0)
+        limit = query.validated_data.get("limit", EVENTS_PAGE)
         game = selectors.game_get(owner=player(request), game_id=game_id)
-        events = selectors.game_events(game=game)
-        return Response([event_representation(event) for event in events])
+        events = selectors.game_events_page(game=game, after=after, limit=limit)
+        last = events[-1].seq if events else after
+        more = len(events) == limit and last < game.version
+        return Response(
+            {
+                "version": game.version,
+                "next": _page_link(request, after=last, limit=limit) if more else None,
+                "results": [event_representation(event) for event in events],
+            }
+        )
+
+
+class GameEventsExportView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
+    @extend_schema(
+        operation_id="games_events_export",
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description='The whole log, streamed: `{"id", "version", "events": [...]}`, '
+                "the events up to `version` oldest first (a download: Content-Disposition "
+                "attachment).",
+            )
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> StreamingHttpResponse:
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        response = StreamingHttpResponse(
+            _export_chunks(game), content_type="application/json; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="scorpion-game-{game.id}.json"'
+        return response
+
+
+def _export_chunks(game: Game) -> Iterator[bytes]:
+    """The export, written as it is read: a few hundred events per chunk, so neither the
+    database rows nor the JSON of a long log are ever all in memory."""
+    yield json.dumps({"id": str(game.id), "version": game.version})[:-1].encode()
+    yield b', "events": ['
+    batch: list[str] = []
+    first = True
+    for event in selectors.game_events_all(game=game):
+        batch.append(json.dumps(event_representation(event)))
+        if len(batch) == 500:
+            yield (b"" if first else b",") + ",".join(batch).encode()
+            first, batch = False, []
+    if batch:
+        yield (b"" if first else b",") + ",".join(batch).encode()
+    yield b"]}"
+
+
+class GameStatesView(ApiView):
+    oauth_scopes = {"GET": scopes.GAMES_READ}
+
+    @extend_schema(
+        operation_id="games_states",
+        parameters=[StatesQuerySerializer],
+        responses={200: StatePageSerializer},
+        description=(
+            "Consecutive states for a replay, each with the event that led to it: versions "
+            "`?start=` (default 0) on, at most `?limit=` (1-100, default 50); `next` links to "
+            "the following page. Each costs the server at most 32 folds plus one per state."
+        ),
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        query = StatesQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        start = query.validated_data.get("start", 0)
+        limit = query.validated_data.get("limit", STATES_PAGE)
+        game = selectors.game_get(owner=player(request), game_id=game_id)
+        if start > game.version:
+            raise Http404(f"the game has versions 0 to {game.version}")
+        stop = min(game.version, start + limit - 1)
+        results = []
+        for version, state, event in selectors.game_states(game=game, start=start, stop=stop):
+            body = game_representation(game, state, version=version)
+            body["event"] = None if event is None else event_representation(event)
+            results.append(body)
+        more = stop < game.version
+        return Response(
+            {
+                "version": game.version,
+                "next": _page_link(request, start=stop + 1, limit=limit) if more else None,
+                "results": results,
+            }
+        )
 
 
 class GameStateView(ApiView):

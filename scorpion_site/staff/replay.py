@@ -1,9 +1,10 @@
 """The replay viewer's reads: a game's position at any version, and the events around it.
 
-The position is folded from the deal and the log (``games.selectors.game_state_at``), never
-read from the projection, so the viewer shows what the log says happened. Staff see the whole
-position: face-down cards (marked as such) and the stock's contents, which players never see.
-Columns are numbered 0-6, as in the API's ``to`` and ``from``.
+The position is folded from the deal and the log (``games.selectors.game_state_at`` with
+``from_deal``), never read from the projection or the snapshots, so the viewer shows what the
+log says happened. Staff see the whole position: face-down cards (marked as such) and the
+stock's contents, which players never see. Columns are numbered 0-6, as in the API's ``to``
+and ``from``.
 """
 
 from __future__ import annotations
@@ -196,7 +197,7 @@ def clamp_version(raw: str | None, *, last: int) -> int:
 def replay(*, game: Game, version: int) -> Replay:
     """The game at ``version`` (0 <= version <= game.version): two queries, the fold of the
     log up to it and the events around it."""
-    state = game_selectors.game_state_at(game=game, version=version)
+    state = game_selectors.game_state_at(game=game, version=version, from_deal=True)
     window = _steps(
         game.events.filter(seq__gte=max(1, version - WINDOW), seq__lte=version + WINDOW)
         .order_by("seq")

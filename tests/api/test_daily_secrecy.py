@@ -42,11 +42,16 @@ def every_answer_about(player: Player, game_id: str) -> dict[str, Any]:
     """Everything the API tells the player that concerns one game."""
     detail = player.get(f"/api/v1/games/{game_id}/").json()
     listing = player.get("/api/v1/games/?page_size=100").json()
-    events = player.get(f"/api/v1/games/{game_id}/events/").json()
+    events = player.get(f"/api/v1/games/{game_id}/events/").json()["results"]
     states = [
         player.get(f"/api/v1/games/{game_id}/states/{version}/").json()
         for version in range(detail["version"] + 1)
     ]
+    # The same states a page at a time, and the whole log as a download.
+    states_page = player.get(f"/api/v1/games/{game_id}/states/?limit=100").json()["results"]
+    events_export = json.loads(
+        b"".join(player.get(f"/api/v1/games/{game_id}/events/export/").streaming_content)
+    )
     export = player.get("/api/v1/me/export/").json()
     daily = player.get("/api/v1/daily/").json()
     # A daily's post-game analysis is refused (409) until its deal is revealed.
@@ -57,6 +62,8 @@ def every_answer_about(player: Player, game_id: str) -> dict[str, Any]:
         "listing": listing,
         "events": events,
         "states": states,
+        "states_page": states_page,
+        "events_export": events_export,
         "export": export,
         "daily": daily,
     }
@@ -72,7 +79,7 @@ def assert_deal_hidden(answers: dict[str, Any]) -> None:
     assert answers["detail"]["seed"] is None
     for game in answers["listing"]["results"]:
         assert (game["code"], game["seed"]) == (None, None)
-    for state in answers["states"]:
+    for state in [*answers["states"], *answers["states_page"]]:
         assert (state["code"], state["seed"]) == (None, None)
     for game in answers["export"]["games"]:
         assert (game["code"], game["seed"]) == (None, None)

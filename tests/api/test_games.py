@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.engine.cards import card_code, parse_deal_code
 from games.engine.deals import deal_code_for_pysol, deal_code_for_seed
 from games.models import DailyDeal, Game, GameEvent, WinnableDeal
@@ -500,7 +501,9 @@ def test_events_list_everything_the_player_did_oldest_first(player: Player) -> N
     player.command(game["id"], {"type": "undo"})
     player.command(game["id"], {"type": "redo"})
     player.command(game["id"], {"type": "deal"})
-    events = player.get(f"/api/v1/games/{game['id']}/events/").json()
+    page = player.get(f"/api/v1/games/{game['id']}/events/").json()
+    assert (page["version"], page["next"]) == (4, None)
+    events = page["results"]
     assert [e["type"] for e in events] == ["move", "undo", "redo", "deal"]
     assert [e["seq"] for e in events] == [1, 2, 3, 4]
     assert events[1]["undone"]["card"] == LINE[0]["card"]
@@ -524,6 +527,7 @@ def test_asking_for_hints_is_counted(player: Player) -> None:
     game = player.new_game(code=CODE)
     player.get(f"/api/v1/games/{game['id']}/hints/")
     player.get(f"/api/v1/games/{game['id']}/hints/")
+    services.hint_counts_flush()  # the worker's job, every minute (tests/api/test_hint_counts.py)
     assert Game.objects.get(pk=game["id"]).hint_count == 2
 
 

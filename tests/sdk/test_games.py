@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from scorpion_client import Game, GameHandle, NotFound, Scorpion
+from scorpion_client._core import Ops
 
 from tests.sdk.conftest import DEALS, WON_DEAL
 
@@ -166,3 +167,26 @@ def test_another_players_game_is_not_found(make_client: Callable[..., Scorpion])
         bob.games.move(game.id, "8H")
     with pytest.raises(NotFound):
         alice.games.state(game.id, 1)  # past the game's last version
+
+
+def test_events_and_replay_follow_the_pages_for_the_caller(client: Scorpion) -> None:
+    game = client.games.create(code=WON_DEAL["code"])
+    first = WON_DEAL["line"][0]
+    for _ in range(6):
+        game.move(first["card"])
+        game.undo()
+    assert game.version == 12
+
+    pages = list(client.iter_pages(Ops.games_events(game.id, limit=5)))
+    assert [len(page.results) for page in pages] == [5, 5, 2]
+    assert [e.seq for e in client.games.iter_events(game.id, page_size=5)] == list(range(1, 13))
+    assert [e.seq for e in client.games.iter_events(game.id, after=10)] == [11, 12]
+    assert client.games.export_events(game.id) == game.events()
+
+    replayed = list(client.games.replay(game.id, page_size=5))
+    assert [state.version for state in replayed] == list(range(13))
+    assert replayed[1].moves == 1
+    assert replayed[2].moves == 0
+    assert [s.version for s in client.games.replay(game.id, start=3, stop=7)] == [3, 4, 5, 6, 7]
+    single = client.games.state(game.id, 7)
+    assert (replayed[7].columns, replayed[7].moves) == (single.columns, single.moves)

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.services import user_session_keys
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, GameSnapshot
 from tests.api.conftest import Player
 from tests.stats.conftest import CODE, LINE
 
@@ -186,6 +186,7 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
     assert login.status_code == 200
     second.credentials(HTTP_X_SESSION_TOKEN=login.json()["meta"]["session_token"])
     events = GameEvent.objects.filter(game__owner=user).count()
+    snapshots = GameSnapshot.objects.filter(game__owner=user).count()  # every 32 events
     assert rows_referring_to(user.pk, list(ids.values()))["sessions"] == 2
 
     response = player.client.delete("/api/v1/me/")
@@ -198,7 +199,7 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
             "games": 3,
             "events": events,
             "stats": 6,
-            "other": 0,
+            "other": snapshots,
         }
     }
     assert rows_referring_to(user.pk, list(ids.values())) == {}

@@ -12,7 +12,10 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-TEMPLATES = [*sorted((WEB / "templates").rglob("*.html")), WEB.parent / "templates" / "home.html"]
+TEMPLATES = [
+    *sorted((WEB / "templates").rglob("*.html")),
+    WEB.parent / "scorpion_site" / "templates" / "home.html",
+]
 SCRIPTS = sorted((WEB / "static").rglob("*.js"))
 STYLES = sorted((WEB / "static").rglob("*.css"))
 PAGES = ["/daily/", "/stats/", "/history/", f"/play/{uuid.uuid4()}/", f"/history/{uuid.uuid4()}/"]

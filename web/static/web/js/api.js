@@ -184,8 +184,11 @@ export const games = {
   command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
   analysis: (id) => json("GET", `/api/v1/games/${id}/analysis/`),
-  events: (id) => json("GET", `/api/v1/games/${id}/events/`),
+  // The history a page at a time: `after` is a cursor (the last seq already read).
+  events: (id, params) => json("GET", `/api/v1/games/${id}/events/${query(params)}`),
   state: (id, version) => json("GET", `/api/v1/games/${id}/states/${version}/`),
+  // Consecutive states from version `start`, each with the event that led to it.
+  states: (id, params) => json("GET", `/api/v1/games/${id}/states/${query(params)}`),
   restart: (id) => json("POST", `/api/v1/games/${id}/restart/`),
   // Personal bests, streak and daily rank of a finished game (the win moment).
   result: (id) => json("GET", `/api/v1/games/${id}/result/`),

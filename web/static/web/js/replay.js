@@ -1,5 +1,7 @@
-// Replays a game step by step: the position after each event of its history
-// (GET /api/v1/games/{id}/states/{version}/), undos and redos included.
+// Replays a game step by step: the position after each event of its history, undos and redos
+// included. States come a page at a time (GET /api/v1/games/{id}/states/?start=&limit=, each
+// with the event that led to it), so a whole replay costs one request per PAGE steps, and the
+// server folds at most 32 events plus one per state for each page.
 
 import { games } from "scorpion/api.js";
 import { cardLabel, describeEvent, renderTable } from "scorpion/cards.js";
@@ -21,26 +23,35 @@ const buttons = {
   last: document.getElementById("step-last"),
 };
 
+const PAGE = 50;
+
 let game = null;
-let events = [];
+let last = 0;
 let current = 0;
 let wanted = 0;
 let timer = 0;
-const states = new Map();
+const pages = new Map(); // page number -> promise of Map(version -> state with its event)
 
-function fetchState(version) {
-  if (!states.has(version)) {
-    const promise = games.state(gameId, version).catch((error) => {
-      states.delete(version);
-      throw error;
-    });
-    states.set(version, promise);
+function fetchPage(number) {
+  if (!pages.has(number)) {
+    const promise = games
+      .states(gameId, { start: number * PAGE, limit: PAGE })
+      .then((page) => new Map(page.results.map((state) => [state.version, state])))
+      .catch((error) => {
+        pages.delete(number);
+        throw error;
+      });
+    pages.set(number, promise);
   }
-  return states.get(version);
+  return pages.get(number);
+}
+
+async function fetchState(version) {
+  const page = await fetchPage(Math.floor(version / PAGE));
+  return page.get(version);
 }
 
 async function show(version) {
-  const last = events.length;
   version = Math.max(0, Math.min(last, version));
   wanted = version;
   let state;
@@ -56,10 +67,11 @@ async function show(version) {
   renderTable(board, state, { interactive: false });
   range.value = String(version);
   count.textContent = `${version} / ${last}`;
-  text.textContent = version === 0 ? "The deal." : `Step ${version}: ${describeEvent(events[version - 1])}.`;
+  text.textContent = state.event ? `Step ${version}: ${describeEvent(state.event)}.` : "The deal.";
   buttons.first.disabled = buttons.prev.disabled = version === 0;
   buttons.next.disabled = buttons.last.disabled = version === last;
-  if (version < last) fetchState(version + 1).catch(() => {}); // the next step, ahead of time
+  // The next page, ahead of time, when the end of this one comes near.
+  if (version + 10 < last && (version % PAGE) + 10 >= PAGE) fetchPage(Math.floor(version / PAGE) + 1).catch(() => {});
   if (version === last) stop();
 }
 
@@ -75,7 +87,7 @@ function play() {
     stop();
     return;
   }
-  if (current >= events.length) show(0);
+  if (current >= last) show(0);
   buttons.play.textContent = "Pause";
   buttons.play.setAttribute("aria-pressed", "true");
   timer = setInterval(() => show(wanted + 1), 700);
@@ -115,7 +127,7 @@ function showActions(g) {
 buttons.first.addEventListener("click", () => show(0));
 buttons.prev.addEventListener("click", () => show(wanted - 1));
 buttons.next.addEventListener("click", () => show(wanted + 1));
-buttons.last.addEventListener("click", () => show(events.length));
+buttons.last.addEventListener("click", () => show(last));
 buttons.play.addEventListener("click", play);
 range.addEventListener("input", () => show(Number(range.value)));
 document.addEventListener("keydown", (event) => {
@@ -124,7 +136,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowLeft") show(wanted - 1);
   else if (event.key === "ArrowRight") show(wanted + 1);
   else if (event.key === "Home") show(0);
-  else if (event.key === "End") show(events.length);
+  else if (event.key === "End") show(last);
   else return;
   event.preventDefault();
 });
@@ -132,14 +144,16 @@ document.addEventListener("keydown", (event) => {
 async function main() {
   wireHeader();
   try {
-    [game, events] = await Promise.all([games.get(gameId), games.events(gameId)]);
+    game = await games.get(gameId);
+    last = game.version;
+    await fetchPage(0);
   } catch (error) {
     board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
     for (const button of Object.values(buttons)) button.disabled = true;
     return;
   }
   info.textContent = describeGame(game);
-  range.max = String(events.length);
+  range.max = String(last);
   showActions(game);
   await show(0);
   loadAnalysis();

@@ -1,0 +1,851 @@
+"""Soak: the service as deployed, on several processes, with many players for minutes; then
+every game's log is checked against its projection and against what the players were told.
+
+Run from the repository root with the project's interpreter (nginx installed, PostgreSQL on
+127.0.0.1; ``redis-server`` on the PATH):
+``.venv/bin/python bench/soak.py [--minutes 10] [--players 64] [--web 4] [--workers 2]``
+Only 127.0.0.1 is contacted.
+
+The stack (docker-compose.yml's process commands, as tests/ops/test_process_commands.py runs
+them natively, with nginx's configuration rendered from deploy/nginx/ the same way):
+
+- ``--web`` (4) gunicorn processes on ports of their own, each with ``--web-workers`` (2) sync
+  workers: stateless web processes, as several machines would run them;
+- the stream process (uvicorn: the live streams), a Celery beat and ``--workers`` (2) Celery
+  worker processes (``--concurrency 1`` each);
+- nginx in front of them all, one upstream server per web process;
+- PostgreSQL (a database of its own, dropped at the end) and a private ``redis-server`` (on a
+  free port, stopped at the end).
+
+The app is told it sits behind two proxies (``NUM_PROXIES=2``: a load balancer, simulated by
+the players' own ``X-Forwarded-For``, then nginx), so that each player has an address of its
+own and the default throttle rates apply per player, as in production.
+
+Each of ``--players`` (64) simulated players is a thread that plays one game after another:
+mostly moves (a legal move chosen at random, or a deal), and sometimes an undo, a redo, hints,
+the game, a page of events or a page of states; in a dead end it mostly undoes and tries another
+line; it resigns after a random number of commands (40-160) or when stuck for good, then starts
+a new game. Between two requests it thinks for a
+random time (``--think``, mean seconds, exponentially distributed). Every command carries
+``expected_version`` and an ``Idempotency-Key``, and a request whose answer was lost (a
+transport error) is sent again with the same key: what the player was told is then exact.
+``--followers`` (16) of the players also follow each of their games on its live stream
+(``GET .../stream/?since=0`` through nginx to the stream process) until its ``end``.
+
+Afterwards, from the database:
+
+- every game's events are exactly seq 1..version (nothing lost, nothing doubled);
+- folding its events from the deal gives exactly its stored projection (``Game.state``), and
+  every stored snapshot equals the fold at its version;
+- every command a player was answered 200 for is in its game's log, at the seq and of the type
+  it was told, and the log holds no event the players were not told of (beyond commands whose
+  every attempt lost its answer);
+- every game a player created exists once;
+- every followed game's stream sent its log's events in order, each once (all of them for a
+  game followed to its end);
+- no answer was a 5xx.
+
+It prints the throughput, latency percentiles (p50/p90/p99 per request kind and overall), the
+CPU each part of the stack used per request, the storage per event and per game, and the load
+average; it exits with status 1 if a check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import pwd
+import random
+import secrets
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.api import (
+    DJANGO_SCRIPT,
+    PG_ADMIN,
+    ROOT,
+    TICK,
+    Interrupted,
+    Stack,
+    _on_sigterm,
+    cpu_model,
+    free_port,
+    loadavg,
+    machine_ticks,
+    percentile,
+    pid_ticks,
+    postgres_version,
+    process_tree_ticks,
+    recreate_database,
+    run_django_script,
+    service_environment,
+    source_revision,
+    start_redis,
+)
+from tests.ops.compose import operator_shell, render_nginx, service, service_env
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+BIN = Path(sys.executable).parent
+RANKS = {name: value for value, name in enumerate("A23456789TJQK", start=1)}
+NAMES = {value: name for name, value in RANKS.items()}
+
+# --- The check, run with the stack's code and settings (a Django script) ---
+
+CHECK_SCRIPT = r"""
+import json, sys
+from collections import defaultdict
+
+import django
+
+django.setup()
+from django.db import connection
+
+from games import history
+from games.engine.cards import parse_deal_code
+from games.history import GameState
+from games.models import Game, GameEvent, GameSnapshot
+
+job = json.loads(open(sys.argv[1]).read())
+told = defaultdict(dict)  # game -> seq -> (type, key)
+for game_id, seq, event_type, key in job["acknowledged"]:
+    told[game_id][seq] = (event_type, key)
+unknown = defaultdict(int)
+for game_id in job["unknown"]:
+    unknown[game_id] += 1
+created = job["created"]
+problems = []
+games = Game.objects.filter(owner__email__in=job["emails"]).order_by("pk")
+counts = {"games": 0, "events": 0, "snapshots": 0, "finished": 0, "untold_events": 0,
+          "streamed_games": 0}
+seen = set()
+for game in games.iterator(chunk_size=200):
+    gid = str(game.pk)
+    seen.add(gid)
+    counts["games"] += 1
+    counts["finished"] += game.status in ("won", "resigned")
+    events = list(
+        GameEvent.objects.filter(game=game).order_by("seq").values_list(
+            "seq", "type", "payload", "idempotency_key"
+        )
+    )
+    counts["events"] += len(events)
+    seqs = [seq for seq, _, _, _ in events]
+    if seqs != list(range(1, game.version + 1)):
+        problems.append(f"{gid}: events {seqs[:5]}... are not 1..{game.version}")
+        continue
+    snapshots = dict(
+        GameSnapshot.objects.filter(game=game).values_list("version", "state")
+    )
+    counts["snapshots"] += len(snapshots)
+    state = history.new_game_state(parse_deal_code(game.deal_code))
+    for seq, event_type, payload, key in events:
+        state = history.fold_event(state, event_type, payload)
+        if seq in snapshots and GameState.from_dict(snapshots[seq]) != state:
+            problems.append(f"{gid}: the snapshot at {seq} is not the fold")
+    if state != GameState.from_dict(game.state):
+        problems.append(f"{gid}: the fold of its {len(events)} events is not its projection")
+    by_seq = {seq: (event_type, key) for seq, event_type, _, key in events}
+    for seq, (event_type, key) in told[gid].items():
+        if by_seq.get(seq) != (event_type, key):
+            problems.append(f"{gid}: told seq {seq} {event_type}, the log has {by_seq.get(seq)}")
+    if gid in job["streamed"] and gid not in job["resynced"]:
+        got = [(seq, event_type) for seq, event_type in job["streamed"][gid]]
+        expected = [(seq, event_type) for seq, event_type, _, _ in events][: len(got)]
+        if gid in job["ended"]:
+            expected = [(seq, event_type) for seq, event_type, _, _ in events]
+        if got != expected:
+            problems.append(f"{gid}: its stream sent {got[:3]}... not its log's {expected[:3]}...")
+        counts["streamed_games"] += 1
+    untold = len(events) - len(told[gid])
+    counts["untold_events"] += untold
+    if untold > unknown[gid]:
+        problems.append(
+            f"{gid}: {untold} events nobody was told of, {unknown[gid]} lost answers"
+        )
+missing = sorted(set(created) - seen)
+if missing:
+    problems.append(f"games created but not stored: {missing[:5]}")
+extra = sorted(seen - set(created))
+if extra:
+    problems.append(f"games stored that no player was told of: {extra[:5]}")
+sizes = {}
+with connection.cursor() as cursor:
+    for model in (Game, GameEvent, GameSnapshot):
+        cursor.execute("SELECT pg_total_relation_size(%s)", [model._meta.db_table])
+        sizes[model._meta.db_table] = cursor.fetchone()[0]
+print("RESULT " + json.dumps({"problems": problems[:50], "problem_count": len(problems),
+                              "counts": counts, "sizes": sizes}))
+"""
+
+
+# --- The stack ---
+
+
+def nginx_command(prefix: Path, conf: Path) -> list[str]:
+    """nginx as the current user, its pid and temporary files in ``prefix`` (as in
+    tests/ops/test_process_commands.py)."""
+    directives = f"daemon off; pid {prefix / 'nginx.pid'};"
+    if os.geteuid() == 0:
+        directives += f" user {pwd.getpwuid(os.geteuid()).pw_name};"
+    return [NGINX, "-p", str(prefix), "-c", str(conf), "-e", "stderr", "-g", directives]
+
+
+def compose_command(name: str, **replace: str) -> list[str]:
+    """A compose service's command, with some arguments' values replaced and the programs
+    taken from this interpreter's environment."""
+    command = [str(part) for part in service(name)["command"]]
+    for index, part in enumerate(command):
+        if part in replace and index + 1 < len(command):
+            command[index + 1] = replace[part]
+    for option, value in replace.items():
+        if option.startswith("--") and "=" in option:  # "--concurrency=": a joined option
+            command = [f"{option}{value}" if part.startswith(option) else part for part in command]
+    if command[0] in ("gunicorn", "uvicorn", "celery"):
+        command[0] = str(BIN / command[0])
+    return command
+
+
+def wait_http(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    with httpx.Client(timeout=5) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
+            with contextlib.suppress(httpx.HTTPError):
+                if client.get(url).status_code == 200:
+                    return
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} never answered; {log.name} ends with:\n{log.read_text()[-3000:]}")
+
+
+@dataclass
+class Soak:
+    stack: Stack
+    web_ports: list[int] = field(default_factory=list)
+    proxy_port: int = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy_port}"
+
+
+def bring_up(soak: Soak, arguments: argparse.Namespace) -> None:
+    stack = soak.stack
+    start_redis(stack)
+    stack.environment = service_environment(stack)
+    stack.environment.update(
+        NUM_PROXIES="2",  # a load balancer (the players' X-Forwarded-For), then nginx
+        STATIC_ROOT=str(stack.workdir / "static"),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        # One connection per worker process, as deployed (CONN_MAX_AGE's default).
+    )
+    recreate_database(stack.database, create=True)
+    for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *step],
+            cwd=stack.tree,
+            env=stack.environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{step[0]} failed:\n{done.stdout}\n{done.stderr}")
+    for index in range(arguments.web):
+        port = free_port()
+        soak.web_ports.append(port)
+        stack.start(
+            f"web{index}",
+            compose_command(
+                "web", **{"--bind": f"127.0.0.1:{port}", "--workers": str(arguments.web_workers)}
+            ),
+        )
+    stream_port = free_port()
+    stack.start(
+        "stream", compose_command("stream", **{"--host": "127.0.0.1", "--port": str(stream_port)})
+    )
+    for index in range(arguments.workers):
+        stack.start(
+            f"worker{index}",
+            [
+                *compose_command("worker", **{"--concurrency=": "1", "--loglevel=": "WARNING"}),
+                "--hostname",
+                f"soak{index}-{secrets.token_hex(3)}@%h",
+            ],
+        )
+    stack.start(
+        "beat",
+        compose_command(
+            "beat",
+            **{
+                "--schedule=": str(stack.workdir / "celerybeat-schedule"),
+                "--loglevel=": "WARNING",
+            },
+        ),
+    )
+    # nginx, rendered from the compose proxy's environment as the image's entrypoint does; one
+    # upstream server per web process (the template's one `server ${SCORPION_UPSTREAM};`).
+    prefix = stack.workdir / "nginx"
+    (prefix / "temp").mkdir(parents=True)
+    variables = service_env("proxy", operator_shell())
+    soak.proxy_port = free_port()
+    variables.update(
+        SCORPION_UPSTREAM="; server ".join(f"127.0.0.1:{port}" for port in soak.web_ports),
+        SCORPION_STREAM_UPSTREAM=f"127.0.0.1:{stream_port}",
+        HTTP_LISTEN=f"127.0.0.1:{soak.proxy_port}",
+        HTTPS_LISTEN=f"127.0.0.1:{free_port()}",
+        STATIC_ROOT=str(stack.workdir / "static"),
+        NGINX_TEMP=str(prefix / "temp"),
+        TLS_CERTIFICATE=str(prefix / "cert.pem"),
+        TLS_CERTIFICATE_KEY=str(prefix / "key.pem"),
+        TLS="off",
+    )
+    conf = render_nginx(prefix / "conf", variables)
+    nginx = stack.start("nginx", nginx_command(prefix, conf))
+    for index, port in enumerate(soak.web_ports):
+        web = stack.processes[f"web{index}"]
+        wait_http(f"http://127.0.0.1:{port}/healthz/", web, stack.log(f"web{index}"))
+    wait_http(
+        f"http://127.0.0.1:{stream_port}/healthz/", stack.processes["stream"], stack.log("stream")
+    )
+    wait_http(f"{soak.base_url}/healthz/", nginx, stack.log("nginx"))
+
+
+# --- The players ---
+
+
+@dataclass
+class Record:
+    """What the players did and were told (one per thread, merged at the end)."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    statuses: Counter[str] = field(default_factory=Counter)
+    acknowledged: list[tuple[str, int, str, str]] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)  # games of commands with no answer
+    created: list[str] = field(default_factory=list)
+    transport_errors: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def merge(self, other: Record) -> None:
+        for kind, values in other.latencies.items():
+            self.latencies.setdefault(kind, []).extend(values)
+        self.statuses.update(other.statuses)
+        self.acknowledged.extend(other.acknowledged)
+        self.unknown.extend(other.unknown)
+        self.created.extend(other.created)
+        self.transport_errors += other.transport_errors
+        self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
+
+
+def card_rank(card: str) -> tuple[int, str]:
+    return RANKS[card[:-1]], card[-1]
+
+
+def legal_moves(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legal moves of the visible table (docs/rules.md): a face-up card, with what lies on
+    it, onto its successor of the same suit at the top of another column; a King into an
+    empty column."""
+    columns = [column["cards"] for column in game["columns"]]
+    tops = {cards[-1]: index for index, cards in enumerate(columns) if cards}
+    empty = [index for index, cards in enumerate(columns) if not cards]
+    moves: list[dict[str, Any]] = []
+    for index, cards in enumerate(columns):
+        for position, card in enumerate(cards):
+            rank, suit = card_rank(card)
+            if rank == 13:
+                at_bottom = position == 0 and not game["columns"][index]["hidden"]
+                if empty and not at_bottom:
+                    moves.append({"type": "move", "card": card, "to": empty[0]})
+                continue
+            target = tops.get(f"{NAMES[rank + 1]}{suit}")
+            if target is not None and target != index:
+                moves.append({"type": "move", "card": card})
+    return moves
+
+
+class Player:
+    def __init__(self, index: int, token: str, base_url: str, arguments: argparse.Namespace):
+        self.index = index
+        self.random = random.Random(index)
+        self.think = arguments.think
+        self.address = f"10.7.{index // 250}.{index % 250 + 1}"
+        self.client = httpx.Client(
+            base_url=base_url,
+            headers={"X-Session-Token": token, "X-Forwarded-For": self.address},
+            timeout=30,
+        )
+        self.record = Record()
+        self.game: dict[str, Any] | None = None
+        self.budget = 0
+
+    def send(
+        self, kind: str, method: str, path: str, body: Any = None, key: str | None = None
+    ) -> httpx.Response | None:
+        """One request, sent again (same key) after a transport error, up to 3 times."""
+        headers = {"Idempotency-Key": key} if key else {}
+        for _attempt in range(3):
+            started = time.perf_counter()
+            try:
+                response = self.client.request(method, path, json=body, headers=headers)
+            except httpx.TransportError as error:
+                self.record.transport_errors += 1
+                self.note(f"{kind}: {type(error).__name__} {error}")
+                time.sleep(0.2)
+                continue
+            self.record.latencies.setdefault(kind, []).append(
+                (time.perf_counter() - started) * 1000
+            )
+            self.record.statuses[str(response.status_code)] += 1
+            if response.status_code >= 500 or response.status_code == 429:
+                self.note(f"{kind}: {response.status_code} {response.text[:200]}")
+            return response
+        return None
+
+    def note(self, what: str) -> None:
+        if len(self.record.examples) < 10:
+            self.record.examples.append(what)
+
+    def new_game(self) -> None:
+        key = uuid.uuid4().hex
+        body = {"seed": self.random.randrange(2**40)}
+        response = self.send("create", "POST", "/api/v1/games/", body, key)
+        if response is not None and response.status_code == 201:
+            self.game = response.json()
+            self.record.created.append(self.game["id"])
+            self.budget = self.random.randint(40, 160)
+
+    def command(self, body: dict[str, Any]) -> None:
+        assert self.game is not None
+        game_id = self.game["id"]
+        key = uuid.uuid4().hex
+        kind = body["type"] if body["type"] in ("move", "undo") else "other command"
+        response = self.send(
+            kind,
+            "POST",
+            f"/api/v1/games/{game_id}/commands/",
+            {**body, "expected_version": self.game["version"]},
+            key,
+        )
+        if response is None:
+            self.record.unknown.append(game_id)
+            self.refresh()
+            return
+        if response.status_code == 200:
+            answer = response.json()
+            event = answer["event"]
+            self.record.acknowledged.append((game_id, event["seq"], event["type"], key))
+            self.game = answer
+            self.budget -= 1
+        else:
+            if response.status_code not in (400, 409, 422):
+                self.note(f"{body}: {response.status_code} {response.text[:200]}")
+            self.refresh()
+
+    def refresh(self) -> None:
+        assert self.game is not None
+        response = self.send("game", "GET", f"/api/v1/games/{self.game['id']}/")
+        if response is not None and response.status_code == 200:
+            self.game = response.json()
+
+    def step(self) -> None:
+        if self.game is None or self.game["status"] in ("won", "resigned"):
+            self.new_game()
+            return
+        game_id, version = self.game["id"], self.game["version"]
+        roll = self.random.random()
+        if roll < 0.04:
+            self.send("hints", "GET", f"/api/v1/games/{game_id}/hints/")
+        elif roll < 0.08:
+            self.refresh()
+        elif roll < 0.11:
+            after = max(0, version - 20)
+            self.send(
+                "events page", "GET", f"/api/v1/games/{game_id}/events/?after={after}&limit=20"
+            )
+        elif roll < 0.13:
+            start = max(0, version - 10)
+            self.send(
+                "states page", "GET", f"/api/v1/games/{game_id}/states/?start={start}&limit=10"
+            )
+        elif roll < 0.21 and self.game.get("can_undo"):
+            self.command({"type": "undo"})
+        elif roll < 0.25 and self.game.get("can_redo"):
+            self.command({"type": "redo"})
+        else:
+            moves = legal_moves(self.game)
+            can_deal = self.game["stock"] > 0
+            stuck = not moves and not can_deal
+            if (
+                self.budget > 0
+                and stuck
+                and self.game.get("can_undo")
+                and self.random.random() < 0.8
+            ):
+                self.command({"type": "undo"})  # back out of the dead end, try another line
+            elif self.budget <= 0 or stuck:
+                self.command({"type": "resign"})
+            elif can_deal and (not moves or self.random.random() < 0.05):
+                self.command({"type": "deal"})
+            else:
+                self.command(self.random.choice(moves))
+
+    def run(self, until: float, stop: threading.Event) -> None:
+        while time.monotonic() < until and not stop.is_set():
+            try:
+                self.step()
+            except (KeyError, ValueError, TypeError) as error:  # a surprising answer
+                self.note(f"step: {type(error).__name__} {error}")
+                self.game = None
+            if self.think:
+                time.sleep(self.random.expovariate(1 / self.think))
+        self.client.close()
+
+
+class Follower:
+    """Follows one player's games on their live streams (through nginx to the stream
+    process), each from its first event (``?since=0``) to its ``end``, and keeps what came."""
+
+    def __init__(self, player: Player, token: str, base_url: str):
+        self.player = player
+        self.client = httpx.Client(
+            base_url=base_url,
+            headers={"X-Session-Token": token, "X-Forwarded-For": player.address},
+            timeout=httpx.Timeout(30.0, read=40.0),
+        )
+        self.received: dict[str, list[tuple[int, str]]] = {}
+        self.ended: set[str] = set()
+        self.resynced: set[str] = set()
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def run(self, until: float) -> None:
+        followed: set[str] = set()
+        while time.monotonic() < until:
+            game = self.player.game
+            if game is None or game["id"] in followed:
+                time.sleep(0.1)
+                continue
+            followed.add(game["id"])
+            try:
+                self.follow(game["id"], until)
+            except httpx.HTTPError as error:
+                if time.monotonic() < until and len(self.errors) < 5:
+                    self.errors.append(f"{game['id']}: {type(error).__name__} {error}")
+
+    def follow(self, game_id: str, until: float) -> None:
+        with self.client.stream("GET", f"/api/v1/games/{game_id}/stream/?since=0") as response:
+            if response.status_code != 200:
+                self.errors.append(f"{game_id}: stream answered {response.status_code}")
+                return
+            kind, data = "", ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    data = line.removeprefix("data: ")
+                elif line == "" and kind:
+                    with self.lock:
+                        if kind == "command":
+                            event = json.loads(data)["event"]
+                            self.received.setdefault(game_id, []).append(
+                                (event["seq"], event["type"])
+                            )
+                        elif kind == "resync":
+                            self.resynced.add(game_id)
+                        elif kind == "end":
+                            self.ended.add(game_id)
+                            return
+                    kind, data = "", ""
+                if time.monotonic() > until + 5:
+                    return
+
+
+@dataclass
+class Streamed:
+    """What the followers received, merged."""
+
+    received: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    ended: list[str] = field(default_factory=list)
+    resynced: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, follower: Follower) -> None:
+        self.received.update({game: list(events) for game, events in follower.received.items()})
+        self.ended.extend(follower.ended)
+        self.resynced.extend(follower.resynced)
+        self.errors.extend(follower.errors)
+
+    @property
+    def events(self) -> int:
+        return sum(len(events) for events in self.received.values())
+
+
+# --- CPU ---
+
+
+def cpu_ticks(soak: Soak) -> dict[str, int]:
+    ticks: Counter[str] = Counter()
+    for name, process in soak.stack.processes.items():
+        group = name.rstrip("0123456789")
+        ticks[group] += process_tree_ticks(process.pid)
+    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+        rows = connection.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (soak.stack.database,)
+        ).fetchall()
+    ticks["postgres"] = sum(pid_ticks(int(pid)) for (pid,) in rows)
+    busy, _steal = machine_ticks()
+    ticks["machine"] = busy
+    return dict(ticks)
+
+
+# --- Main ---
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--web", type=int, default=4, help="gunicorn processes")
+    parser.add_argument("--web-workers", type=int, default=2, help="sync workers per process")
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
+    parser.add_argument("--followers", type=int, default=16, help="players followed live")
+    parser.add_argument("--think", type=float, default=0.25, help="mean think time, seconds")
+    parser.add_argument("--database", default="scorpion_soak")
+    arguments = parser.parse_args()
+    if arguments.minutes <= 0 or arguments.players < 1 or arguments.web < 1:
+        parser.error("--minutes, --players and --web must be positive")
+    if not Path(NGINX).exists():
+        raise SystemExit("nginx is needed (apt-get install nginx)")
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    print(f"command:  {shlex.join(sys.orig_argv)}   (in {Path.cwd()})")
+    print(f"date:     {datetime.now(UTC).isoformat(timespec='seconds')}")
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
+    print(
+        f"machine:  {platform.system()} {platform.release()}, nproc {affinity}, {cpu_model()}, "
+        f"load average {loadavg()}; PostgreSQL {postgres_version()}"
+    )
+    workdir = tempfile.TemporaryDirectory(prefix="scorpion-soak-")
+    stack = Stack(
+        name="soak",
+        tree=ROOT,
+        revision=source_revision(ROOT),
+        database=arguments.database,
+        workdir=Path(workdir.name),
+    )
+    soak = Soak(stack)
+    stop = threading.Event()
+    try:
+        bring_up(soak, arguments)
+        print(
+            f"stack:    nginx -> {arguments.web} gunicorn processes x {arguments.web_workers} "
+            f"sync workers, stream (uvicorn), {arguments.workers} Celery workers "
+            f"(concurrency 1), beat; PostgreSQL, redis-server; code {ROOT} {stack.revision.strip()}"
+        )
+        emails = [
+            f"soak-{secrets.token_hex(3)}-{index}@example.com" for index in range(arguments.players)
+        ]
+        tokens = run_django_script(stack, {"emails": emails}, script=DJANGO_SCRIPT)["tokens"]
+        players = [
+            Player(index, token, soak.base_url, arguments) for index, token in enumerate(tokens)
+        ]
+        followers = [
+            Follower(player, tokens[player.index], soak.base_url)
+            for player in players[: arguments.followers]
+        ]
+        print(
+            f"players:  {len(players)}, think time {arguments.think} s on average, for "
+            f"{arguments.minutes:g} min; {len(followers)} of them followed on their live "
+            f"streams; load average {loadavg()}"
+        )
+        before = cpu_ticks(soak)
+        started = time.monotonic()
+        until = started + arguments.minutes * 60
+        threads = [
+            threading.Thread(target=player.run, args=(until, stop), daemon=True)
+            for player in players
+        ]
+        for follower in followers:
+            threading.Thread(target=follower.run, args=(until,), daemon=True).start()
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            time.sleep(min(30.0, max(0.5, until - time.monotonic())))
+            if time.monotonic() < until:
+                done = sum(sum(len(v) for v in p.record.latencies.values()) for p in players)
+                print(
+                    f"  {time.monotonic() - started:5.0f} s: {done:,} requests, "
+                    f"load average {loadavg()}",
+                    flush=True,
+                )
+        wall = time.monotonic() - started
+        after = cpu_ticks(soak)
+        load_at_end = loadavg()
+        record = Record()
+        for player in players:
+            record.merge(player.record)
+        streamed = Streamed()
+        for follower in followers:
+            with follower.lock:
+                streamed.add(follower)
+        report(record, streamed, wall, before, after, load_at_end)
+        passed = check(stack, record, streamed, emails)
+        print()
+        print(f"load average at the end {loadavg()}")
+        if not passed:
+            raise SystemExit(1)
+    finally:
+        stop.set()
+        stack.stop()
+        workdir.cleanup()
+
+
+def report(
+    record: Record,
+    streamed: Streamed,
+    wall: float,
+    before: dict[str, int],
+    after: dict[str, int],
+    load: str,
+) -> None:
+    requests = sum(len(values) for values in record.latencies.values())
+    commands = sum(
+        len(record.latencies.get(kind, [])) for kind in ("move", "undo", "other command")
+    )
+    everything = sorted(value for values in record.latencies.values() for value in values)
+    print()
+    print(
+        f"Throughput: {requests:,} requests in {wall:.0f} s = {requests / wall:.1f} req/s, "
+        f"of which commands {commands / wall:.1f}/s; load average during: {load}"
+    )
+    print(f"{'request':<16}{'count':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    rows = sorted(record.latencies.items(), key=lambda item: -len(item[1]))
+    for kind, values in [*rows, ("all", everything)]:
+        ordered = sorted(values)
+        print(
+            f"{kind:<16}{len(ordered):>9,}{percentile(ordered, 0.5):>9.1f}"
+            f"{percentile(ordered, 0.9):>9.1f}{percentile(ordered, 0.99):>9.1f}"
+            f"{(ordered[-1] if ordered else float('nan')):>9.1f}"
+        )
+    statuses = ", ".join(
+        f"{status}: {count:,}" for status, count in sorted(record.statuses.items())
+    )
+    fives = sum(count for status, count in record.statuses.items() if status.startswith("5"))
+    print(f"statuses: {statuses}; 5xx: {fives}; transport errors: {record.transport_errors}")
+    for example in record.examples:
+        print(f"  e.g. {example}")
+    used = {name: (after.get(name, 0) - before.get(name, 0)) / TICK for name in after}
+    parts = ", ".join(
+        f"{name} {seconds / wall:.2f}"
+        for name, seconds in sorted(used.items())
+        if name != "machine"
+    )
+    print(f"CPU, cores busy on average: {parts}; the whole machine {used['machine'] / wall:.2f}")
+    web = used.get("web", 0.0) + used.get("nginx", 0.0)
+    print(
+        f"CPU per request: web processes {used.get('web', 0.0) * 1000 / max(requests, 1):.2f} ms, "
+        f"nginx {used.get('nginx', 0.0) * 1000 / max(requests, 1):.2f} ms, PostgreSQL backends "
+        f"{used.get('postgres', 0.0) * 1000 / max(requests, 1):.2f} ms, Celery workers "
+        f"{used.get('worker', 0.0) * 1000 / max(requests, 1):.2f} ms "
+        f"(web + nginx {web * 1000 / max(requests, 1):.2f} ms)"
+    )
+    stream_cpu = used.get("stream", 0.0)
+    print(
+        f"Live streams: {streamed.events:,} events received on {len(streamed.received)} games' "
+        f"streams ({len(streamed.ended)} followed to their end); the stream process used "
+        f"{stream_cpu * 1000 / max(streamed.events, 1):.2f} ms of CPU per event delivered"
+    )
+    for error in streamed.errors:
+        print(f"  stream error: {error}")
+    if fives:
+        print(f"FAILED: {fives} answers were 5xx")
+
+
+def check(stack: Stack, record: Record, streamed: Streamed, emails: list[str]) -> bool:
+    job_file = stack.workdir / "soak-check.json"
+    job_file.write_text(
+        json.dumps(
+            {
+                "emails": emails,
+                "acknowledged": record.acknowledged,
+                "unknown": record.unknown,
+                "created": record.created,
+                "streamed": streamed.received,
+                "ended": streamed.ended,
+                "resynced": streamed.resynced,
+            }
+        )
+    )
+    started = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, "-c", CHECK_SCRIPT, str(job_file)],
+        cwd=stack.tree,
+        env=stack.environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    if not lines:
+        print(f"\nFAILED: the check did not run:\n{completed.stdout}\n{completed.stderr[-3000:]}")
+        return False
+    result = json.loads(lines[-1].removeprefix("RESULT "))
+    counts, sizes = result["counts"], result["sizes"]
+    print()
+    print(
+        f"Check ({time.monotonic() - started:.0f} s): {counts['games']:,} games "
+        f"({counts['finished']:,} finished), {counts['events']:,} events, "
+        f"{counts['snapshots']:,} snapshots; {len(record.acknowledged):,} commands answered 200, "
+        f"{len(record.unknown)} without an answer, {counts['untold_events']} events nobody was "
+        f"told of"
+    )
+    events = max(counts["events"], 1)
+    games = max(counts["games"], 1)
+    print(
+        "Storage (tables with their indexes): events "
+        f"{sizes['games_gameevent'] / events:,.0f} B per event, snapshots "
+        f"{sizes['games_gamesnapshot'] / events:,.0f} B per event, games "
+        f"{sizes['games_game'] / games:,.0f} B per game; {counts['events'] / games:.1f} events "
+        "per game"
+    )
+    fives = sum(count for status, count in record.statuses.items() if status.startswith("5"))
+    if result["problem_count"] or fives:
+        print(f"FAILED: {result['problem_count']} problems, {fives} 5xx")
+        for problem in result["problems"]:
+            print(f"  {problem}")
+        return False
+    print(
+        "PASSED: every log is seq 1..version and folds to its projection (and its snapshots), "
+        "every answered command is in its log, no event untold beyond lost answers, every "
+        f"created game stored once, no 5xx; the streams of {counts['streamed_games']} games "
+        f"sent their logs in order, each event once ({len(streamed.ended)} to their end)"
+    )
+    return True
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (KeyboardInterrupt, Interrupted):
+        print("\ninterrupted: stack stopped, soak database dropped", file=sys.stderr)
+        sys.exit(130)
