@@ -122,7 +122,12 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
         return history.fold(parse_deal_code(game.deal_code), events.values_list("type", "payload"))
     if version == game.version:
         return GameState.from_dict(game.state)
-    *_, (_, state, _) = game_states(game=game, start=version, stop=version)
+    states = list(game_states(game=game, start=version, stop=version))
+    if not states:
+        # The log was erased after the game was read (the player deleted their data from
+        # another device): the game is gone, not broken.
+        raise Http404("no such game")
+    *_, (_, state, _) = states
     return state
 
 

@@ -97,7 +97,7 @@ def test_a_lost_game_names_the_last_winnable_version_and_the_move_that_lost_it(
     assert (body["deal"], body["outcome"]) == ("won", "slipped")
     assert body["last_winnable_version"] == before
     assert body["line_version"] == before
-    events = player.get(f"/api/v1/games/{game_id}/events/").json()
+    events = player.get(f"/api/v1/games/{game_id}/events/").json()["results"]
     assert body["losing_event"] == events[before]  # event before + 1, the losing move
     assert body["losing_event"]["type"] == "move"
     # The line, played from the state at that version, wins.
