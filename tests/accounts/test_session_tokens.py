@@ -65,9 +65,7 @@ def authentication_queries(queries: CaptureQueriesContext) -> list[str]:
     """The SQL of authenticating: the session and the user. (``GET /me/`` then reads the
     player's profile, its own data, which is not authentication.)"""
     return [
-        query["sql"]
-        for query in queries.captured_queries
-        if "accounts_profile" not in query["sql"]
+        query["sql"] for query in queries.captured_queries if "accounts_profile" not in query["sql"]
     ]
 
 
