@@ -58,10 +58,17 @@ GameMode = Literal["random", "seeded", "daily", "winnable"]
 """A game's mode: ``seeded`` for a deal from a seed, a code or a PySolFC number."""
 CreateMode = Literal["random", "daily", "winnable"]
 """The ``mode=`` of ``games.create`` (a seed, a code or a PySolFC number makes ``seeded``)."""
-GameStatus = Literal["playing", "stuck", "won", "resigned"]
+GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 CommandType = Literal["move", "deal", "undo", "redo", "resign"]
-EventType = CommandType
+# What the log holds: the commands, and "abandon", written by the server when the player
+# starts another game of the same kind (a client never sends it).
+EventType = Literal["move", "deal", "undo", "redo", "resign", "abandon"]
 """Each event of a game's history is one accepted command."""
+
+
+# What the solver says of a finished game (``Analysis``).
+AnalysisDeal = Literal["won", "lost", "unknown"]
+AnalysisOutcome = Literal["won", "unwinnable", "slipped", "ended_winnable", "unknown"]
 
 
 class Command(TypedDict):
@@ -374,7 +381,7 @@ class Action:
     """What a move or a deal did: the card moved (``card``, ``from_``, ``to``, ``count``) or
     the cards dealt (``dealt``, onto columns 0, 1, 2), and what followed by itself."""
 
-    type: CommandType
+    type: EventType
     card: str | None = None
     from_: int | None = None
     to: int | None = None
@@ -388,7 +395,7 @@ class Action:
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         kind = _opt_str(data.get("type")) or ("move" if data.get("card") else "deal")
         return cls(
-            type=cast(CommandType, kind),
+            type=cast(EventType, kind),
             card=_opt_str(data.get("card")),
             from_=_opt_int(data.get("from")),
             to=_opt_int(data.get("to")),
@@ -416,7 +423,7 @@ class Event(Action):
         undone = data.get("undone")
         redone = data.get("redone")
         return cls(
-            type=cast(CommandType, _str(data["type"])),
+            type=cast(EventType, _str(data["type"])),
             card=action.card,
             from_=action.from_,
             to=action.to,
@@ -449,15 +456,22 @@ class HintMove:
     card: str
     to: int
     reason: str | None = None
+    # The reason as data (docs/api.md): each a dict with a "reason" word and the cards and
+    # columns (1 to 7) involved, e.g. {"reason": "frees", "card": "6C", "column": 3}.
+    details: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HintMove:
+        raw_details = data.get("details")
         return cls(
             card=_str(data["card"]),
             to=_int(data["to"]),
             reason=_opt_str(data.get("reason")),
-            extra=_extra(data, ("card", "to", "reason")),
+            details=[dict(item) for item in raw_details if isinstance(item, Mapping)]
+            if isinstance(raw_details, list)
+            else [],
+            extra=_extra(data, ("card", "to", "reason", "details")),
         )
 
 
@@ -524,8 +538,8 @@ class Analysis:
     status: str
     game: str
     version: int | None = None
-    deal: str | None = None
-    outcome: str | None = None
+    deal: AnalysisDeal | None = None
+    outcome: AnalysisOutcome | None = None
     last_winnable_version: int | None = None
     losing_event: Event | None = None
     line_version: int | None = None
@@ -547,8 +561,8 @@ class Analysis:
             status=_str(data["status"]),
             game=_str(data["game"]),
             version=_opt_int(data.get("version")),
-            deal=_opt_str(data.get("deal")),
-            outcome=_opt_str(data.get("outcome")),
+            deal=cast("AnalysisDeal | None", _opt_str(data.get("deal"))),
+            outcome=cast("AnalysisOutcome | None", _opt_str(data.get("outcome"))),
             last_winnable_version=_opt_int(data.get("last_winnable_version")),
             losing_event=Event.from_json(_mapping(losing)) if losing is not None else None,
             line_version=_opt_int(data.get("line_version")),
@@ -709,6 +723,8 @@ _FIGURES_KEYS = (
     "played",
     "won",
     "resigned",
+    "abandoned",
+    "in_play",
     "win_rate",
     "current_streak",
     "best_streak",
@@ -726,11 +742,15 @@ class Stats:
     """The caller's statistics over all games; ``modes`` holds the same figures per mode
     (``random``, ``seeded``, ``daily``, ``winnable``), so the daily challenge's stand apart,
     and ``daily_practice`` (the daily challenge's later attempts of a day, which never rank).
-    Times are in seconds; ``win_rate`` is won / (won + resigned), 0 to 1."""
+    Times are in seconds; ``played`` counts won, resigned and abandoned games (a game left
+    behind with a move in it), ``in_play`` the games still open; ``win_rate`` is won / played,
+    0 to 1."""
 
     played: int = 0
     won: int = 0
     resigned: int = 0
+    abandoned: int = 0
+    in_play: int = 0
     win_rate: float | None = None
     current_streak: int | None = None
     best_streak: int | None = None
@@ -766,6 +786,8 @@ class Stats:
             played=_opt_int(data.get("played")) or 0,
             won=_opt_int(data.get("won")) or 0,
             resigned=_opt_int(data.get("resigned")) or 0,
+            abandoned=_opt_int(data.get("abandoned")) or 0,
+            in_play=_opt_int(data.get("in_play")) or 0,
             win_rate=_opt_float(data.get("win_rate")),
             current_streak=_opt_int(data.get("current_streak")),
             best_streak=_opt_int(data.get("best_streak")),
@@ -780,11 +802,14 @@ class Stats:
 
 @dataclass
 class Me:
-    """The signed-in account."""
+    """The signed-in account; ``guest``: made by "Play now" in a browser, not signed up yet;
+    ``display_name``: the name on leaderboards ("" shows the masked e-mail)."""
 
     id: int | str
     email: str
     date_joined: dt.datetime | None = None
+    guest: bool = False
+    display_name: str = ""
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -796,7 +821,9 @@ class Me:
             id=raw_id,
             email=_opt_str(data.get("email")) or "",
             date_joined=_opt_datetime(data.get("date_joined")),
-            extra=_extra(data, ("id", "email", "date_joined")),
+            guest=data.get("guest") is True,
+            display_name=_opt_str(data.get("display_name")) or "",
+            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name")),
         )
 
 

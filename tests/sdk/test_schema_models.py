@@ -34,13 +34,26 @@ MODELS: dict[str, type] = {
     "Leaderboard": models.Leaderboard,
     "Stats": models.Stats,
     "Me": models.Me,
+    "Analysis": models.Analysis,
+    "AnalysisStep": models.AnalysisStep,
 }
 # Components read by a model made for a larger one.
-ALSO_READ_BY: dict[str, type] = {"MyRank": models.LeaderboardEntry, "Figures": models.Stats}
+ALSO_READ_BY: dict[str, type] = {
+    "MyRank": models.LeaderboardEntry,
+    "Figures": models.Stats,
+    "AnalysisPending": models.Analysis,  # the 202 answer: ready is False
+}
 
 # Fields of the SDK that are not properties of the schema, with the reason.
 SDK_ONLY: dict[tuple[type, str], str] = {
     (models.Action, "type"): "a Record has no type: the reader says move or deal by its card",
+    (models.Analysis, "retry_after"): "of the pending answer (AnalysisPending), in one model",
+}
+
+# Components the SDK keeps as plain dicts (small, open-ended bodies), with the reason.
+READ_AS_DICT: dict[str, str] = {
+    "AnalysisCommand": "a command's body: the Command TypedDict's shape",
+    "HintDetail": "a hint's reason as data: a reason word and the cards and columns involved",
 }
 
 # Properties read into a field of another shape, with the reason.
@@ -90,6 +103,8 @@ def agrees(annotation: Any, prop: dict[str, Any], components: dict[str, Any]) ->
         return False
     options = tuple(o for o in options if o is not type(None))
     name = component_of(prop)
+    if name in READ_AS_DICT:
+        return any(typing.get_origin(o) is dict for o in options)
     if name is not None:
         target = components[name]
         if "enum" in target:
@@ -147,8 +162,17 @@ def test_each_model_has_exactly_the_properties_of_its_schema(
 def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
     components = set(schema["components"]["schemas"])
     covered = set(MODELS) | set(ALSO_READ_BY)
-    requests = {"GameCreateRequest", "CommandRequest"}
-    enums = {"ModeEnum", "StatusEnum", "TypeEnum"}
+    requests = {"GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest"}
+    enums = {
+        "ModeEnum",
+        "StatusEnum",
+        "TypeEnum",
+        "EventTypeEnum",
+        "CommandTypeEnum",
+        "OntoStateEnum",
+        "DealEnum",
+        "OutcomeEnum",
+    }
     # Read by hand: a command's answer is a Game and its event; a page is a Page; deletion
     # counts are dicts; Modes is Stats.modes; Problem is read into the exceptions.
     by_hand = {
@@ -160,8 +184,22 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "DataDeletedCounts",
         "Modes",
         "Problem",
+        # A refused command's problem and its details are read into the exceptions (the
+        # problem body stays on the exception); a hint's details are dicts on HintMove.
+        "CommandProblem",
+        "RefusalDetails",
+        "HintDetail",
+        # Pages of events and states are read into Page[Event] and Page[State] by hand; an
+        # analysis step's command is the Command TypedDict.
+        "EventPage",
+        "StatePage",
+        "State",
+        "AnalysisCommand",
     }
-    assert components - covered - requests - enums - by_hand == set()
+    # Not in the SDK yet (tests/sdk/test_schema_coverage.py lists their endpoints as left
+    # out, with the reason).
+    not_yet = {"AuthorisedApp", "GameResult"}
+    assert components - covered - requests - enums - by_hand - not_yet == set()
 
 
 def test_a_command_result_is_a_game_and_its_event(schema: dict[str, Any]) -> None:
