@@ -155,11 +155,14 @@ def test_wrong_password_and_unreachable_server(
     assert "not correct" in out or "password" in out.lower()
     assert ".." not in out  # the server's sentence ends with its own full stop, once
     assert terminal("login", "--password", "--email", email, lines=[PASSWORD])[0] == 0
-    # Without --password: the device flow, which this server does not offer (no OAuth
-    # provider on it): the terminal client says so and logs in by password.
-    status, out = terminal("login", "--email", email, lines=[PASSWORD])
+    # Without --password: the device flow, here for an app this server does not have (its
+    # own scorpion-cli it has: tests/sdk/test_cli_device.py): the terminal client says so and
+    # logs in by password.
+    status, out = terminal(
+        "login", "--client-id", "no-such-app", "--email", email, lines=[PASSWORD]
+    )
     assert status == 0, out
-    assert "offers no device log-in" in out
+    assert "offers no device log-in for no-such-app" in out
     assert f"Logged in as {email}." in out
 
     offline = Terminal("http://127.0.0.1:9", tmp_path / "other")
