@@ -47,9 +47,10 @@ def ratio(part: int, whole: int) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class PlayerCounts:
-    total: int
+    total: int  # signed-up player accounts (staff and guests excluded)
     active_today: int
     active_week: int
+    guests: int = 0  # guest accounts ("Play now", not signed up yet; deleted when idle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +125,16 @@ class Dashboard:
 
 
 def player_counts(*, today: datetime.date) -> PlayerCounts:
-    """Two queries: the number of player accounts, and the distinct owners of games touched
-    today and in the last 7 days (one conditional aggregate)."""
+    """Two queries: the number of player accounts (signed up, and guests apart: a guest is made
+    by one tap and deleted when idle, so it is not a player yet), and the distinct owners of
+    games touched today and in the last 7 days (one conditional aggregate; guests play, so
+    they count there)."""
     today_start = day_start(today)
     week_start = day_start(today - datetime.timedelta(days=6))
-    total = User.objects.filter(is_staff=False).count()
+    accounts = User.objects.filter(is_staff=False).aggregate(
+        guests=Count("pk", filter=Q(profile__guest=True)),
+        total=Count("pk"),
+    )
     touched_today = Q(created_at__gte=today_start) | Q(updated_at__gte=today_start)
     active = Game.objects.filter(
         Q(created_at__gte=week_start) | Q(updated_at__gte=week_start), owner__is_staff=False
@@ -136,7 +142,12 @@ def player_counts(*, today: datetime.date) -> PlayerCounts:
         today=Count("owner", distinct=True, filter=touched_today),
         week=Count("owner", distinct=True),
     )
-    return PlayerCounts(total=total, active_today=active["today"], active_week=active["week"])
+    return PlayerCounts(
+        total=accounts["total"] - accounts["guests"],
+        active_today=active["today"],
+        active_week=active["week"],
+        guests=accounts["guests"],
+    )
 
 
 def _series_days(*, today: datetime.date, days: int) -> list[datetime.date]:

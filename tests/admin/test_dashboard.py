@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts import guests
 from games import services
 from games.history import Command
 from games.models import DailyDeal, Game, GameStatus, WinnableDeal
@@ -108,6 +109,19 @@ def test_a_practice_win_of_the_daily_is_no_solve(admin_client: Client, clock: Cl
     response = admin_client.get(URL)
     today = {day.day: day for day in response.context["data"].daily}[TODAY]
     assert (today.participants, today.solvers, today.games) == (1, 0, 2)
+
+
+def test_guests_are_counted_apart_from_players(admin_client: Client, clock: Clock) -> None:
+    """A guest (one tap on "Play now") is not a player account until it signs up; its games
+    still make it active."""
+    make_user("ann@example.com")
+    guest = guests.guest_create()
+    new_game(guest, mode="random")
+
+    response = admin_client.get(URL)
+    players = response.context["data"].players
+    assert (players.total, players.guests, players.active_today) == (1, 1, 1)
+    assert 'data-figure="players-guests">1<' in response.content.decode()
 
 
 def test_figures_of_a_known_dataset(
