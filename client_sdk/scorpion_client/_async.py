@@ -605,6 +605,11 @@ class AsyncGamesResource:
                     return
                 yield state
 
+    async def result(self, game: GameRef) -> dict[str, Any]:
+        """What a finished game meant: time and moves against the player's bests, a first
+        win, the streak, a ranked daily's rank, the next daily (docs/api.md)."""
+        return await self._client.request(Ops.games_result(game))
+
     async def restart(self, game: GameRef) -> AsyncGameHandle:
         """A new game with the same deal (safe to retry, as ``create``)."""
         return self.handle(await self._client.request(Ops.games_restart(game)))
@@ -777,6 +782,20 @@ class AsyncMeResource:
         they happen on any device (``FeedResync``: too much was missed, read your lists
         again). Resumes by itself after a dropped connection; never ends by itself."""
         return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)
+
+    async def set_display_name(self, name: str) -> Me:
+        """The name leaderboards show instead of the masked e-mail (``""``: back to it).
+        A session of the player's own only: no app token may change it."""
+        return await self._client.request(Ops.me_update(display_name=name))
+
+    async def apps(self) -> builtins.list[dict[str, Any]]:
+        """The third-party apps holding a live token of the caller: ``client_id``, ``name``,
+        ``scopes``, ``authorised_at``, ``suspended``."""
+        return await self._client.request(Ops.me_apps())
+
+    async def revoke_app(self, client_id: str) -> None:
+        """Every token the app holds for the caller dies at once (its next call is a 401)."""
+        await self._client.request(Ops.me_app_revoke(client_id))
 
     async def export(self) -> dict[str, Any]:
         """Everything stored about the caller, as the server's JSON."""

@@ -602,6 +602,30 @@ class Ops:
         return Spec(ep.ME.method, ep.ME.path(), _parsed(Me.from_json))
 
     @staticmethod
+    def me_update(*, display_name: str) -> Spec[Me]:
+        return Spec(
+            ep.ME_UPDATE.method,
+            ep.ME_UPDATE.path(),
+            _parsed(Me.from_json),
+            json={"display_name": display_name},
+        )
+
+    @staticmethod
+    def me_apps() -> Spec[list[dict[str, Any]]]:
+        def read(data: Any) -> list[dict[str, Any]]:
+            return [dict(app) for app in data if isinstance(app, Mapping)]
+
+        return Spec(ep.ME_APPS.method, ep.ME_APPS.path(), _parsed(read))
+
+    @staticmethod
+    def me_app_revoke(client_id: str) -> Spec[None]:
+        return Spec(ep.ME_APP_REVOKE.method, ep.ME_APP_REVOKE.path(client_id=client_id), _nothing)
+
+    @staticmethod
+    def games_result(game: GameRef) -> Spec[dict[str, Any]]:
+        return Spec(ep.GAME_RESULT.method, ep.GAME_RESULT.path(game_id=game_id_of(game)), _raw_json)
+
+    @staticmethod
     def me_export() -> Spec[dict[str, Any]]:
         return Spec(ep.ME_EXPORT.method, ep.ME_EXPORT.path(), _raw_json)
 

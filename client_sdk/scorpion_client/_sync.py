@@ -604,6 +604,11 @@ class GamesResource:
                     return
                 yield state
 
+    def result(self, game: GameRef) -> dict[str, Any]:
+        """What a finished game meant: time and moves against the player's bests, a first
+        win, the streak, a ranked daily's rank, the next daily (docs/api.md)."""
+        return self._client.request(Ops.games_result(game))
+
     def restart(self, game: GameRef) -> GameHandle:
         """A new game with the same deal (safe to retry, as ``create``)."""
         return self.handle(self._client.request(Ops.games_restart(game)))
@@ -776,6 +781,20 @@ class MeResource:
         they happen on any device (``FeedResync``: too much was missed, read your lists
         again). Resumes by itself after a dropped connection; never ends by itself."""
         return self._client.follow(Ops.me_stream(), last_event_id=last_event_id, options=options)
+
+    def set_display_name(self, name: str) -> Me:
+        """The name leaderboards show instead of the masked e-mail (``""``: back to it).
+        A session of the player's own only: no app token may change it."""
+        return self._client.request(Ops.me_update(display_name=name))
+
+    def apps(self) -> builtins.list[dict[str, Any]]:
+        """The third-party apps holding a live token of the caller: ``client_id``, ``name``,
+        ``scopes``, ``authorised_at``, ``suspended``."""
+        return self._client.request(Ops.me_apps())
+
+    def revoke_app(self, client_id: str) -> None:
+        """Every token the app holds for the caller dies at once (its next call is a 401)."""
+        self._client.request(Ops.me_app_revoke(client_id))
 
     def export(self) -> dict[str, Any]:
         """Everything stored about the caller, as the server's JSON."""

@@ -58,6 +58,7 @@ GAME_EVENTS_EXPORT = _endpoint("GET", "/api/v1/games/{game_id}/events/export/")
 GAME_STATES = _endpoint("GET", "/api/v1/games/{game_id}/states/")
 GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
 GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
+GAME_RESULT = _endpoint("GET", "/api/v1/games/{game_id}/result/")
 
 # Live streams (Server-Sent Events): documented in docs/api.md, not in the OpenAPI schema,
 # which cannot describe an event stream (and whose fuzzing must not open one).
@@ -71,6 +72,9 @@ STATS = _endpoint("GET", "/api/v1/stats/")
 
 # The caller's account and data.
 ME = _endpoint("GET", "/api/v1/me/")
+ME_UPDATE = _endpoint("PATCH", "/api/v1/me/")
+ME_APPS = _endpoint("GET", "/api/v1/me/apps/")
+ME_APP_REVOKE = _endpoint("DELETE", "/api/v1/me/apps/{client_id}/")
 ME_EXPORT = _endpoint("GET", "/api/v1/me/export/")
 ME_DELETE_DATA = _endpoint("DELETE", "/api/v1/me/data/")
 ME_DELETE = _endpoint("DELETE", "/api/v1/me/")

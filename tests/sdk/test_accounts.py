@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from scorpion_client import AuthenticationError, Scorpion, ValidationError
+from scorpion_client import AuthenticationError, NotFound, Scorpion, ValidationError
 
 from tests.sdk.conftest import PASSWORD, new_email
 
@@ -79,3 +79,22 @@ def test_deleting_data_then_the_account(client: Scorpion, server_url: str) -> No
     assert client.token is None
     with Scorpion(server_url, token=token) as gone, pytest.raises(AuthenticationError):
         gone.me.get()
+
+
+def test_display_name_apps_and_a_games_result(client: Scorpion) -> None:
+    me = client.me.set_display_name("Ann Lee")
+    assert (me.display_name, me.guest) == ("Ann Lee", False)
+    assert client.me.get().display_name == "Ann Lee"
+    with pytest.raises(ValidationError) as refused:
+        client.me.set_display_name("ann@example.com")
+    assert refused.value.status == 400
+    assert client.me.set_display_name("").display_name == ""
+
+    assert client.me.apps() == []  # no third-party app holds a token of this player
+    with pytest.raises(NotFound):
+        client.me.revoke_app("no-such-app")
+
+    game = client.games.create(seed=9)
+    game.resign()
+    result = client.games.result(game)
+    assert (result["status"], result["first_win"]) == ("resigned", False)

@@ -15,15 +15,8 @@ HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
 
 # (METHOD, path template) -> why the SDK does not offer it.
 DELIBERATELY_LEFT_OUT: dict[tuple[str, str], str] = {
-    # The server half of issue 13 came first; the SDK's half (0.2) adds these.
-    ("GET", "/api/v1/me/apps/"): "the player's authorised apps: SDK 0.2 (issue 13)",
-    ("DELETE", "/api/v1/me/apps/{client_id}/"): "revoking an app: SDK 0.2 (issue 13)",
     ("POST", "/api/v1/guest/"): "browsers only: a guest lives in the browser's session cookie; "
     "an app signs up instead",
-    ("PATCH", "/api/v1/me/"): "new with the browser client's account page (issue 12); the "
-    "SDK gets it in its own change",
-    ("GET", "/api/v1/games/{id}/result/"): "new with the browser client's win moment (issue "
-    "12); the SDK gets it in its own change",
 }
 
 
