@@ -4,6 +4,7 @@ against the ASGI server (which serves the live streams, as `make run` does)."""
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -164,3 +165,30 @@ def test_the_lobby_and_history_follow_the_players_feed(
     expect(laptop.page.locator("#resume")).to_contain_text("No game in progress")
     assert laptop.same_document()
     assert phone.same_document()
+
+
+def test_a_game_created_while_the_feed_opens_is_not_missed(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The race the lobby once lost: the page read its list, then its feed opened "from now"; a
+    # game created between the two was in neither. Hold the feed's request back to make that
+    # gap as wide as we like, create a game in it, then let the feed open.
+    laptop, _phone = devices
+    held: list[Any] = []
+    feed = re.compile(r"/api/v1/me/stream/")
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    laptop.page.route(feed, hold)
+    laptop.page.goto(laptop.base + "/")
+    expect(laptop.page.locator("#recent")).to_contain_text("Your games will be listed here")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        laptop.page.wait_for_timeout(50)
+    assert held, "the lobby did not open its feed"
+
+    game = player.new_game()  # on another device, while this page's feed is not open yet
+    held[0].continue_()
+    laptop.page.unroute(feed)
+    expect(laptop.page.locator(f'#recent a[href="/play/{game["id"]}/"]')).to_be_visible()

@@ -9,7 +9,7 @@
 const FIRST_RETRY_MS = 5000;
 const LAST_RETRY_MS = 60000;
 
-export function follow(url, handlers, { onReopen } = {}) {
+export function follow(url, handlers, { onOpen, onReopen } = {}) {
   let source = null;
   let stopped = false;
   let timer = null;
@@ -33,6 +33,7 @@ export function follow(url, handlers, { onReopen } = {}) {
     source.addEventListener("open", () => {
       delay = FIRST_RETRY_MS;
       if (opened) onReopen?.();
+      else onOpen?.();
       opened = true;
     });
     source.addEventListener("error", () => {
@@ -62,6 +63,11 @@ export function follow(url, handlers, { onReopen } = {}) {
 // The player's feed: games created and finished, daily results, on any device. `onChange` is
 // called (at most every 300 ms) when something the page shows may have changed; the page then
 // reads its data again.
+//
+// The feed starts at the moment the server opens it, while the page read its lists a moment
+// before: a game created in between would be in neither. So the page reads its lists once more
+// when the feed is open ("open"): what happened before is in that read, what happens after
+// comes on the feed.
 export function followFeed(onChange, kinds = ["game_created", "game_finished", "daily_result"]) {
   let timer = null;
   const changed = (kind) => {
@@ -70,7 +76,10 @@ export function followFeed(onChange, kinds = ["game_created", "game_finished", "
   };
   const handlers = { resync: () => changed("resync") };
   for (const kind of kinds) handlers[kind] = () => changed(kind);
-  const feed = follow(() => "/api/v1/me/stream/", handlers, { onReopen: () => changed("resync") });
+  const feed = follow(() => "/api/v1/me/stream/", handlers, {
+    onOpen: () => changed("open"),
+    onReopen: () => changed("resync"),
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") feed.wake();
   });
