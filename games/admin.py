@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from typing import Any
+from uuid import UUID
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
@@ -188,6 +189,17 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         return pretty_json(game.state)
 
 
+def game_link_html(*, game_id: UUID, version: int) -> SafeString:
+    """A game's admin page, and the staff replay opened at ``version`` (events, analyses)."""
+    return format_html(
+        '<a href="{}">{}</a> (<a href="{}?version={}">replay here</a>)',
+        reverse("admin:games_game_change", args=[game_id]),
+        game_id,
+        reverse("staff:replay", args=[game_id]),
+        version,
+    )
+
+
 @admin.register(GameEvent)
 class GameEventAdmin(DeletedOnlyWithOwnerAdmin):
     list_display = ("game_link", "seq", "type", "summary", "created_at")
@@ -208,15 +220,7 @@ class GameEventAdmin(DeletedOnlyWithOwnerAdmin):
 
     @admin.display(description="game", ordering="game")
     def game_link(self, event: GameEvent) -> SafeString:
-        url = reverse("admin:games_game_change", args=[event.game_id])
-        replay = reverse("staff:replay", args=[event.game_id])
-        return format_html(
-            '<a href="{}">{}</a> (<a href="{}?version={}">replay here</a>)',
-            url,
-            event.game_id,
-            replay,
-            event.seq,
-        )
+        return game_link_html(game_id=event.game_id, version=event.seq)
 
     @admin.display(description="what happened")
     def summary(self, event: GameEvent) -> str:
@@ -272,15 +276,7 @@ class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
 
     @admin.display(description="game", ordering="game")
     def game_link(self, analysis: GameAnalysis) -> SafeString:
-        url = reverse("admin:games_game_change", args=[analysis.game_id])
-        replay = reverse("staff:replay", args=[analysis.game_id])
-        return format_html(
-            '<a href="{}">{}</a> (<a href="{}?version={}">replay here</a>)',
-            url,
-            analysis.game_id,
-            replay,
-            analysis.line_version or 0,
-        )
+        return game_link_html(game_id=analysis.game_id, version=analysis.line_version or 0)
 
     @admin.display(description="winning line (from line version; columns 0-6)")
     def line_readable(self, analysis: GameAnalysis) -> SafeString:
