@@ -189,7 +189,25 @@ class Game(models.Model):
         return self.deal_supplied or self.is_finished
 
 
-class GameEvent(models.Model):
+class AppendOnlyModel(models.Model):
+    """A row written once and never changed through the ORM: ``save`` of a loaded row raises.
+
+    The log and its snapshots are the history itself; a stray ``event.save()`` after an edit in
+    a shell or an admin would rewrite what a player did.
+    """
+
+    append_only_message = "this row is append-only and cannot be changed"
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise RuntimeError(self.append_only_message)
+        super().save(*args, **kwargs)
+
+
+class GameEvent(AppendOnlyModel):
     """One thing the player did. Append-only: never updated, deleted only with its game."""
 
     # No index of its own: event_unique_seq (game, seq) serves every lookup by game.
@@ -220,16 +238,13 @@ class GameEvent(models.Model):
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
         ]
 
+    append_only_message = "game events are append-only and cannot be changed"
+
     def __str__(self) -> str:
         return f"{self.game_id} #{self.seq} {self.type}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise RuntimeError("game events are append-only and cannot be changed")
-        super().save(*args, **kwargs)
 
-
-class GameSnapshot(models.Model):
+class GameSnapshot(AppendOnlyModel):
     """The state of a game after ``version`` events (a multiple of ``SNAPSHOT_INTERVAL``),
     stored so that rebuilding an earlier state folds at most that many events.
 
@@ -252,13 +267,10 @@ class GameSnapshot(models.Model):
             models.CheckConstraint(condition=Q(version__gte=1), name="snapshot_version_positive"),
         ]
 
+    append_only_message = "snapshots are never changed"
+
     def __str__(self) -> str:
         return f"{self.game_id} at v{self.version}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise RuntimeError("snapshots are never changed")
-        super().save(*args, **kwargs)
 
 
 class DailyDeal(models.Model):

@@ -145,3 +145,18 @@ def test_the_current_state_is_the_projection_without_reading_the_log() -> None:
         state = selectors.game_state_at(game=game, version=game.version)
     assert queries.captured_queries == []
     assert state == folded_from_the_deal(game, game.version)
+
+
+def test_a_stored_snapshot_cannot_be_changed() -> None:
+    user = owner()
+    game = services.game_create(
+        owner=user, choice=services.DealChoice(mode="seeded", code=deal_code_for_seed(5))
+    )
+    play(user, game, [0, 1] * 20)
+    snapshot = GameSnapshot.objects.filter(game=game).first()
+    assert snapshot is not None
+    snapshot.state = {}
+    with pytest.raises(RuntimeError, match="never changed"):
+        snapshot.save()
+    snapshot.refresh_from_db()
+    assert snapshot.state == folded_from_the_deal(game, snapshot.version).to_dict()
