@@ -114,6 +114,13 @@ class _Stream:
         self.receive = receive
         self.cursor = start.cursor
         self.loop = asyncio.get_running_loop()
+        # Feed messages already sent from the log. The stream subscribes before it reads the
+        # log, so a message published in between arrives twice: once in the backlog and once
+        # live. Feed ids are times, not a sequence (a game created earlier may commit later),
+        # so "id <= cursor" cannot tell a repeat from a late message: the (id, event) can.
+        self.sent_from_log: set[tuple[str, str]] = set()
+        if start.kind == "feed":
+            self.sent_from_log = {(message.id, message.event) for message in start.messages}
 
     async def run(self, headers: list[tuple[bytes, bytes]]) -> None:
         watcher = asyncio.create_task(self._watch_disconnect())
@@ -179,6 +186,9 @@ class _Stream:
                 continue
             assert isinstance(item, Message)
             if start.kind == "feed":
+                if (item.id, item.event) in self.sent_from_log:
+                    self.sent_from_log.discard((item.id, item.event))
+                    continue
                 await self._write(item.frame)
                 self.cursor = max(self.cursor, int(item.id))
                 continue
@@ -236,6 +246,8 @@ class _Stream:
             return False
         if backlog.messages:
             await self._write(b"".join(message.frame for message in backlog.messages))
+        # Only this read's messages can still come live: the older ones did, or never will.
+        self.sent_from_log = {(message.id, message.event) for message in backlog.messages}
         self.cursor = max(self.cursor, backlog.cursor)
         return False
 

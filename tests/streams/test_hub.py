@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from games.streams.gate import Opener
 from games.streams.hub import (
     SUBSCRIBER_BUFFER,
     LocalHub,
@@ -114,3 +115,51 @@ def test_one_redis_connection_serves_every_stream_of_a_process(channel_count: in
                 await hub.unsubscribe(subscription)
 
     asyncio.run(scenario())
+
+
+def test_a_feed_message_both_in_the_backlog_and_live_is_sent_once(settings: object) -> None:
+    # The gate subscribes, then reads the log: a game committed in between is in the backlog
+    # and also arrives live. A later message with an earlier id (a game created before, whose
+    # transaction committed after) is not a repeat and must still go out.
+    from games.streams.app import _Stream
+    from games.streams.gate import StreamStart
+    from games.streams.slots import LocalSlots
+
+    created = Message("1000", "game_created", '{"id": "a"}')
+    late = Message("990", "game_created", '{"id": "b"}')
+    finished = Message("1010", "game_finished", '{"id": "a"}')
+
+    async def scenario() -> bytes:
+        loop = asyncio.get_running_loop()
+        hub = LocalHub()
+        subscription = await hub.subscribe("feed")
+        start = StreamStart(
+            kind="feed",
+            user_id=1,
+            slot="s",
+            subscription=subscription,
+            messages=[created],
+            cursor=1005,
+        )
+        sent: list[bytes] = []
+
+        async def send(message: dict[str, object]) -> None:
+            body = message.get("body")
+            if isinstance(body, bytes):
+                sent.append(body)
+
+        async def receive() -> dict[str, object]:
+            await asyncio.Event().wait()  # the client never leaves
+            return {}
+
+        opener = Opener(loop, hub, LocalSlots())
+        stream = _Stream(start, opener, send, receive)
+        for item in (created, late, finished, Signal.CLOSE):
+            subscription.deliver(item)
+        await stream.run([])
+        return b"".join(sent)
+
+    body = asyncio.run(scenario())
+    assert body.count(b'event: game_created\ndata: {"id": "a"}') == 1
+    assert b'data: {"id": "b"}' in body
+    assert b"event: game_finished" in body
