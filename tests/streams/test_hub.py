@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -143,12 +145,12 @@ def test_a_feed_message_both_in_the_backlog_and_live_is_sent_once(settings: obje
         )
         sent: list[bytes] = []
 
-        async def send(message: dict[str, object]) -> None:
+        async def send(message: Mapping[str, Any]) -> None:
             body = message.get("body")
             if isinstance(body, bytes):
                 sent.append(body)
 
-        async def receive() -> dict[str, object]:
+        async def receive() -> dict[str, Any]:
             await asyncio.Event().wait()  # the client never leaves
             return {}
 
