@@ -9,6 +9,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.guests import guest_convert
 from accounts.middleware import GUEST_ATTRIBUTE
@@ -49,7 +50,20 @@ class AccountAdapter(DefaultAccountAdapter):
         return user
 
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
-        saved = super().save_user(request, user, form, commit=commit)
-        if commit and user.pk is not None:
-            guest_convert(user=user)
-        return saved
+        if commit and user.pk is not None:  # the guest's own row, from ``new_user``
+            saved: list[Any] = []
+            save_user = super().save_user  # zero-argument super() does not work in a lambda
+            if guest_convert(user=user, save=lambda: saved.append(save_user(request, user, form))):
+                return saved[0]
+            # Another sign-up from the same guest session won the race: this one is a new
+            # account of its own, as if the session had held no guest.
+            _as_new_row(user)
+        return super().save_user(request, user, form, commit=commit)
+
+
+def _as_new_row(user: User) -> None:
+    """Turn a loaded user into an unsaved one, so that ``save`` inserts a new row."""
+    user.pk = None
+    user._state.adding = True
+    user.last_login = None
+    user.date_joined = timezone.now()

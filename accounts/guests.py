@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from collections.abc import Callable
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -55,14 +56,21 @@ def guest_create() -> User:
     return user
 
 
-def guest_convert(*, user: User) -> bool:
-    """Mark a guest as a full account (called as allauth saves the sign-up on the guest's own
-    row). False if it was no guest: one guest converts once, even if two sign-ups race (the
-    row is locked, and only the first finds it a guest)."""
+def guest_convert(*, user: User, save: Callable[[], object]) -> bool:
+    """Fill a guest's own row with its sign-up (``save`` writes the e-mail and password) and
+    mark it a full account, under the row's lock. False, with ``save`` not called, if it is no
+    guest (any more).
+
+    Two sign-ups racing from one guest session both hold the guest's row from ``new_user``;
+    the lock makes the second wait until the first has committed, and it then finds no guest:
+    it never overwrites the first one's e-mail and password (the adapter makes it a new
+    account instead).
+    """
     with transaction.atomic():
         profile = Profile.objects.select_for_update().filter(user=user).first()
         if profile is None or not profile.guest:
             return False
+        save()
         profile.guest = False
         profile.save(update_fields=["guest"])
     return True

@@ -240,3 +240,42 @@ def test_with_mandatory_verification_a_guests_sign_up_waits_for_the_mail(setting
     EmailAddress.objects.filter(user=user).update(verified=True)
     again = sign_in("proven@example.com", PASSWORD)
     assert again.get(f"/api/v1/games/{game['id']}/").status_code == 200
+
+
+class _SignupForm:
+    def __init__(self, email: str) -> None:
+        self.cleaned_data = {"email": email, "password1": PASSWORD}
+
+
+def test_two_racing_sign_ups_from_one_guest_never_overwrite_each_other() -> None:
+    # Both requests left the guest session before either saved: allauth handed both the
+    # guest's row (new_user). The first converts the guest; the second must not write its
+    # e-mail and password over the first's, and becomes an account of its own.
+    from django.test import RequestFactory
+
+    from accounts.adapter import AccountAdapter
+    from accounts.middleware import GUEST_ATTRIBUTE
+
+    browser, guest = guest_browser()
+    game = browser.post("/api/v1/games/", {"mode": "random"}).json()
+    guest_user = User.objects.get(pk=guest["id"])
+    adapter = AccountAdapter()
+    requests = []
+    for _ in range(2):
+        request = RequestFactory().post("/_allauth/browser/v1/auth/signup")
+        setattr(request, GUEST_ATTRIBUTE, guest_user)
+        requests.append(request)
+    first_row, second_row = (adapter.new_user(request) for request in requests)
+    assert first_row.pk == second_row.pk == guest_user.pk
+
+    adapter.save_user(requests[0], first_row, _SignupForm("first@example.com"))
+    adapter.save_user(requests[1], second_row, _SignupForm("second@example.com"))
+
+    converted = User.objects.get(pk=guest_user.pk)
+    assert converted.email == "first@example.com"
+    assert converted.check_password(PASSWORD)
+    assert not Profile.objects.get(user=converted).guest
+    assert Game.objects.get(pk=game["id"]).owner_id == converted.pk
+    other = User.objects.get(email="second@example.com")
+    assert other.pk != converted.pk
+    assert not Game.objects.filter(owner=other).exists()
