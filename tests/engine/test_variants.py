@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.engine import deals
@@ -283,3 +285,11 @@ def test_a_move_is_refused_only_in_words_about_the_face() -> None:
     position = vtable(DOUBLE_SCORPION, "9H", "4D 8H' 3C")
     moved, _ = apply(position, Move(parse_card("8H") + 52, 0))
     assert player_view(moved)["columns"][0]["cards"] == ["9H", "8H", "3C"]
+
+
+def test_two_deck_seeds_match_the_golden_vectors_of_the_docs() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "deals.md").read_text()
+    for seed in (0, 42):
+        assert (
+            f"| double-scorpion | {seed} | `{deal_code_for_seed(seed, DOUBLE_SCORPION)}` |" in text
+        )
