@@ -15,7 +15,6 @@ from django.db.models import ForeignKey, QuerySet
 from django.http import Http404
 
 from games import history
-from games.engine.cards import parse_deal_code
 from games.engine.hints import Hint, ranked_hints
 from games.engine.position import Position
 from games.history import GameState
@@ -29,6 +28,7 @@ from games.models import (
     GameSnapshot,
     GameStatus,
 )
+from games.variants import deal_state
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -119,7 +119,10 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
         raise Http404(f"the game has versions 0 to {game.version}")
     if from_deal:
         events = game.events.filter(seq__lte=version).order_by("seq")
-        return history.fold(parse_deal_code(game.deal_code), events.values_list("type", "payload"))
+        state = deal_state(game.deal_code, game.variant)
+        for event_type, payload in events.values_list("type", "payload"):
+            state = history.fold_event(state, event_type, payload)
+        return state
     if version == game.version:
         return GameState.from_dict(game.state)
     states = list(game_states(game=game, start=version, stop=version))
@@ -149,7 +152,7 @@ def game_states(
         .first()
     )
     if base is None:
-        version, state = 0, history.new_game_state(parse_deal_code(game.deal_code))
+        version, state = 0, deal_state(game.deal_code, game.variant)
     else:
         version, state = base[0], GameState.from_dict(base[1])
     if version == start == 0:

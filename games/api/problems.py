@@ -25,8 +25,10 @@ from games.services import (
     AnalysisUnavailableError,
     CertificationError,
     IdempotencyKeyReusedError,
+    VariantNotOfferedError,
     VersionConflictError,
 )
+from games.variants import UnknownVariantError, variant_names
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "deal_not_revealed": (409, "The daily deal is still secret"),
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
+    "unknown_variant": (400, "No game of the Scorpion family has that name"),
+    "variant_not_offered": (400, "That variant is not dealt in this mode"),
     "malformed_json": (400, "The body is not valid JSON"),
     "json_too_deep": (400, "The JSON body is nested too deeply"),
     "not_found": (404, "Not found"),
@@ -125,6 +129,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc))
     if isinstance(exc, AnalysisUnavailableError):
         return problem_response(exc.code, str(exc), **exc.extra)
+    if isinstance(exc, VariantNotOfferedError):
+        return problem_response("variant_not_offered", str(exc))
+    if isinstance(exc, UnknownVariantError):
+        return problem_response("unknown_variant", str(exc), variants=variant_names())
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
     if isinstance(exc, CertificationError):
@@ -147,6 +155,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         extra: dict[str, Any] = {}
         if isinstance(exc, exceptions.ValidationError):
             extra["errors"] = exc.detail
+            if code == "unknown_variant":
+                extra["variants"] = variant_names()
             detail = _flatten_detail(exc.detail)
         else:
             detail = _flatten_detail(exc.detail)

@@ -1,0 +1,111 @@
+"""The Scorpion family as the service sees it: which variants a game may be, and the deal and
+starting state of a game in its variant (the engine's ``games.engine.variants`` registry).
+
+Every place that builds a game's position from its deal code (services, selectors, the
+analysis, the streams, the staff's replay) goes through ``deal_state`` with the game's
+``variant``, so a Wasp deal code is never read as a Scorpion one. A position stored in
+``Game.state`` carries its own variant (the engine's ``Position.to_dict``), so reads of the
+projection need nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import deals as engine_deals
+from games.engine import position as engine_position
+from games.engine.variants import SCORPION, VARIANTS, UnknownVariantError, Variant, get_variant
+from games.history import GameState
+
+DEFAULT_VARIANT = SCORPION.name
+# Modes whose deals are certified ahead (the daily challenge, the winnable pool): Scorpion
+# only. The daily is one deal for everyone, so it is one variant for everyone (docs/api.md).
+CERTIFIED_VARIANTS = frozenset({SCORPION.name})
+
+__all__ = [
+    "CERTIFIED_VARIANTS",
+    "DEFAULT_VARIANT",
+    "UnknownVariantError",
+    "Variant",
+    "deal_code_for_seed",
+    "deal_state",
+    "normalise_deal_code",
+    "variant_choices",
+    "variant_named",
+    "variant_names",
+    "variant_summaries",
+    "variant_summary",
+]
+
+
+def _all() -> tuple[Variant, ...]:
+    values = VARIANTS.values() if isinstance(VARIANTS, dict) else VARIANTS
+    return tuple(values)
+
+
+def variant_names() -> list[str]:
+    return [variant.name for variant in _all()]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """(name, title) of every variant, for the model's and the API's choices."""
+    return [(variant.name, variant.title) for variant in _all()]
+
+
+def variant_named(name: str) -> Variant:
+    """The variant called ``name``; UnknownVariantError otherwise."""
+    return get_variant(name)
+
+
+def deal_code_for_seed(seed: int, variant: str) -> str:
+    """The deal code a seed deals in ``variant`` (docs/deals.md)."""
+    if variant == SCORPION.name:
+        return engine_deals.deal_code_for_seed(seed)
+    return engine_deals.deal_code_for_seed(seed, variant=variant_named(variant))  # type: ignore[call-arg]
+
+
+def _position(code: str, variant: str) -> Any:
+    if variant == SCORPION.name:
+        return engine_position.deal_position(code)
+    return engine_position.deal_position(code, variant=variant_named(variant))  # type: ignore[call-arg]
+
+
+def normalise_deal_code(code: str, variant: str) -> str:
+    """A player's deal code, trimmed and upper-cased, checked against ``variant`` (raises
+    DealCodeError naming what is wrong)."""
+    normal = code.strip().upper()
+    _position(normal, variant)
+    return normal
+
+
+def deal_state(code: str, variant: str) -> GameState:
+    """The state a game of ``variant`` starts from: its deal as dealt, nothing played."""
+    return GameState(position=_position(code, variant), line=(), redo=())
+
+
+# How each variant differs from Scorpion, in a sentence (docs/rules.md has the rules).
+_SUMMARIES = {
+    "scorpion": "Seven columns of seven, three face down in each of the first four; a stock "
+    "of three dealt once; any exposed King to an empty column.",
+    "wasp": "Scorpion with every card of the deal face up.",
+    "scorpion-tail": "Scorpion where a card goes on the next higher card of the same colour.",
+    "three-blind-mice": "Ten columns of five (three face down in the first seven), a stock of two.",
+    "double-scorpion": "Two decks: ten columns, eight runs to collect.",
+}
+
+
+def variant_summary(variant: Variant) -> dict[str, Any]:
+    """What ``GET /api/v1/variants/`` says of one variant: its layout and rules in brief."""
+    return {
+        "name": variant.name,
+        "title": variant.title,
+        "decks": variant.decks,
+        "columns": variant.columns,
+        "stock": getattr(variant, "stock", 3),
+        "face_down": getattr(variant, "face_down", 12),
+        "summary": _SUMMARIES.get(variant.name, variant.title),
+    }
+
+
+def variant_summaries() -> list[dict[str, Any]]:
+    return [variant_summary(variant) for variant in _all()]
