@@ -16,7 +16,7 @@ from django.http import Http404
 
 from games import history
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import Position
+from games.engine.position import Move, Position
 from games.history import GameState
 from games.models import (
     SNAPSHOT_INTERVAL,
@@ -177,6 +177,9 @@ def game_states(
 class HintsView:
     hints: list[Hint]
     can_deal: bool
+    # The column each move's card is taken from (0-based; reserve card i is column count
+    # + i), in the order of ``hints``: what a two-deck move needs as ``from``.
+    sources: tuple[int | None, ...] = ()
 
 
 def game_hints(*, game: Game) -> HintsView:
@@ -187,7 +190,25 @@ def game_hints(*, game: Game) -> HintsView:
     if game.is_finished:
         return HintsView([], can_deal=False)
     position = game_state(game=game).position
-    return HintsView(ranked_hints(position), can_deal=bool(position.stock))
+    hints = ranked_hints(position)
+    sources = tuple(
+        card_source(position, hint.action.card) if isinstance(hint.action, Move) else None
+        for hint in hints
+    )
+    return HintsView(hints, can_deal=bool(position.stock), sources=sources)
+
+
+def card_source(position: Position, card: int) -> int | None:
+    """The column a face-up card lies in (0-based), or, for a reserve card, the column count
+    plus its slot; None if it is not face up. Exact card ints: in two decks each copy has its
+    own."""
+    for index, column in enumerate(position.columns):
+        if card in column[position.hidden[index] :]:
+            return index
+    reserve: tuple[int, ...] = getattr(position, "reserve", ())
+    if card in reserve:
+        return len(position.columns) + reserve.index(card)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

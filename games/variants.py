@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import deals as engine_deals
-from games.engine import position as engine_position
+from games.engine import variants as engine_variants
 from games.engine.variants import SCORPION, VARIANTS, UnknownVariantError, Variant, get_variant
 from games.history import GameState
 
@@ -38,18 +37,13 @@ __all__ = [
 ]
 
 
-def _all() -> tuple[Variant, ...]:
-    values = VARIANTS.values() if isinstance(VARIANTS, dict) else VARIANTS
-    return tuple(values)
-
-
 def variant_names() -> list[str]:
-    return [variant.name for variant in _all()]
+    return list(VARIANTS)
 
 
 def variant_choices() -> list[tuple[str, str]]:
     """(name, title) of every variant, for the model's and the API's choices."""
-    return [(variant.name, variant.title) for variant in _all()]
+    return [(variant.name, variant.title) for variant in VARIANTS.values()]
 
 
 def variant_named(name: str) -> Variant:
@@ -58,29 +52,23 @@ def variant_named(name: str) -> Variant:
 
 
 def deal_code_for_seed(seed: int, variant: str) -> str:
-    """The deal code a seed deals in ``variant`` (docs/deals.md)."""
-    if variant == SCORPION.name:
-        return engine_deals.deal_code_for_seed(seed)
-    return engine_deals.deal_code_for_seed(seed, variant=variant_named(variant))  # type: ignore[call-arg]
-
-
-def _position(code: str, variant: str) -> Any:
-    if variant == SCORPION.name:
-        return engine_position.deal_position(code)
-    return engine_position.deal_position(code, variant=variant_named(variant))  # type: ignore[call-arg]
+    """The deal code a seed deals in ``variant`` (docs/deals.md): a one-deck variant's is the
+    Scorpion code of the seed, laid out in the variant's way."""
+    return engine_variants.deal_code_for_seed(seed, get_variant(variant))
 
 
 def normalise_deal_code(code: str, variant: str) -> str:
     """A player's deal code, trimmed and upper-cased, checked against ``variant`` (raises
     DealCodeError naming what is wrong)."""
     normal = code.strip().upper()
-    _position(normal, variant)
+    engine_variants.deal_position(normal, get_variant(variant))
     return normal
 
 
 def deal_state(code: str, variant: str) -> GameState:
     """The state a game of ``variant`` starts from: its deal as dealt, nothing played."""
-    return GameState(position=_position(code, variant), line=(), redo=())
+    position = engine_variants.deal_position(code, get_variant(variant))
+    return GameState(position=position, line=(), redo=())
 
 
 # How each variant differs from Scorpion, in a sentence (docs/rules.md has the rules).
@@ -100,12 +88,16 @@ def variant_summary(variant: Variant) -> dict[str, Any]:
         "name": variant.name,
         "title": variant.title,
         "decks": variant.decks,
-        "columns": variant.columns,
-        "stock": getattr(variant, "stock", 3),
-        "face_down": getattr(variant, "face_down", 12),
+        "columns": variant.column_count,
+        "column_sizes": list(variant.column_sizes),
+        "face_down": list(variant.hidden),
+        "stock": variant.stock_size,
+        "reserve": variant.reserve_size,
+        "build": variant.build,
+        "empty_column": variant.empty_column,
         "summary": _SUMMARIES.get(variant.name, variant.title),
     }
 
 
 def variant_summaries() -> list[dict[str, Any]]:
-    return [variant_summary(variant) for variant in _all()]
+    return [variant_summary(variant) for variant in VARIANTS.values()]

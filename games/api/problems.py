@@ -123,6 +123,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         from games.api.serializers import game_representation
 
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
+    if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
+        return problem_response("unknown_variant", str(exc), variants=variant_names())
     if isinstance(exc, EngineError):
         if exc.details:
             return problem_response(exc.code, str(exc), details=exc.details)
@@ -131,8 +133,6 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc), **exc.extra)
     if isinstance(exc, VariantNotOfferedError):
         return problem_response("variant_not_offered", str(exc))
-    if isinstance(exc, UnknownVariantError):
-        return problem_response("unknown_variant", str(exc), variants=variant_names())
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
     if isinstance(exc, CertificationError):

@@ -34,6 +34,8 @@ MAX_SEED = 2**63 - 1
 # The most columns any variant deals (Three Blind Mice and Double Scorpion: 10); a column
 # beyond the game's own is refused by the engine ("no_such_column").
 MAX_COLUMNS = 10
+# Places a card can be picked from: the columns, then Three Blind Mice's two reserve cards.
+MAX_SOURCES = MAX_COLUMNS + 2
 # A two-deck deal code is 208 characters; room for spaces around it, no more.
 MAX_DEAL_CODE = 256
 # Longer than any variant's name; a longer string is refused before it is looked up.
@@ -258,9 +260,10 @@ CommandSerializer._declared_fields["from"] = StrictIntegerField(
     required=False,
     allow_null=True,
     min_value=0,
-    max_value=MAX_COLUMNS - 1,
-    help_text="The column the card is taken from, 0-based like `to`. Needed only in the "
-    "two-deck variants, when both copies of the card could move (else `ambiguous`).",
+    max_value=MAX_SOURCES - 1,
+    help_text="The column the card is taken from, 0-based like `to` (reserve card i: the "
+    "column count + i). Needed only in the two-deck variants, when both copies of the card "
+    "could move (else `ambiguous`).",
 )
 
 
@@ -328,6 +331,11 @@ class GameSerializer(serializers.Serializer[Any]):
     columns = ColumnSerializer(many=True)
     stock = serializers.IntegerField(help_text="Cards left in the stock (3 or 0).")
     collected = serializers.ListField(child=serializers.CharField())
+    reserve = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Face-up reserve cards (Three Blind Mice; empty in the other variants): "
+        "reserve card i is picked from column `len(columns) + i` (a move's `from`).",
+    )
     moves = serializers.IntegerField()
     can_undo = serializers.BooleanField()
     can_redo = serializers.BooleanField()
@@ -489,6 +497,13 @@ class HintMoveSerializer(serializers.Serializer[Any]):
     )
 
 
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+HintMoveSerializer._declared_fields["from"] = serializers.IntegerField(
+    help_text="The column the card is taken from, from 0 (a reserve card: the column count "
+    "plus its slot): send it as the move's `from` when two copies of the card could move."
+)
+
+
 class HintsSerializer(serializers.Serializer[Any]):
     """Judged only on what the player can see: the same visible table always gets the same
     answer, whatever the face-down cards and the stock's order."""
@@ -499,15 +514,35 @@ class HintsSerializer(serializers.Serializer[Any]):
 
 
 class VariantSerializer(serializers.Serializer[Any]):
-    """One game of the Scorpion family: its layout and its rules in brief."""
+    """One game of the Scorpion family: its layout and its rules in brief (docs/rules.md)."""
 
     name = serializers.CharField(help_text='What `variant` says, e.g. "wasp".')
     title = serializers.CharField(help_text='For people, e.g. "Wasp".')
     decks = serializers.IntegerField(help_text="1, or 2 for Double Scorpion (104 cards).")
     columns = serializers.IntegerField(help_text="Columns of the tableau (7 or 10).")
-    stock = serializers.IntegerField(help_text="Cards left in the stock after the deal.")
-    face_down = serializers.IntegerField(help_text="Cards dealt face down.")
-    summary = serializers.CharField(help_text="How it differs from Scorpion, in words.")
+    column_sizes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Cards dealt to each column, left to right."
+    )
+    face_down = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Of which face down, at the bottom of each column.",
+    )
+    stock = serializers.IntegerField(
+        help_text="Cards kept back in the stock, dealt once (one to each of the first columns)."
+    )
+    reserve = serializers.IntegerField(
+        help_text="Face-up reserve cards that may be played onto the columns (a game's "
+        "`reserve`); a move takes reserve card i from column `columns + i`."
+    )
+    build = serializers.ChoiceField(
+        choices=["suit", "alternate"],
+        help_text="suit: a card goes on the next higher card of its suit; alternate: of the "
+        "other colour.",
+    )
+    empty_column = serializers.ChoiceField(
+        choices=["king", "any"], help_text="What may go to an empty column: a King, or any card."
+    )
+    summary = serializers.CharField(help_text="How it is laid out and played, in words.")
 
 
 class DailySerializer(serializers.Serializer[Any]):
@@ -607,11 +642,12 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
         "moves": [
             {
                 "card": card_code(hint.action.card),
+                "from": source,
                 "to": hint.action.to,
                 "reason": hint.reason,
                 "details": list(hint.details),
             }
-            for hint in hints.hints
+            for hint, source in zip(hints.hints, hints.sources, strict=True)
             if isinstance(hint.action, Move)
         ],
         "deal": hints.can_deal,
@@ -636,6 +672,7 @@ def game_representation(
             ],
             "stock": len(position["stock"]),
             "collected": list(position["collected"]),
+            "reserve": list(position.get("reserve", ())),
         }
         status, moves = game.status, game.moves
         line, redo = stored["line"], stored["redo"]
@@ -656,6 +693,7 @@ def game_representation(
         "columns": view["columns"],
         "stock": view["stock"],
         "collected": view["collected"],
+        "reserve": view.get("reserve", []),
         "moves": moves,
         "can_undo": bool(line) and status not in OVER,
         "can_redo": bool(redo) and status not in OVER,
