@@ -213,7 +213,7 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     }
     figures = []
     for name in variant_names():
-        row = rows.get(name, {})
+        row: dict[str, Any] = rows.get(name, {})
         figures.append(
             VariantFigures(
                 variant=name,
