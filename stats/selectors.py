@@ -196,8 +196,8 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     started; a win's time is ``win_time_expression``)."""
     won = Q(status=GameStatus.WON)
     counted_abandon = Q(status=GameStatus.ABANDONED, started_at__isnull=False)
-    rows = {
-        row["variant"]: row
+    rows: dict[str, dict[str, Any]] = {
+        row["variant"]: dict(row)
         for row in Game.objects.filter(owner=user)
         .order_by()
         .values("variant")
@@ -213,7 +213,7 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     }
     figures = []
     for name in variant_names():
-        row: dict[str, Any] = rows.get(name, {})
+        row = rows.get(name, {})
         figures.append(
             VariantFigures(
                 variant=name,
