@@ -26,6 +26,7 @@ from games.engine.errors import (
     SeedError,
     StockEmptyError,
     UnknownCardError,
+    UnknownVariantError,
 )
 from games.engine.hints import Hint, ranked_hints
 from games.engine.position import (
@@ -53,6 +54,7 @@ from games.engine.position import (
     status,
     undo,
 )
+from games.engine.variants import SCORPION, VARIANTS, Variant, get_variant
 
 __all__ = [
     "ACE",
@@ -61,7 +63,9 @@ __all__ = [
     "DECK_SIZE",
     "KING",
     "RANKS",
+    "SCORPION",
     "SUITS",
+    "VARIANTS",
     "Action",
     "AutoStep",
     "Collection",
@@ -78,12 +82,15 @@ __all__ = [
     "Status",
     "StockEmptyError",
     "UnknownCardError",
+    "UnknownVariantError",
+    "Variant",
     "apply",
     "card_code",
     "completed_suit",
     "deal_position",
     "format_cards",
     "format_deal_code",
+    "get_variant",
     "initial_position",
     "is_king",
     "legal_actions",

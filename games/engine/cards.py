@@ -41,8 +41,8 @@ def is_king(card: int) -> bool:
 
 
 def card_code(card: int) -> str:
-    """``card_code(21) == "9H"``."""
-    return _CODE_OF[card]
+    """``card_code(21) == "9H"``; a two-deck card (52-103) is named by its face."""
+    return _CODE_OF[card % DECK_SIZE]
 
 
 def parse_card(code: object) -> int:
@@ -105,4 +105,4 @@ def format_deal_code(cards: Sequence[int]) -> str:
 
 
 def format_cards(cards: Iterable[int]) -> list[str]:
-    return [_CODE_OF[card] for card in cards]
+    return [_CODE_OF[card % DECK_SIZE] for card in cards]

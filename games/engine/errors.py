@@ -53,3 +53,9 @@ class StockEmptyError(EngineError):
     """A deal asked for when the stock has already been dealt."""
 
     code = "stock_empty"
+
+
+class UnknownVariantError(EngineError):
+    """A variant name that names no game of the Scorpion family (games.engine.variants)."""
+
+    code = "validation_error"

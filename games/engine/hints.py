@@ -34,9 +34,11 @@ from games.engine.position import (
     Deal,
     Move,
     Position,
+    completed_run,
     completed_suit,
     legal_actions,
 )
+from games.engine.variants import FACES, SCORPION
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")  # in the order of cards.SUITS
 
@@ -69,7 +71,7 @@ class Hint:
             return {"type": "deal", "reason": self.reason, "details": list(self.details)}
         return {
             "type": "move",
-            "card": card_code(self.action.card),
+            "card": card_code(self.action.card % FACES),
             "to": self.action.to,
             "reason": self.reason,
             "details": list(self.details),
@@ -88,11 +90,15 @@ class _VisibleTable:
     """The table as the player sees it: face-up cards by column, and face-down counts."""
 
     def __init__(self, position: Position) -> None:
-        self.face_down = position.hidden
+        self.variant = position.variant
+        # Reserve cards (Three Blind Mice) count as one-card "columns" after the real ones,
+        # with nothing face down under them.
+        self.face_down = position.hidden + (0,) * len(position.reserve)
         self.face_up = tuple(
             column[hidden:]
             for column, hidden in zip(position.columns, position.hidden, strict=True)
-        )
+        ) + tuple((card,) for card in position.reserve)
+        self.column_count = len(position.columns)
         self.column_of = {
             card: number for number, cards in enumerate(self.face_up) for card in cards
         }
@@ -118,20 +124,22 @@ class _VisibleTable:
         index = cards.index(move.card)
         carried = cards[index:]
         left_below = cards[:index]
-        code = card_code(move.card)
+        code = card_code(move.card % FACES)
         score = 0
         reasons: list[str] = []
         details: list[dict[str, Any]] = []
 
-        completed = completed_suit(self.face_up[move.to] + carried)
+        completed = self._completed(self.face_up[move.to] + carried)
         if completed is None:
-            completed = completed_suit(left_below)
+            completed = self._completed(left_below)
         if completed is not None:
             score += COMPLETES_RUN
             reasons.append(f"completes the run of {SUIT_NAMES[completed]}")
             details.append({"reason": "completes_run", "suit": SUITS[completed]})
 
-        if not left_below and self.face_down[source]:
+        if source >= self.column_count:
+            pass  # from the reserve: nothing is uncovered, no column empties
+        elif not left_below and self.face_down[source]:
             score += UNCOVERS_FACE_DOWN_CARD + PER_FACE_DOWN_CARD_IN_COLUMN * self.face_down[source]
             reasons.append(f"turns a face-down card in column {source} face up")
             details.append({"reason": "turns_face_up", "column": source + 1})
@@ -144,12 +152,19 @@ class _VisibleTable:
             details.append({"reason": "empties_column", "column": source + 1})
         elif left_below and self._can_receive(left_below[-1], source):
             score += FREES_A_CARD_THAT_CAN_MOVE
-            reasons.append(f"frees {card_code(left_below[-1])}, which can then move")
+            reasons.append(f"frees {card_code(left_below[-1] % FACES)}, which can then move")
             details.append(
-                {"reason": "frees", "card": card_code(left_below[-1]), "column": source + 1}
+                {"reason": "frees", "card": card_code(left_below[-1] % FACES), "column": source + 1}
             )
 
-        if move.card % 13 == KING:
+        if not self.face_up[move.to] and move.card % 13 != KING:
+            # Any card may fill an empty column in some variants (Wasp).
+            reasons.insert(0, f"moves {code} into empty column {move.to}")
+            details.insert(
+                0,
+                {"reason": "to_empty", "card": code, "column": move.to + 1, "count": len(carried)},
+            )
+        elif move.card % 13 == KING:
             in_order = _ordered_length(carried)
             score += KING_TO_EMPTY_COLUMN + PER_CARD_CARRIED_IN_ORDER * in_order
             reasons.insert(0, f"moves {code} into empty column {move.to} with {len(carried)} cards")
@@ -163,19 +178,48 @@ class _VisibleTable:
                 },
             )
         else:
-            built = _ordered_length_at_top(self.face_up[move.to]) + _ordered_length(carried)
+            built = self._ordered_at_top(self.face_up[move.to]) + self._ordered(carried)
             score += PER_CARD_IN_BUILT_RUN * built
             if not reasons:
-                reasons.append(f"puts {code} on {card_code(move.card + 1)}")
-                details.append({"reason": "builds", "card": code, "onto": card_code(move.card + 1)})
+                onto = card_code(self.face_up[move.to][-1] % FACES)
+                reasons.append(f"puts {code} on {onto}")
+                details.append({"reason": "builds", "card": code, "onto": onto})
         return score, "; ".join(reasons), tuple(details)
 
     def _can_receive(self, exposed: int, column: int) -> bool:
         """Whether a face-up card from another column could go onto ``exposed`` (in ``column``)."""
         if exposed % 13 == ACE:
             return False
-        source = self.column_of.get(exposed - 1)
-        return source is not None and source != column
+        if self.variant is SCORPION:
+            source = self.column_of.get(exposed - 1)
+            return source is not None and source != column
+        return any(
+            self.column_of.get(card, column) != column for card in self.variant.onto[exposed]
+        )
+
+    def _completed(self, cards: tuple[int, ...]) -> int | None:
+        if self.variant is SCORPION:
+            return completed_suit(cards)
+        run = completed_run(cards, self.variant)
+        return None if run is None else (run[0] // 13) % 4
+
+    def _ordered(self, cards: tuple[int, ...]) -> int:
+        if self.variant is SCORPION:
+            return _ordered_length(cards)
+        onto = self.variant.onto
+        length = 1 if cards else 0
+        while length < len(cards) and cards[length] in onto[cards[length - 1]]:
+            length += 1
+        return length
+
+    def _ordered_at_top(self, cards: tuple[int, ...]) -> int:
+        if self.variant is SCORPION:
+            return _ordered_length_at_top(cards)
+        onto = self.variant.onto
+        length = 1 if cards else 0
+        while length < len(cards) and cards[-length] in onto[cards[-length - 1]]:
+            length += 1
+        return length
 
 
 def _ordered_length(cards: tuple[int, ...]) -> int:

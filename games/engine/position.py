@@ -32,6 +32,7 @@ from games.engine.errors import (
     StockEmptyError,
     UnknownCardError,
 )
+from games.engine.variants import FACES, SCORPION, Variant, get_variant
 
 COLUMN_COUNT = 7
 STOCK_SIZE = 3
@@ -48,11 +49,19 @@ class Position:
     columns: tuple[tuple[int, ...], ...]  # 7 columns, each bottom -> top
     hidden: tuple[int, ...]  # face-down cards at the bottom of each column
     stock: tuple[int, ...]  # cards still in the stock, in deal order (3 or none)
-    collected: tuple[int, ...]  # suit indexes, in the order they were collected
+    collected: tuple[int, ...]  # suit indexes (of the run's King), in the order collected
+    reserve: tuple[int, ...] = ()  # face-up reserve cards still there (Three Blind Mice)
+    # Compared and hashed by identity (variants are singletons): cheap for the solver.
+    variant: Variant = SCORPION
 
     def to_dict(self) -> dict[str, Any]:
-        """The full position, face-down cards and stock included: for server-side storage only."""
-        return {
+        """The full position, face-down cards and stock included: for server-side storage only.
+
+        A Scorpion position has exactly the keys it always had; other variants add "variant"
+        (and "reserve" where the variant has one), and a two-deck one "ids", the card ints, so
+        that which copy of a card lies where survives storage.
+        """
+        data: dict[str, Any] = {
             "columns": [
                 {"hidden": hidden, "cards": format_cards(column)}
                 for column, hidden in zip(self.columns, self.hidden, strict=True)
@@ -60,18 +69,46 @@ class Position:
             "stock": format_cards(self.stock),
             "collected": [suit_code(suit) for suit in self.collected],
         }
+        variant = self.variant
+        if variant is not SCORPION:
+            data["variant"] = variant.name
+            if variant.reserve_size:
+                data["reserve"] = format_cards(self.reserve)
+            if variant.decks > 1:
+                data["ids"] = {
+                    "columns": [list(column) for column in self.columns],
+                    "stock": list(self.stock),
+                    "reserve": list(self.reserve),
+                }
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Position:
         """The inverse of ``to_dict``; raises ValueError for anything that is not a position."""
-        columns = tuple(
-            tuple(parse_card(code) for code in column["cards"]) for column in data["columns"]
-        )
+        variant = get_variant(data.get("variant", "scorpion"))
+        ids = data.get("ids")
+        if variant.decks > 1 and ids is not None:
+            columns = tuple(tuple(int(card) for card in column) for column in ids["columns"])
+            stock = tuple(int(card) for card in ids["stock"])
+            reserve = tuple(int(card) for card in ids.get("reserve", ()))
+            faces = tuple(
+                tuple(parse_card(code) for code in column["cards"]) for column in data["columns"]
+            )
+            if faces != tuple(tuple(card % FACES for card in column) for column in columns):
+                raise ValueError("the card ids do not match the cards")
+        else:
+            columns = tuple(
+                tuple(parse_card(code) for code in column["cards"]) for column in data["columns"]
+            )
+            stock = tuple(parse_card(code) for code in data["stock"])
+            reserve = tuple(parse_card(code) for code in data.get("reserve", ()))
         position = cls(
             columns=columns,
             hidden=tuple(int(column["hidden"]) for column in data["columns"]),
-            stock=tuple(parse_card(code) for code in data["stock"]),
+            stock=stock,
             collected=tuple(_parse_suit(code) for code in data["collected"]),
+            reserve=reserve,
+            variant=variant,
         )
         _check_consistent(position)
         return position
@@ -79,8 +116,8 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    card: int
-    to: int  # destination column, 0-6
+    card: int  # the exact card (0-103 in two decks: either copy of a face)
+    to: int  # destination column, 0-based
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +138,20 @@ class Flip:
 
 @dataclass(frozen=True, slots=True)
 class Collection:
-    """A King-to-Ace run of ``suit`` left the top of ``column``."""
+    """A King-to-Ace run of ``suit`` (its King's suit) left the top of ``column``.
+
+    ``cards`` are the run's exact cards, King first, unless they are simply the one-deck
+    same-suit run of ``suit`` (always so in Scorpion): in two decks the copies must be known
+    to undo exactly, and an alternate-colour run mixes suits.
+    """
 
     column: int
     suit: int
+    cards: tuple[int, ...] = ()
+
+    @property
+    def run(self) -> tuple[int, ...]:
+        return self.cards or _RUNS[self.suit]
 
 
 AutoStep: TypeAlias = Flip | Collection
@@ -139,7 +186,7 @@ class Record:
         return tuple(step for step in self.auto if isinstance(step, Collection))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "type": self.kind,
             "card": None if self.card is None else card_code(self.card),
             "from": self.from_col,
@@ -152,6 +199,23 @@ class Record:
             # needs it, so the ordered steps are kept as well.
             "auto": [_auto_step_to_dict(step) for step in self.auto],
         }
+        ids = self._ids()
+        if any(card >= FACES for card in ids):
+            # Two decks: which copy moved, for undo and replay to be exact (storage only: the
+            # service serves the public fields alone).
+            data["ids"] = ids
+        return data
+
+    def _ids(self) -> list[int]:
+        """Every card int of the record, in a fixed order (see ``from_dict``)."""
+        ids = [] if self.card is None else [self.card]
+        ids += self.dealt
+        for step in self.auto:
+            if isinstance(step, Flip):
+                ids.append(step.card)
+            else:
+                ids += step.cards
+        return ids
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Record:
@@ -159,7 +223,7 @@ class Record:
         if kind not in ("move", "deal"):
             raise ValueError(f"a record is a move or a deal, not {kind!r}")
         card = data["card"]
-        return cls(
+        record = cls(
             kind=kind,
             card=None if card is None else parse_card(card),
             from_col=data["from"],
@@ -168,13 +232,33 @@ class Record:
             dealt=tuple(parse_card(code) for code in data["dealt"]),
             auto=tuple(_auto_step_from_dict(step) for step in data["auto"]),
         )
+        ids = data.get("ids")
+        if ids is None:
+            return record
+        exact = iter(int(card) for card in ids)
+        return cls(
+            kind=kind,
+            card=None if record.card is None else next(exact),
+            from_col=record.from_col,
+            to_col=record.to_col,
+            count=record.count,
+            dealt=tuple(next(exact) for _ in record.dealt),
+            auto=tuple(
+                Flip(step.column, next(exact))
+                if isinstance(step, Flip)
+                else Collection(step.column, step.suit, tuple(next(exact) for _ in step.cards))
+                for step in record.auto
+            ),
+        )
 
 
 DEAL = Deal()
 
 # Actions are immutable, so every possible move exists once and is shared: legal-move
 # generation then creates no objects.
-_MOVES = tuple(tuple(Move(card, to) for to in range(COLUMN_COUNT)) for card in range(DECK_SIZE))
+# (Big enough for every variant: two decks, ten columns.)
+_MAX_COLUMNS = 10
+_MOVES = tuple(tuple(Move(card, to) for to in range(_MAX_COLUMNS)) for card in range(2 * DECK_SIZE))
 _KINGS = tuple(suit * 13 + KING for suit in range(len(SUITS)))
 # The run that a suit's collection removes, bottom to top: King down to Ace.
 _RUNS = tuple(tuple(range(suit * 13 + KING, suit * 13 - 1, -1)) for suit in range(len(SUITS)))
@@ -183,25 +267,51 @@ _RUNS = tuple(tuple(range(suit * 13 + KING, suit * 13 - 1, -1)) for suit in rang
 # --- Building positions ----------------------------------------------------------------------
 
 
-def initial_position(cards: Sequence[int]) -> Position:
-    """The position a deal starts from; ``cards`` are 52 cards in deal-code order."""
-    if sorted(cards) != list(range(DECK_SIZE)):
-        raise DealCodeError("a deal is 52 distinct cards")
-    tableau_size = COLUMN_COUNT * DEAL_COLUMN_SIZE
+def initial_position(cards: Sequence[int], variant: Variant = SCORPION) -> Position:
+    """The position a deal starts from; ``cards`` in deal-code order (games.engine.variants).
+
+    The columns left to right, each bottom to top, then the stock in dealing order, then the
+    reserve.
+    """
+    if variant is SCORPION:
+        if sorted(cards) != list(range(DECK_SIZE)):
+            raise DealCodeError("a deal is 52 distinct cards")
+        tableau_size = COLUMN_COUNT * DEAL_COLUMN_SIZE
+        return Position(
+            columns=tuple(
+                tuple(cards[start : start + DEAL_COLUMN_SIZE])
+                for start in range(0, tableau_size, DEAL_COLUMN_SIZE)
+            ),
+            hidden=DEAL_HIDDEN,
+            stock=tuple(cards[tableau_size:]),
+            collected=(),
+        )
+    if sorted(cards) != list(range(variant.deck_size)):
+        raise DealCodeError(f"a {variant.title} deal is {variant.deck_size} distinct card ints")
+    columns = []
+    start = 0
+    for size in variant.column_sizes:
+        columns.append(tuple(cards[start : start + size]))
+        start += size
+    stock = tuple(cards[start : start + variant.stock_size])
+    start += variant.stock_size
     return Position(
-        columns=tuple(
-            tuple(cards[start : start + DEAL_COLUMN_SIZE])
-            for start in range(0, tableau_size, DEAL_COLUMN_SIZE)
-        ),
-        hidden=DEAL_HIDDEN,
-        stock=tuple(cards[tableau_size:]),
+        columns=tuple(columns),
+        hidden=variant.hidden,
+        stock=stock,
         collected=(),
+        reserve=tuple(cards[start:]),
+        variant=variant,
     )
 
 
-def deal_position(code: str) -> Position:
+def deal_position(code: str, variant: Variant = SCORPION) -> Position:
     """The position a deal code starts from."""
-    return initial_position(parse_deal_code(code))
+    if variant is SCORPION:
+        return initial_position(parse_deal_code(code))
+    from games.engine.variants import parse_deal_code as parse_variant_code
+
+    return initial_position(parse_variant_code(code, variant), variant)
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -224,6 +334,9 @@ def legal_actions(position: Position) -> list[Action]:
 
 
 def _add_legal_moves(position: Position, moves: list[Move] | list[Action]) -> None:
+    if position.variant is not SCORPION:
+        _add_variant_moves(position, moves)
+        return
     # The hot path of the solver and the benchmark: a location table of all 52 cards would cost
     # more to build than the few column scans below.
     hidden = position.hidden
@@ -255,8 +368,45 @@ def _add_legal_moves(position: Position, moves: list[Move] | list[Action]) -> No
                     break
 
 
+def _face_up_cards(position: Position) -> dict[int, tuple[int, int]]:
+    """Every face-up card: (column, index), reserve card ``i`` at (column count + i, -1)."""
+    found: dict[int, tuple[int, int]] = {}
+    for source, column in enumerate(position.columns):
+        for index in range(position.hidden[source], len(column)):
+            found[column[index]] = (source, index)
+    count = len(position.columns)
+    for slot, card in enumerate(position.reserve):
+        found[card] = (count + slot, -1)
+    return found
+
+
+def _add_variant_moves(position: Position, moves: list[Move] | list[Action]) -> None:
+    """Legal moves of any variant: onto each exposed card in column order, then to empty ones.
+
+    A card already at the bottom of its column is not moved to an empty column (it changes
+    nothing, as in Scorpion); a reserve card is.
+    """
+    variant = position.variant
+    onto = variant.onto
+    face_up = _face_up_cards(position)
+    empty_columns: list[int] = []
+    for target, column in enumerate(position.columns):
+        if not column:
+            empty_columns.append(target)
+            continue
+        for card in onto[column[-1]]:
+            where = face_up.get(card)
+            if where is not None and where[0] != target:
+                moves.append(_MOVES[card][target])
+    if empty_columns:
+        any_card = variant.empty_column == "any"
+        for card, (_, index) in face_up.items():
+            if index and (any_card or card % 13 == KING):
+                moves.extend(_MOVES[card][target] for target in empty_columns)
+
+
 def status(position: Position) -> Status:
-    if len(position.collected) == len(SUITS):
+    if len(position.collected) == position.variant.runs:
         return "won"
     if position.stock or legal_moves(position):
         return "playing"
@@ -266,13 +416,30 @@ def status(position: Position) -> Status:
 # --- Checking a requested move ---------------------------------------------------------------
 
 
-def resolve_move(position: Position, card: int, to: int | None = None) -> Move:
+def resolve_move(
+    position: Position, card: int, to: int | None = None, source: int | None = None
+) -> Move:
     """The legal move of ``card`` (to ``to`` if given), or IllegalMoveError saying why not.
 
     The messages never depend on where a card the player cannot see lies: a face-down card and
     a stock card are "not face up on the table" alike. The errors' ``details`` number columns
     1 to 7, as players see them, and name a card's column only when it lies face up.
+
+    ``card`` names a face (0-51; a two-deck card int names its face too). ``source``, the
+    column the card is picked from (reserve slot ``i`` is column ``column count + i``), says
+    which of two face-up copies is meant; without it, a move that either copy could make is
+    refused with reason "ambiguous" (games.engine.variants, docs/rules.md).
     """
+    if position.variant is not SCORPION:
+        return _resolve_variant_move(position, card, to, source)
+    if source is not None:
+        found = _find_face_up(position, card) if 0 <= card < DECK_SIZE else None
+        if found is not None and found[0] != source:
+            code = card_code(card)
+            raise IllegalMoveError(
+                f"{code} is not in column {source}",
+                {"reason": "not_in_column", "card": code, "column": found[0] + 1},
+            )
     if not 0 <= card < DECK_SIZE:
         raise UnknownCardError(f"{card!r} is not a card")
     code = card_code(card)
@@ -376,6 +543,174 @@ def _column_exposing(position: Position, card: int) -> int | None:
     return None
 
 
+def _resolve_variant_move(
+    position: Position, card: int, to: int | None, source: int | None
+) -> Move:
+    """``resolve_move`` for every variant but Scorpion (whose wording it keeps)."""
+    variant = position.variant
+    count = variant.column_count
+    if not 0 <= card < variant.deck_size:
+        raise UnknownCardError(f"{card!r} is not a card")
+    face = card % FACES
+    code = card_code(face)
+    if to is not None and not 0 <= to < count:
+        raise IllegalMoveError(
+            f"column must be 0-{count - 1}, not {to}",
+            {"reason": "no_such_column", "card": code},
+        )
+    places = count + variant.reserve_size
+    if source is not None and not 0 <= source < places:
+        raise IllegalMoveError(
+            f"the card must be picked from column 0-{places - 1}, not {source}",
+            {"reason": "no_such_column", "card": code},
+        )
+    face_up = _face_up_cards(position)
+    copies = [
+        (copy, *face_up[copy]) for copy in range(face, variant.deck_size, FACES) if copy in face_up
+    ]
+    copies.sort(key=lambda found: (found[1], -found[2]))  # by column, the topmost first
+    if source is not None:
+        elsewhere = copies
+        copies = [found for found in copies if found[1] == source]
+        if not copies and elsewhere:
+            raise IllegalMoveError(
+                f"{code} is not face up in column {source}",
+                {"reason": "not_in_column", "card": code, "column": source + 1},
+            )
+    if not copies:
+        # Collected cards are public: a face none of whose copies is left anywhere is collected.
+        if not any(copy % FACES == face for copy in _all_placed(position)):
+            raise IllegalMoveError(
+                f"{code} has already been collected", {"reason": "collected", "card": code}
+            )
+        raise IllegalMoveError(
+            f"{code} is not face up on the table", {"reason": "not_face_up", "card": code}
+        )
+    resolved: list[Move] = []
+    refusals: list[IllegalMoveError] = []
+    for copy, column, index in copies:
+        try:
+            resolved.append(_resolve_copy(position, copy, column, index, to))
+        except IllegalMoveError as refused:
+            refusals.append(refused)
+    if not resolved:
+        raise refusals[0]
+    sources = sorted({_source_of(position, move.card) for move in resolved})
+    if len(sources) > 1:
+        raise IllegalMoveError(
+            f"both copies of {code} can move: say which column to pick it from",
+            {"reason": "ambiguous", "card": code, "columns": [number + 1 for number in sources]},
+        )
+    # Both copies in one column: the topmost one (it carries fewer cards); docs/rules.md.
+    return resolved[0]
+
+
+def _all_placed(position: Position) -> Iterable[int]:
+    """The cards not collected: on the table, in the stock, in the reserve."""
+    for column in position.columns:
+        yield from column
+    yield from position.stock
+    yield from position.reserve
+
+
+def _source_of(position: Position, card: int) -> int:
+    for number, column in enumerate(position.columns):
+        if card in column:
+            return number
+    return len(position.columns) + position.reserve.index(card)
+
+
+def _resolve_copy(position: Position, card: int, source: int, index: int, to: int | None) -> Move:
+    """The move of this face-up copy of a card, or IllegalMoveError saying why not."""
+    variant = position.variant
+    columns = position.columns
+    code = card_code(card % FACES)
+    in_reserve = index < 0
+    where: dict[str, object] = (
+        {"card": code, "reserve": source - len(columns) + 1}
+        if in_reserve
+        else {"card": code, "column": source + 1}
+    )
+    if to == source:
+        raise IllegalMoveError(
+            f"{code} is already in column {to}", {"reason": "already_there", **where}
+        )
+    empty_ok = variant.empty_column == "any" or card % 13 == KING
+    if to is not None and not columns[to]:
+        if not empty_ok:
+            raise IllegalMoveError(
+                f"only a King can go to an empty column, not {code}",
+                {"reason": "not_a_king", **where, "to": to + 1},
+            )
+        if index == 0:
+            raise IllegalMoveError(
+                f"{code} already lies at the bottom of its column",
+                {"reason": "already_at_bottom", **where},
+            )
+        return _MOVES[card][to]
+    onto_faces = variant.onto_faces[card % FACES]
+    targets = [
+        target
+        for target, column in enumerate(columns)
+        if column and column[-1] % FACES in onto_faces
+    ]
+    others = [target for target in targets if target != source]
+    if to is None and not others and empty_ok and index != 0:
+        empty = next((target for target, column in enumerate(columns) if not column), None)
+        if empty is not None:
+            return _MOVES[card][empty]
+    if card % 13 == KING:
+        if to is not None:
+            raise IllegalMoveError(
+                f"a King can only go to an empty column, and column {to} is not empty",
+                {"reason": "column_not_empty", **where, "to": to + 1},
+            )
+        if index == 0:
+            raise IllegalMoveError(
+                f"{code} already lies at the bottom of its column",
+                {"reason": "already_at_bottom", **where},
+            )
+        raise IllegalMoveError(
+            f"there is no empty column for {code}", {"reason": "no_empty_column", **where}
+        )
+    names = [card_code(face) for face in onto_faces]
+    wording = " or ".join(names)
+    onto: object = names[0] if len(names) == 1 else names
+    if not targets:
+        face_up = _face_up_cards(position)
+        seen = sorted(
+            where_[0]
+            for copy, where_ in face_up.items()
+            if copy % FACES in onto_faces and where_[1] >= 0
+        )
+        details: dict[str, object] = {"reason": "onto_not_exposed", **where, "onto": onto}
+        if seen:  # face up under other cards: the player sees where
+            details.update(onto_column=seen[0] + 1, onto_state="covered")
+        else:  # face down, in the stock or collected alike
+            details.update(onto_state="unseen")
+        raise IllegalMoveError(f"{code} can only go on {wording}, which is not exposed", details)
+    if not others:
+        raise IllegalMoveError(
+            f"{code} can only go on {wording}, which lies above it in its own column",
+            {"reason": "onto_own_column", **where, "onto": onto},
+        )
+    if to is None:
+        return _MOVES[card][others[0]]
+    if to not in others:
+        raise IllegalMoveError(
+            f"{code} can only go on the exposed {wording}, in column "
+            + " or ".join(str(target) for target in others),
+            {
+                "reason": "wrong_column",
+                **where,
+                "to": to + 1,
+                "onto": onto,
+                "onto_column": others[0] + 1,
+            },
+        )
+    return _MOVES[card][to]
+
+
 # --- Applying, undoing, replaying ------------------------------------------------------------
 
 
@@ -385,6 +720,18 @@ def play(position: Position, action: Action) -> tuple[Position, Record]:
         if not position.stock:
             raise StockEmptyError("the stock has already been dealt", {"reason": "stock_empty"})
         return apply(position, action)
+    if position.variant is not SCORPION:
+        # The exact card (a copy, in two decks) when it is legal: replay needs exactly it.
+        if action in legal_moves(position):
+            return apply(position, action)
+        variant = position.variant
+        if not 0 <= action.card < variant.deck_size:
+            raise UnknownCardError(f"{action.card!r} is not a card")
+        # Otherwise the player's words for the face (which may also find the move legal for
+        # the card's other copy: then that one is meant).
+        face_up = _face_up_cards(position)
+        source = _source_of(position, action.card) if action.card in face_up else None
+        return apply(position, resolve_move(position, action.card % FACES, action.to, source))
     return apply(position, resolve_move(position, action.card, action.to))
 
 
@@ -396,6 +743,8 @@ def apply(position: Position, action: Action) -> tuple[Position, Record]:
 
 
 def _apply_move(position: Position, card: int, to: int) -> tuple[Position, Record]:
+    if position.variant is not SCORPION:
+        return _apply_variant_move(position, card, to)
     columns = list(position.columns)
     source = 0
     while card not in columns[source]:
@@ -424,15 +773,47 @@ def _apply_move(position: Position, card: int, to: int) -> tuple[Position, Recor
     )
 
 
+def _apply_variant_move(position: Position, card: int, to: int) -> tuple[Position, Record]:
+    columns = list(position.columns)
+    reserve = position.reserve
+    variant = position.variant
+    if card in reserve:
+        slot = reserve.index(card)
+        source = len(columns) + slot
+        reserve = reserve[:slot] + reserve[slot + 1 :]
+        moved: tuple[int, ...] = (card,)
+        touched: tuple[int, ...] = (to,)
+    else:
+        source = 0
+        while card not in columns[source]:
+            source += 1
+        column = columns[source]
+        index = column.index(card)
+        moved = column[index:]
+        columns[source] = column[:index]
+        touched = (source, to)
+    columns[to] = columns[to] + moved
+    hidden, collected, auto = _settle(
+        columns, position.hidden, position.collected, touched, variant
+    )
+    return (
+        Position(tuple(columns), hidden, position.stock, collected, reserve, variant),
+        Record("move", card, source, to, len(moved), (), auto),
+    )
+
+
 def _apply_deal(position: Position) -> tuple[Position, Record]:
     columns = list(position.columns)
     dealt = position.stock
     for target, card in enumerate(dealt):
         columns[target] += (card,)
     touched = tuple(range(len(dealt)))
-    hidden, collected, auto = _settle(columns, position.hidden, position.collected, touched)
+    variant = position.variant
+    hidden, collected, auto = _settle(
+        columns, position.hidden, position.collected, touched, variant
+    )
     return (
-        Position(tuple(columns), hidden, (), collected),
+        Position(tuple(columns), hidden, (), collected, position.reserve, variant),
         Record("deal", None, None, None, len(dealt), dealt, auto),
     )
 
@@ -442,6 +823,7 @@ def _settle(
     hidden: tuple[int, ...],
     collected: tuple[int, ...],
     touched: tuple[int, ...],
+    variant: Variant = SCORPION,
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[AutoStep, ...]]:
     """Turn face up and collect in the touched columns until nothing changes (docs/rules.md).
 
@@ -460,13 +842,34 @@ def _settle(
                 changed = True
         for target in touched:
             column = columns[target]
-            suit = completed_suit(column[hidden[target] :])
-            if suit is not None:
+            if variant is SCORPION:
+                suit = completed_suit(column[hidden[target] :])
+                if suit is not None:
+                    columns[target] = column[:-RUN_LENGTH]
+                    collected += (suit,)
+                    steps.append(Collection(target, suit))
+                    changed = True
+                continue
+            run = completed_run(column[hidden[target] :], variant)
+            if run is not None:
                 columns[target] = column[:-RUN_LENGTH]
+                suit = (run[0] // 13) % 4
                 collected += (suit,)
-                steps.append(Collection(target, suit))
+                steps.append(Collection(target, suit, () if run == _RUNS[suit] else run))
                 changed = True
     return hidden, collected, tuple(steps)
+
+
+def completed_run(face_up: tuple[int, ...], variant: Variant) -> tuple[int, ...] | None:
+    """The King-to-Ace run (built by the variant's rule) on top of these face-up cards, if any."""
+    if len(face_up) < RUN_LENGTH or face_up[-1] % 13 != ACE:
+        return None
+    run = face_up[-RUN_LENGTH:]
+    onto = variant.onto
+    for lower, higher in zip(run[1:], run, strict=False):
+        if lower not in onto[higher]:
+            return None
+    return run
 
 
 def completed_suit(face_up: tuple[int, ...]) -> int | None:
@@ -483,11 +886,12 @@ def undo(position: Position, record: Record) -> Position:
     columns = list(position.columns)
     hidden = list(position.hidden)
     collected = position.collected
+    reserve = position.reserve
     for step in reversed(record.auto):
         if isinstance(step, Collection):
             if not collected or collected[-1] != step.suit:
                 raise ValueError("the record does not fit this position")
-            columns[step.column] += _RUNS[step.suit]
+            columns[step.column] += step.run
             collected = collected[:-1]
         else:
             hidden[step.column] += 1
@@ -508,8 +912,12 @@ def undo(position: Position, record: Record) -> Position:
         if not moved or moved[0] != record.card:
             raise ValueError("the record does not fit this position")
         columns[record.to_col] = destination[: len(destination) - record.count]
-        columns[record.from_col] += moved
-    return Position(tuple(columns), tuple(hidden), stock, collected)
+        if record.from_col >= len(columns):  # a reserve card goes back to its place
+            slot = record.from_col - len(columns)
+            reserve = reserve[:slot] + moved + reserve[slot:]
+        else:
+            columns[record.from_col] += moved
+    return Position(tuple(columns), tuple(hidden), stock, collected, reserve, position.variant)
 
 
 def replay(position: Position, record: Record) -> Position:
@@ -524,15 +932,30 @@ def replay(position: Position, record: Record) -> Position:
 
 
 def player_view(position: Position) -> dict[str, Any]:
-    """The position as the player sees it: no face-down card, nothing of the stock but its size."""
-    return {
+    """The position as the player sees it: no face-down card, nothing of the stock but its size.
+
+    Cards are named by their face only (which copy of a two-deck card is which would tell
+    something of the deal order). Other variants than Scorpion add "variant" and, where they
+    have one, "reserve".
+    """
+    view: dict[str, Any] = {
         "columns": [
-            {"hidden": hidden, "cards": format_cards(column[hidden:])}
+            {"hidden": hidden, "cards": _faces(column[hidden:])}
             for column, hidden in zip(position.columns, position.hidden, strict=True)
         ],
         "stock": len(position.stock),
         "collected": [suit_code(suit) for suit in position.collected],
     }
+    variant = position.variant
+    if variant is not SCORPION:
+        view["variant"] = variant.name
+        if variant.reserve_size:
+            view["reserve"] = _faces(position.reserve)
+    return view
+
+
+def _faces(cards: Iterable[int]) -> list[str]:
+    return [card_code(card % FACES) for card in cards]
 
 
 # --- Serialisation helpers -------------------------------------------------------------------
@@ -546,20 +969,30 @@ def _parse_suit(code: object) -> int:
 
 def _auto_step_to_dict(step: AutoStep) -> dict[str, Any]:
     if isinstance(step, Flip):
-        return {"step": "flip", "column": step.column, "card": card_code(step.card)}
-    return {"step": "collect", "column": step.column, "suit": suit_code(step.suit)}
+        return {"step": "flip", "column": step.column, "card": card_code(step.card % FACES)}
+    data = {"step": "collect", "column": step.column, "suit": suit_code(step.suit)}
+    if step.cards:
+        data["cards"] = [card_code(card % FACES) for card in step.cards]
+    return data
 
 
 def _auto_step_from_dict(data: Mapping[str, Any]) -> AutoStep:
     if data["step"] == "flip":
         return Flip(int(data["column"]), parse_card(data["card"]))
     if data["step"] == "collect":
-        return Collection(int(data["column"]), _parse_suit(data["suit"]))
+        return Collection(
+            int(data["column"]),
+            _parse_suit(data["suit"]),
+            tuple(parse_card(code) for code in data.get("cards", ())),
+        )
     raise ValueError(f"an automatic step is a flip or a collection, not {data['step']!r}")
 
 
 def _check_consistent(position: Position) -> None:
     """Raise ValueError unless ``position`` could arise in a game (used on stored data)."""
+    if position.variant is not SCORPION:
+        _check_variant_consistent(position)
+        return
     columns, hidden = position.columns, position.hidden
     if len(columns) != COLUMN_COUNT or len(hidden) != COLUMN_COUNT:
         raise ValueError(f"a position has {COLUMN_COUNT} columns")
@@ -579,3 +1012,32 @@ def _all_cards(position: Position) -> Iterable[int]:
     yield from position.stock
     for suit in position.collected:
         yield from _RUNS[suit]
+
+
+def _check_variant_consistent(position: Position) -> None:
+    variant = position.variant
+    columns, hidden = position.columns, position.hidden
+    count = variant.column_count
+    if len(columns) != count or len(hidden) != count:
+        raise ValueError(f"a {variant.title} position has {count} columns")
+    for number, (column, face_down) in enumerate(zip(columns, hidden, strict=True)):
+        if not 0 <= face_down <= max(len(column) - 1, 0):
+            raise ValueError(f"column {number} cannot have {face_down} face-down cards")
+    if len(position.stock) not in (0, variant.stock_size):
+        raise ValueError(f"the stock holds {variant.stock_size} cards or none")
+    if len(position.reserve) > variant.reserve_size:
+        raise ValueError(f"the reserve holds at most {variant.reserve_size} cards")
+    placed = list(_all_placed(position))
+    if len(set(placed)) != len(placed) or not all(0 <= c < variant.deck_size for c in placed):
+        raise ValueError("a card lies in two places")
+    gone = sorted(set(range(variant.deck_size)) - set(placed))
+    if len(gone) != RUN_LENGTH * len(position.collected) or len(position.collected) > variant.runs:
+        raise ValueError("the cards not on the table are not the collected runs")
+    # The missing cards must be the collected runs: the same ranks, as many of each as runs.
+    ranks = sorted(card % 13 for card in gone)
+    if ranks != sorted(rank for rank in range(13) for _ in position.collected):
+        raise ValueError("the cards not on the table are not the collected runs")
+    if variant.build == "suit":
+        suits = sorted((card // 13) % 4 for card in gone)
+        if suits != sorted(suit for suit in position.collected for _ in range(RUN_LENGTH)):
+            raise ValueError("the cards not on the table are not the collected runs")

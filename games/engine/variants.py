@@ -1,62 +1,340 @@
-"""STAND-IN until branch vareng lands games/engine/variants.py (its interface, Scorpion only).
+"""The Scorpion family: each variant is data (layout and rules), read by one engine.
 
-Replaced wholesale by the engine's module on merge.
+A ``Variant`` says how a deal is laid out (columns, face-down cards, stock, reserve, decks) and
+which rules apply (what may go onto what, what may fill an empty column). The rule functions of
+``games.engine.position`` read ``position.variant``; nothing is copied per variant. Instances are
+singletons kept in ``VARIANTS``: equality and hashing are by identity, so a ``Position`` still
+hashes fast (the solver and the benchmark hash millions of them).
+
+Cards of a two-deck variant are ints 0..103: the face is ``card % 52`` (rank ``card % 13``, suit
+``(card // 13) % 4``), and a card code names the face. A deal code lists the faces column by
+column, each bottom to top, then the stock in dealing order, then the reserve; in a two-deck deal
+the first occurrence of a face is card ``face`` and the second ``face + 52``.
+
+The rules of each variant, with their sources, are in docs/rules.md ("The Scorpion family").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
-from games.engine.errors import EngineError
+from games.engine.cards import RANKS, SUITS, card_code
+from games.engine.errors import DealCodeError, UnknownVariantError
 
 if TYPE_CHECKING:
     from games.engine.position import Position
 
+__all__ = [
+    "DOUBLE_SCORPION",
+    "SCORPION",
+    "SCORPION_TAIL",
+    "THREE_BLIND_MICE",
+    "VARIANTS",
+    "WASP",
+    "Build",
+    "EmptyColumn",
+    "Variant",
+    "deal_code_for_seed",
+    "deal_position",
+    "format_deal_code",
+    "get_variant",
+    "initial_position",
+    "parse_deal_code",
+]
 
-class UnknownVariantError(EngineError):
-    code = "validation_error"
+Build = Literal["suit", "alternate"]
+EmptyColumn = Literal["king", "any"]
+
+FACES = 52
+RUN_LENGTH = 13
+# Suits are "SHDC" (cards.SUITS): spades and clubs black, hearts and diamonds red.
+_RED = (False, True, True, False)
+
+
+def is_red(card: int) -> bool:
+    return _RED[(card // 13) % 4]
 
 
 @dataclass(frozen=True, eq=False)
 class Variant:
-    name: str
+    """One game of the Scorpion family: its layout and its rules (docs/rules.md).
+
+    ``build``: "suit", a card goes onto the next higher card of its suit (8H on 9H); "alternate",
+    onto the next higher card of the other colour (8H on 9S or 9C). A run of thirteen cards from
+    King down to Ace, built by the same rule, is collected (leaves the table) as soon as it lies
+    face up on top of a column (``runs_leave``). ``empty_column``: "king", only a King (with
+    the cards on it) may go into an empty column; "any", any face-up card may.
+    """
+
+    name: str  # the slug used by the API: "scorpion", "wasp", ...
     title: str
     decks: int
-    column_sizes: tuple[int, ...]
-    hidden: tuple[int, ...]
-    stock_size: int
-    reserve_size: int
-    empty_column: str
-    build: str
+    column_sizes: tuple[int, ...]  # cards dealt to each column, left to right
+    hidden: tuple[int, ...]  # of which face down, at the bottom of each column
+    stock_size: int  # dealt, when the player asks, one card to each of the first columns
+    reserve_size: int  # cards dealt face up to a reserve, from which they may be played
+    empty_column: EmptyColumn
+    build: Build
     runs_leave: bool
-    source: str
+    source: str  # where the rules come from
+    # Derived tables, filled in by __post_init__: onto[card] are the cards that may be put
+    # on ``card`` (either copy of a face in two decks); moves[card][to] the shared Move objects.
+    onto: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    onto_faces: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.column_sizes) != len(self.hidden):
+            raise ValueError("one face-down count per column")
+        if self.deck_size != sum(self.column_sizes) + self.stock_size + self.reserve_size:
+            raise ValueError(f"the layout of {self.name} does not use {self.deck_size} cards")
+        onto_faces: list[tuple[int, ...]] = []
+        for face in range(FACES):
+            rank = face % 13
+            if rank == 0:
+                onto_faces.append(())
+            elif self.build == "suit":
+                onto_faces.append((face - 1,))
+            else:
+                red = _RED[face // 13]
+                onto_faces.append(
+                    tuple(suit * 13 + rank - 1 for suit in range(4) if _RED[suit] != red)
+                )
+        onto = tuple(
+            tuple(
+                lower + FACES * copy
+                for lower in onto_faces[card % FACES]
+                for copy in range(self.decks)
+            )
+            for card in range(self.deck_size)
+        )
+        object.__setattr__(self, "onto_faces", tuple(onto_faces))
+        object.__setattr__(self, "onto", onto)
+
+    @property
+    def deck_size(self) -> int:
+        return FACES * self.decks
 
     @property
     def column_count(self) -> int:
         return len(self.column_sizes)
 
+    @property
+    def runs(self) -> int:
+        """Runs to collect to win: four per deck."""
+        return 4 * self.decks
+
+    @property
+    def tableau_size(self) -> int:
+        return sum(self.column_sizes)
+
+    @property
+    def deal_code_length(self) -> int:
+        return 2 * self.deck_size
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r})"
+
+    def to_dict(self) -> dict[str, object]:
+        """The variant as data, for clients that lay out the table themselves."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "decks": self.decks,
+            "column_sizes": list(self.column_sizes),
+            "hidden": list(self.hidden),
+            "stock_size": self.stock_size,
+            "reserve_size": self.reserve_size,
+            "empty_column": self.empty_column,
+            "build": self.build,
+            "runs_leave": self.runs_leave,
+        }
+
 
 SCORPION = Variant(
-    "scorpion", "Scorpion", 1, (7,) * 7, (3, 3, 3, 3, 0, 0, 0), 3, 0, "king", "suit", True, ""
+    name="scorpion",
+    title="Scorpion",
+    decks=1,
+    column_sizes=(7,) * 7,
+    hidden=(3, 3, 3, 3, 0, 0, 0),
+    stock_size=3,
+    reserve_size=0,
+    empty_column="king",
+    build="suit",
+    runs_leave=True,
+    source="PySolFC pysollib/games/spider.py, class Scorpion (game 29)",
 )
-VARIANTS: dict[str, Variant] = {SCORPION.name: SCORPION}
+WASP = Variant(
+    name="wasp",
+    title="Wasp",
+    decks=1,
+    column_sizes=(7,) * 7,
+    hidden=(3, 3, 3, 0, 0, 0, 0),
+    stock_size=3,
+    reserve_size=0,
+    empty_column="any",
+    build="suit",
+    runs_leave=True,
+    source="PySolFC pysollib/games/spider.py, class Wasp (game 185)",
+)
+SCORPION_TAIL = Variant(
+    name="scorpion-tail",
+    title="Scorpion Tail",
+    decks=1,
+    column_sizes=(7,) * 7,
+    hidden=(3, 3, 3, 3, 0, 0, 0),
+    stock_size=3,
+    reserve_size=0,
+    empty_column="king",
+    build="alternate",
+    runs_leave=True,
+    source="PySolFC pysollib/games/spider.py, class ScorpionTail (game 346)",
+)
+THREE_BLIND_MICE = Variant(
+    name="three-blind-mice",
+    title="Three Blind Mice",
+    decks=1,
+    column_sizes=(5,) * 10,
+    hidden=(0,) * 7 + (3, 3, 3),
+    stock_size=0,
+    reserve_size=2,
+    empty_column="king",
+    build="suit",
+    runs_leave=True,
+    source="PySolFC pysollib/games/spider.py, class ThreeBlindMice (game 305)",
+)
+DOUBLE_SCORPION = Variant(
+    name="double-scorpion",
+    title="Double Scorpion",
+    decks=2,
+    column_sizes=(11,) * 4 + (10,) * 6,
+    hidden=(4,) * 5 + (0,) * 5,
+    stock_size=0,
+    reserve_size=0,
+    empty_column="king",
+    build="suit",
+    runs_leave=True,
+    source="PySolFC pysollib/games/spider.py, class DoubleScorpion (game 511)",
+)
+
+VARIANTS: dict[str, Variant] = {
+    variant.name: variant
+    for variant in (SCORPION, WASP, SCORPION_TAIL, THREE_BLIND_MICE, DOUBLE_SCORPION)
+}
 
 
 def get_variant(name: str) -> Variant:
+    """The variant named ``name`` (its slug), or UnknownVariantError listing the known ones."""
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise UnknownVariantError(f"{name!r} is not a variant")
+        known = ", ".join(VARIANTS)
+        raise UnknownVariantError(
+            f"{name!r} is not a variant; the variants are {known}",
+            {"reason": "unknown_variant", "variants": list(VARIANTS)},
+        )
     return variant
 
 
+# --- Deal codes --------------------------------------------------------------------------------
+
+_CARD_OF = {r + s: suit * 13 + rank for suit, s in enumerate(SUITS) for rank, r in enumerate(RANKS)}
+
+
+def parse_deal_code(code: object, variant: Variant = SCORPION) -> tuple[int, ...]:
+    """The cards of a deal code of ``variant``, in deal-code order.
+
+    One deck: exactly ``games.engine.cards.parse_deal_code`` (52 distinct cards). Two decks: 104
+    card codes (208 characters), each face exactly twice; the first occurrence of a face is card
+    ``face`` and the second ``face + 52``.
+    """
+    from games.engine import cards
+
+    if variant.decks == 1:
+        return cards.parse_deal_code(code)
+    length = variant.deal_code_length
+    if not isinstance(code, str):
+        raise DealCodeError(f"a {variant.title} deal code is a string of {length} characters")
+    text = code.strip().upper()
+    if len(text) != length:
+        raise DealCodeError(
+            f"a {variant.title} deal code has {length} characters "
+            f"({variant.deck_size} cards of 2), not {len(text)}"
+        )
+    result: list[int] = []
+    seen: dict[int, list[int]] = {}
+    for index in range(variant.deck_size):
+        pair = text[2 * index : 2 * index + 2]
+        face = _CARD_OF.get(pair)
+        if face is None:
+            raise DealCodeError(
+                f"card {index + 1} of the deal code, {pair!r}, is not a card "
+                f"(rank {RANKS}, suit {SUITS})"
+            )
+        places = seen.setdefault(face, [])
+        if len(places) == variant.decks:
+            where = ", ".join(str(place + 1) for place in places)
+            raise DealCodeError(
+                f"{pair} appears more than {variant.decks} times in the deal code "
+                f"(cards {where} and {index + 1})"
+            )
+        result.append(face + FACES * len(places))
+        places.append(index)
+    missing = [card_code(face) for face in range(FACES) if len(seen.get(face, ())) < variant.decks]
+    if missing:  # pragma: no cover - the length and the count per face already rule it out
+        raise DealCodeError(f"the deal code lacks {', '.join(missing)}")
+    return tuple(result)
+
+
+def format_deal_code(cards_: Sequence[int], variant: Variant = SCORPION) -> str:
+    """The deal code of a deal's cards (the inverse of ``parse_deal_code``)."""
+    from games.engine import cards
+
+    if variant.decks == 1:
+        return cards.format_deal_code(cards_)
+    if sorted(card % FACES for card in cards_) != sorted(
+        face for face in range(FACES) for _ in range(variant.decks)
+    ):
+        raise DealCodeError(f"a {variant.title} deal is each of the 52 cards {variant.decks} times")
+    return "".join(card_code(card % FACES) for card in cards_)
+
+
 def deal_code_for_seed(seed: int, variant: Variant = SCORPION) -> str:
+    """The deal code of a seed for ``variant`` (docs/deals.md, "Seeds").
+
+    One deck: ``games.engine.deals.deal_code_for_seed`` exactly (the same shuffle, the same code,
+    read with the variant's layout). Two decks: the same algorithm on cards 0..103 (the starting
+    deck is AS..KC twice), swaps for ``i`` from 103 down to 1.
+    """
     from games.engine import deals
 
-    return deals.deal_code_for_seed(seed)
+    if variant.decks == 1:
+        return deals.deal_code_for_seed(seed)
+    rng = deals.SplitMix64(deals._check_seed(seed))
+    deck = list(range(variant.deck_size))
+    for i in range(variant.deck_size - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return "".join(card_code(card % FACES) for card in deck)
+
+
+def initial_position(cards_: Sequence[int], variant: Variant = SCORPION) -> Position:
+    """The position a deal of ``variant`` starts from (cards in deal-code order)."""
+    from games.engine import position
+
+    return position.initial_position(cards_, variant)
 
 
 def deal_position(code: str, variant: Variant = SCORPION) -> Position:
-    from games.engine import position
+    """The position a deal code of ``variant`` starts from."""
+    return initial_position(parse_deal_code(code, variant), variant)
 
-    return position.deal_position(code)
+
+def describe(variant: Variant) -> str:
+    """A one-line summary, for tools: "Wasp: 7 columns, 1 deck, stock 3, any card to a gap"."""
+    empty = "Kings only" if variant.empty_column == "king" else "any card"
+    return (
+        f"{variant.title}: {variant.column_count} columns, {variant.decks} deck(s), "
+        f"stock {variant.stock_size}, reserve {variant.reserve_size}, builds by {variant.build}, "
+        f"{empty} to an empty column"
+    )
