@@ -129,7 +129,7 @@ def apply_command(state: GameState, command: Command) -> Outcome:
     if command.type == "move":
         if command.card is None:
             raise EngineError("a move names a card")
-        action = resolve_move(state.position, command.card, command.to)
+        action = resolve_move(state.position, command.card, command.to, command.source)
         return _played(state, action, "move")
     if command.type == "deal":
         return _played(state, Deal(), "deal")

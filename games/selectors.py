@@ -77,12 +77,16 @@ def _game_row(*, game_id: UUID, owner_id: int) -> Game | None:
     return Game.from_db(connection.alias, list(names), values)
 
 
-def game_list(*, owner: User, status: str | None = None, mode: str | None = None) -> QuerySet[Game]:
+def game_list(
+    *, owner: User, status: str | None = None, mode: str | None = None, variant: str | None = None
+) -> QuerySet[Game]:
     games = Game.objects.filter(owner=owner)
     if status:
         games = games.filter(status=status)
     if mode:
         games = games.filter(mode=mode)
+    if variant:
+        games = games.filter(variant=variant)
     return games.order_by("-created_at", "-pk")
 
 

@@ -44,6 +44,7 @@ from games.models import (
 )
 from games.streams import publish
 from games.variants import (
+    ANALYSED_VARIANTS,
     CERTIFIED_VARIANTS,
     DEFAULT_VARIANT,
     deal_state,
@@ -480,7 +481,8 @@ def game_execute_command(
                     continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
-                game_analysis_enqueue_on_commit(game=game)
+                if game.variant in ANALYSED_VARIANTS:
+                    game_analysis_enqueue_on_commit(game=game)
         elif not _append(game, changes, event):
             continue  # another command got there first; nothing was written
         # Live streams get the event once it is durable (a lost publish is repaired from the
@@ -815,7 +817,7 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     if existing is not None:
         return existing
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game.is_finished:
+    if game is None or not game.is_finished or game.variant not in ANALYSED_VARIANTS:
         return None
     events = list(
         game.events.filter(seq__lte=game.version).order_by("seq").values_list("type", "payload")
@@ -874,6 +876,11 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
         raise AnalysisUnavailableError(
             "game_not_finished",
             f"the game is {game.status}: its analysis is served once it is over",
+        )
+    if game.variant not in ANALYSED_VARIANTS:
+        raise AnalysisUnavailableError(
+            "variant_not_analysed",
+            f"the solver does not play {game.variant} yet: no analysis of its games",
         )
     if not game.reveals_deal:
         assert game.daily_date is not None

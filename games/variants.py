@@ -13,15 +13,22 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import variants as engine_variants
-from games.engine.variants import SCORPION, VARIANTS, UnknownVariantError, Variant, get_variant
+from games.engine.errors import UnknownVariantError
+from games.engine.variants import SCORPION, VARIANTS, Variant, get_variant
 from games.history import GameState
 
 DEFAULT_VARIANT = SCORPION.name
 # Modes whose deals are certified ahead (the daily challenge, the winnable pool): Scorpion
 # only. The daily is one deal for everyone, so it is one variant for everyone (docs/api.md).
 CERTIFIED_VARIANTS = frozenset({SCORPION.name})
+# Variants the solver (games.engine.solver) plays by their own rules, so the post-game
+# analysis can be trusted: Scorpion only so far (the solver reads a Scorpion table; on another
+# variant it would judge by Scorpion's rules, or refuse a ten-column table). Widen this when
+# the solver reads ``position.variant``.
+ANALYSED_VARIANTS = frozenset({SCORPION.name})
 
 __all__ = [
+    "ANALYSED_VARIANTS",
     "CERTIFIED_VARIANTS",
     "DEFAULT_VARIANT",
     "UnknownVariantError",

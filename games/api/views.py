@@ -101,6 +101,7 @@ class GameListView(ApiView):
             owner=player(request),
             status=query.validated_data.get("status"),
             mode=query.validated_data.get("mode"),
+            variant=query.validated_data.get("variant"),
         )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
@@ -228,8 +229,9 @@ class GameAnalysisView(ApiView):
             200: AnalysisSerializer,
             202: AnalysisPendingSerializer,
             409: OpenApiResponse(
-                description="game_not_finished (the game is on), or deal_not_revealed (a "
-                "daily whose deal is still secret; available_at says until when)"
+                description="game_not_finished (the game is on), deal_not_revealed (a "
+                "daily whose deal is still secret; available_at says until when), or "
+                "variant_not_analysed (the solver does not play that variant yet)"
             ),
         },
     )
