@@ -92,7 +92,8 @@ def test_a_game_is_dealt_in_the_layout_of_its_variant(
     assert stored.variant == name
     # Read back from the stored projection: the same table.
     again = player.get(f"/api/v1/games/{game['id']}/").json()
-    assert again["columns"] == game["columns"] and again["variant"] == name
+    assert again["columns"] == game["columns"]
+    assert again["variant"] == name
 
 
 def test_a_seed_is_dealt_in_the_chosen_variant(player: Player) -> None:
@@ -181,7 +182,8 @@ def test_a_restart_keeps_the_variant(player: Player) -> None:
     assert restarted.status_code == 201, restarted.content
     body = restarted.json()
     assert body["variant"] == "three-blind-mice"
-    assert body["columns"] == game["columns"] and body["reserve"] == game["reserve"]
+    assert body["columns"] == game["columns"]
+    assert body["reserve"] == game["reserve"]
 
 
 # --- Playing a variant ---
