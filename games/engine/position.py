@@ -648,7 +648,7 @@ def _resolve_copy(position: Position, card: int, source: int, index: int, to: in
                 {"reason": "already_at_bottom", **where},
             )
         return _MOVES[card][to]
-    onto_faces = variant.onto_faces[card % FACES]
+    onto_faces = variant.goes_on_faces[card % FACES]
     targets = [
         target
         for target, column in enumerate(columns)

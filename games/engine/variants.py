@@ -83,6 +83,8 @@ class Variant:
     # on ``card`` (either copy of a face in two decks); moves[card][to] the shared Move objects.
     onto: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     onto_faces: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    # goes_on_faces[face]: the faces a card may be put on (the inverse of onto_faces).
+    goes_on_faces: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.column_sizes) != len(self.hidden):
@@ -110,6 +112,14 @@ class Variant:
             for card in range(self.deck_size)
         )
         object.__setattr__(self, "onto_faces", tuple(onto_faces))
+        object.__setattr__(
+            self,
+            "goes_on_faces",
+            tuple(
+                tuple(higher for higher in range(FACES) if face in onto_faces[higher])
+                for face in range(FACES)
+            ),
+        )
         object.__setattr__(self, "onto", onto)
 
     @property

@@ -1,0 +1,142 @@
+"""Properties of random play in every variant of the family, as tests/engine/test_properties.py
+checks them for Scorpion: cards are conserved, undo and replay are exact, storage round-trips,
+the player's view and the refusals never depend on a card the player cannot see."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from games.engine.cards import card_code
+from games.engine.errors import IllegalMoveError
+from games.engine.hints import ranked_hints
+from games.engine.position import (
+    Position,
+    Record,
+    apply,
+    legal_actions,
+    player_view,
+    replay,
+    resolve_move,
+    undo,
+)
+from games.engine.variants import VARIANTS, Variant, deal_code_for_seed, deal_position
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@dataclass(frozen=True)
+class Played:
+    start: Position
+    steps: tuple[tuple[Position, Record, Position], ...]
+
+    @property
+    def positions(self) -> list[Position]:
+        return [self.start] + [after for _, _, after in self.steps]
+
+
+@st.composite
+def played(draw: st.DrawFn) -> Played:
+    variant: Variant = draw(st.sampled_from(list(VARIANTS.values())))
+    seed = draw(st.integers(0, 2**63 - 1))
+    position = start = deal_position(deal_code_for_seed(seed, variant), variant)
+    steps = []
+    for _ in range(150):
+        actions = legal_actions(position)
+        if not actions or draw(st.integers(0, 30)) == 0:
+            break
+        after, record = apply(position, actions[draw(st.integers(0, len(actions) - 1))])
+        steps.append((position, record, after))
+        position = after
+    return Played(start, tuple(steps))
+
+
+def unseen(position: Position) -> list[int]:
+    return [
+        card
+        for column, hidden in zip(position.columns, position.hidden, strict=True)
+        for card in column[:hidden]
+    ] + list(position.stock)
+
+
+def with_unseen(position: Position, order: list[int]) -> Position:
+    cards = iter(order)
+    columns = tuple(
+        tuple(next(cards) for _ in column[:hidden]) + column[hidden:]
+        for column, hidden in zip(position.columns, position.hidden, strict=True)
+    )
+    return Position(
+        columns,
+        position.hidden,
+        tuple(cards),
+        position.collected,
+        position.reserve,
+        position.variant,
+    )
+
+
+@SETTINGS
+@given(played())
+def test_every_position_holds_every_card_once(game: Played) -> None:
+    for position in game.positions:
+        assert Position.from_dict(position.to_dict()) == position  # checks the cards too
+        on_table = sum(len(column) for column in position.columns)
+        total = on_table + len(position.stock) + len(position.reserve)
+        assert total + 13 * len(position.collected) == position.variant.deck_size
+
+
+@SETTINGS
+@given(played())
+def test_undo_restores_and_replay_reproduces_exactly(game: Played) -> None:
+    for before, record, after in game.steps:
+        stored = Record.from_dict(record.to_dict())
+        assert stored == record
+        assert undo(after, stored) == before
+        assert replay(before, stored) == after
+
+
+@SETTINGS
+@given(played())
+def test_player_view_never_shows_a_face_down_or_stock_card(game: Played) -> None:
+    for position in game.positions:
+        view = player_view(position)
+        for column, shown in zip(position.columns, view["columns"], strict=True):
+            assert shown["cards"] == [card_code(c) for c in column[shown["hidden"] :]]
+        assert view["stock"] == len(position.stock)
+
+
+@SETTINGS
+@given(played(), st.data())
+def test_hints_rank_every_legal_action(game: Played, data: st.DataObject) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    assert Counter(h.action for h in ranked_hints(position)) == Counter(legal_actions(position))
+
+
+def _answer(position: Position, card: int, to: int | None) -> tuple[str, dict[str, object]]:
+    try:
+        move = resolve_move(position, card, to)
+    except IllegalMoveError as error:
+        return str(error), error.details
+    return f"legal {card_code(move.card)} to {move.to}", {}
+
+
+@SETTINGS
+@given(played(), st.data())
+def test_refusals_and_hints_never_depend_on_an_unseen_card(
+    game: Played, data: st.DataObject
+) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    hidden_cards = unseen(position)
+    order = data.draw(st.permutations(hidden_cards))
+    assume(order != hidden_cards)
+    other = with_unseen(position, order)
+    assert player_view(other) == player_view(position)
+    for face in range(52):
+        for to in (None, *range(position.variant.column_count)):
+            assert _answer(other, face, to) == _answer(position, face, to)
+    assert [(h.score, h.reason, h.details) for h in ranked_hints(other)] == [
+        (h.score, h.reason, h.details) for h in ranked_hints(position)
+    ]
