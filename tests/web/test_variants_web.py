@@ -43,9 +43,7 @@ def test_the_lobby_offers_every_variant_of_the_registry() -> None:
         assert re.findall(r'value="([^"]+)"', block) == list(VARIANTS), picker
 
 
-def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(
-    browser: Any, live_server: Any
-) -> None:
+def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(browser: Any, live_server: Any) -> None:
     line = wasp_line(WASP_SEED)
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(10_000)
@@ -73,13 +71,11 @@ def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(
     expect(page.locator("#rules")).to_contain_text("any card")
     shoot(page, "wasp-table")
 
-    version = 0
-    for step in line:
+    for version, step in enumerate(line, start=1):
         if step["type"] == "deal":
             page.click("#btn-deal")
         else:
             table.drag(step["card"], step["to"])
-        version += 1
         table.wait_version(version)
     expect(page.locator("#banner")).to_contain_text("You won!")
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
@@ -122,9 +118,7 @@ def test_the_ten_column_tables_fit_every_screen(
         if game["variant"] == "three-blind-mice":
             reserve = page.locator("#board .reserve button.card")
             expect(reserve).to_have_count(2)
-            assert [reserve.nth(i).get_attribute("data-card") for i in range(2)] == game[
-                "reserve"
-            ]
+            assert [reserve.nth(i).get_attribute("data-card") for i in range(2)] == game["reserve"]
             assert [reserve.nth(i).get_attribute("data-column") for i in range(2)] == [
                 "10",
                 "11",
