@@ -254,3 +254,32 @@ def test_only_a_move_takes_from(player: Player) -> None:
     game = player.new_game()
     body = problem(player.command(game["id"], {"type": "undo", "from": 2}), 400, "validation_error")
     assert "from" in body["errors"]
+
+
+def test_the_export_keeps_which_copy_moved_back_while_the_deal_is_secret(
+    player: Player,
+) -> None:
+    game = player.new_game(variant="double-scorpion")  # random: its deal is secret
+    for _ in range(12):  # a few moves: some of them move a second copy (card ints 52-103)
+        hints = player.get(f"/api/v1/games/{game['id']}/hints/").json()
+        if not hints["moves"]:
+            break
+        best = hints["moves"][0]
+        body = {"type": "move", "card": best["card"], "from": best["from"], "to": best["to"]}
+        assert player.command(game["id"], body).status_code == 200
+    stored = [event.payload for event in Game.objects.get(pk=game["id"]).events.all()]
+    assert stored
+    exported = player.get("/api/v1/me/export/").json()
+    mine = next(item for item in exported["games"] if item["id"] == game["id"])
+    assert mine["variant"] == "double-scorpion"
+    assert mine["code"] is None
+    assert all("ids" not in event["payload"] for event in mine["events"])
+    events = player.get(f"/api/v1/games/{game['id']}/events/").json()["results"]
+    assert all("ids" not in event for event in events)
+
+
+def test_an_exported_payload_loses_its_copies_undone_and_redone_too() -> None:
+    from accounts.selectors import _without_copies
+
+    payload = {"card": "8H", "ids": [60], "undone": {"card": "8H", "ids": [60]}}
+    assert _without_copies(payload) == {"card": "8H", "undone": {"card": "8H"}}
