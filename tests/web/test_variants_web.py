@@ -81,6 +81,13 @@ def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(browser: Any, live_ser
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
     shoot(page, "wasp-won")
 
+    # The statistics count it for Wasp.
+    page.goto(live_server.url + "/stats/")
+    expect(page.locator("#stats")).to_have_attribute("data-loaded", "true")
+    wasp_row = page.locator("#variants tbody tr", has_text="Wasp")
+    expect(wasp_row.locator("td").nth(0)).to_have_text("1")  # played
+    expect(wasp_row.locator("td").nth(1)).to_have_text("1")  # won
+
     # The lobby remembers the variant; the recent games say it.
     page.goto(live_server.url + "/")
     expect(page.locator("#variant-pick")).to_have_value("wasp")
