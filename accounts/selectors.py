@@ -30,6 +30,7 @@ def _game(game: Game) -> dict[str, Any]:
     return {
         "id": str(game.id),
         "mode": game.mode,
+        "variant": game.variant,
         "status": game.status,
         "version": game.version,
         "moves": game.moves,
@@ -51,7 +52,7 @@ def _game(game: Game) -> dict[str, Any]:
             {
                 "seq": event.seq,
                 "type": event.type,
-                "payload": event.payload,
+                "payload": event.payload if reveal else _without_copies(event.payload),
                 "idempotency_key": event.idempotency_key,
                 "created_at": _iso(event.created_at),
             }
@@ -111,3 +112,15 @@ def account_export(*, user: User) -> dict[str, Any]:
         "stats": stats_selectors.stats_for(user=user).to_dict(),
         "games": [_game(game) for game in games],
     }
+
+
+def _without_copies(payload: dict[str, Any]) -> dict[str, Any]:
+    """An event's payload without ``ids``: in the two-deck variants the engine records which
+    copy of a card moved, turned up or was dealt, and which copy is which says where the
+    other copy lies in the deal (docs/rules.md); so, like the deal itself, it is kept back
+    until the deal is revealed. Everything else in the payload the player was shown."""
+    kept = {key: value for key, value in payload.items() if key != "ids"}
+    for key in ("undone", "redone"):
+        if isinstance(kept.get(key), dict):
+            kept[key] = _without_copies(kept[key])
+    return kept

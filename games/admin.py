@@ -100,6 +100,7 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         "id",
         "owner_email",
         "mode",
+        "variant",
         "status",
         "version",
         "moves",
@@ -108,11 +109,14 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         "replay_link",
     )
     list_select_related = ("owner",)
-    list_filter = ("mode", "status", "ranked", "daily_date", "created_at")
+    list_filter = ("mode", "variant", "status", "ranked", "daily_date", "created_at")
     search_fields = ("id", "owner__email")
     show_full_result_count = False
     fieldsets = (
-        (None, {"fields": ("id", "owner", "mode", "status", "replay_link", "events_link")}),
+        (
+            None,
+            {"fields": ("id", "owner", "mode", "variant", "status", "replay_link", "events_link")},
+        ),
         (
             "Progress",
             {

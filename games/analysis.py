@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from games.engine.position import Position, play, player_view
 from games.engine.solver import Solution, Verdict, solve
-from games.history import fold_event, new_game_state
+from games.history import GameState, fold_event, new_game_state
 
 __all__ = [
     "ANALYSIS_NODE_BUDGET",
@@ -102,24 +102,27 @@ class _Budget:
 
 
 def analyse(
-    cards: Sequence[int],
+    deal: Position | Sequence[int],
     events: Iterable[tuple[str, dict[str, Any]]],
     *,
     won: bool,
     node_budget: int = ANALYSIS_NODE_BUDGET,
     total_budget: int = ANALYSIS_TOTAL_BUDGET,
 ) -> Analysis:
-    """Analyse the game dealt ``cards`` whose log is ``events`` ((type, payload) pairs in
-    order, as stored); ``won``: whether the player won it."""
+    """Analyse the game dealt ``deal`` (the position as dealt, whose variant it carries, or a
+    Scorpion deal's 52 cards) whose log is ``events`` ((type, payload) pairs in order, as
+    stored); ``won``: whether the player won it."""
     budget = _Budget(node_budget, total_budget)
-    state = new_game_state(cards)
+    if isinstance(deal, Position):
+        state = GameState(position=deal, line=(), redo=())
+    else:
+        state = new_game_state(deal)
     positions = [state.position]
     for event_type, payload in events:
         state = fold_event(state, event_type, payload)
         positions.append(state.position)
 
-    deal_solution = budget.solve(list(cards))
-    budget.cache[positions[0]] = deal_solution
+    deal_solution = budget.solve(positions[0])
     if won:
         # The player's own win proves the deal; the solver's line is shown when it found one.
         line = deal_solution.line if deal_solution.won else []

@@ -56,11 +56,14 @@ class GameFinishedError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A player's request, already parsed: ``card`` only for moves, ``to`` optional."""
+    """A player's request, already parsed: ``card`` only for moves, ``to`` optional, and
+    ``source`` (the API's ``from``) the column the card is taken from, optional: needed only
+    in the two-deck variants when both copies of the card could move."""
 
     type: CommandType
     card: int | None = None
     to: int | None = None
+    source: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ def apply_command(state: GameState, command: Command) -> Outcome:
     if command.type == "move":
         if command.card is None:
             raise EngineError("a move names a card")
-        action = resolve_move(state.position, command.card, command.to)
+        action = resolve_move(state.position, command.card, command.to, command.source)
         return _played(state, action, "move")
     if command.type == "deal":
         return _played(state, Deal(), "deal")

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 # Re-exported: how often a GameSnapshot is stored.
 from games.history import SNAPSHOT_INTERVAL as SNAPSHOT_INTERVAL
+from games.variants import DEFAULT_VARIANT, variant_choices
 
 
 class GameMode(models.TextChoices):
@@ -73,8 +74,12 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games", db_index=False
     )
     mode = models.CharField(max_length=16, choices=GameMode.choices, default=GameMode.RANDOM)
-    # The deal itself. Secret while the game is on unless the player supplied it.
-    deal_code = models.CharField(max_length=104)
+    # Which game of the Scorpion family (games.engine.variants): it decides how the deal code
+    # is read (one deck or two) and the rules of every move.
+    variant = models.CharField(max_length=32, choices=variant_choices(), default=DEFAULT_VARIANT)
+    # The deal itself. Secret while the game is on unless the player supplied it. 104
+    # characters for one deck, 208 for the two-deck variants.
+    deal_code = models.CharField(max_length=208)
     seed = models.BigIntegerField(null=True, blank=True)
     pysol_number = models.BigIntegerField(null=True, blank=True)
     deal_supplied = models.BooleanField(

@@ -15,9 +15,8 @@ from django.db.models import ForeignKey, QuerySet
 from django.http import Http404
 
 from games import history
-from games.engine.cards import parse_deal_code
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import Position
+from games.engine.position import Move, Position
 from games.history import GameState
 from games.models import (
     SNAPSHOT_INTERVAL,
@@ -29,6 +28,7 @@ from games.models import (
     GameSnapshot,
     GameStatus,
 )
+from games.variants import deal_state
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -77,12 +77,16 @@ def _game_row(*, game_id: UUID, owner_id: int) -> Game | None:
     return Game.from_db(connection.alias, list(names), values)
 
 
-def game_list(*, owner: User, status: str | None = None, mode: str | None = None) -> QuerySet[Game]:
+def game_list(
+    *, owner: User, status: str | None = None, mode: str | None = None, variant: str | None = None
+) -> QuerySet[Game]:
     games = Game.objects.filter(owner=owner)
     if status:
         games = games.filter(status=status)
     if mode:
         games = games.filter(mode=mode)
+    if variant:
+        games = games.filter(variant=variant)
     return games.order_by("-created_at", "-pk")
 
 
@@ -119,7 +123,10 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
         raise Http404(f"the game has versions 0 to {game.version}")
     if from_deal:
         events = game.events.filter(seq__lte=version).order_by("seq")
-        return history.fold(parse_deal_code(game.deal_code), events.values_list("type", "payload"))
+        state = deal_state(game.deal_code, game.variant)
+        for event_type, payload in events.values_list("type", "payload"):
+            state = history.fold_event(state, event_type, payload)
+        return state
     if version == game.version:
         return GameState.from_dict(game.state)
     states = list(game_states(game=game, start=version, stop=version))
@@ -149,7 +156,7 @@ def game_states(
         .first()
     )
     if base is None:
-        version, state = 0, history.new_game_state(parse_deal_code(game.deal_code))
+        version, state = 0, deal_state(game.deal_code, game.variant)
     else:
         version, state = base[0], GameState.from_dict(base[1])
     if version == start == 0:
@@ -174,6 +181,9 @@ def game_states(
 class HintsView:
     hints: list[Hint]
     can_deal: bool
+    # The column each move's card is taken from (0-based; reserve card i is column count
+    # + i), in the order of ``hints``: what a two-deck move needs as ``from``.
+    sources: tuple[int | None, ...] = ()
 
 
 def game_hints(*, game: Game) -> HintsView:
@@ -184,7 +194,25 @@ def game_hints(*, game: Game) -> HintsView:
     if game.is_finished:
         return HintsView([], can_deal=False)
     position = game_state(game=game).position
-    return HintsView(ranked_hints(position), can_deal=bool(position.stock))
+    hints = ranked_hints(position)
+    sources = tuple(
+        card_source(position, hint.action.card) if isinstance(hint.action, Move) else None
+        for hint in hints
+    )
+    return HintsView(hints, can_deal=bool(position.stock), sources=sources)
+
+
+def card_source(position: Position, card: int) -> int | None:
+    """The column a face-up card lies in (0-based), or, for a reserve card, the column count
+    plus its slot; None if it is not face up. Exact card ints: in two decks each copy has its
+    own."""
+    for index, column in enumerate(position.columns):
+        if card in column[position.hidden[index] :]:
+            return index
+    reserve: tuple[int, ...] = getattr(position, "reserve", ())
+    if card in reserve:
+        return len(position.columns) + reserve.index(card)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

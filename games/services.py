@@ -43,6 +43,15 @@ from games.models import (
     daily_reveal_moment,
 )
 from games.streams import publish
+from games.variants import (
+    ANALYSED_VARIANTS,
+    CERTIFIED_VARIANTS,
+    DEFAULT_VARIANT,
+    deal_state,
+    normalise_deal_code,
+    variant_named,
+)
+from games.variants import deal_code_for_seed as variant_deal_code_for_seed
 from scorpion_site.cache import redis_client
 from stats import services as stats_services
 
@@ -77,14 +86,21 @@ class CommandResult:
     replayed: bool  # True when an Idempotency-Key matched an earlier command
 
 
+class VariantNotOfferedError(Exception):
+    """The variant cannot be played in the mode asked for (the daily challenge and the
+    winnable pool are Scorpion deals; PySolFC numbers deal Scorpion)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DealChoice:
-    """Where a new game's deal comes from. At most one of seed, code or pysol_number is set."""
+    """Where a new game's deal comes from, and which game of the Scorpion family it is. At
+    most one of seed, code or pysol_number is set; they are read in ``variant``."""
 
     mode: str = GameMode.RANDOM
     seed: int | None = None
     code: str | None = None
     pysol_number: int | None = None
+    variant: str = DEFAULT_VARIANT
 
 
 def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
@@ -93,12 +109,26 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
     With an ``idempotency_key``, a retried create returns the game the first one made (a
     lost answer can be retried safely); the key reused for another request is refused.
     """
-    fingerprint = _fingerprint(
-        ["create", choice.mode, choice.seed, choice.code, choice.pysol_number]
-    )
+    request: list[Any] = ["create", choice.mode, choice.seed, choice.code, choice.pysol_number]
+    if choice.variant != DEFAULT_VARIANT:
+        # Appended only for other variants: a Scorpion create keeps the fingerprint it had
+        # before variants, so a retry across the upgrade still finds its game.
+        request.append(choice.variant)
+    fingerprint = _fingerprint(request)
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
         return prior
+    variant = variant_named(choice.variant).name  # raises UnknownVariantError
+    if variant not in CERTIFIED_VARIANTS and choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
+        raise VariantNotOfferedError(
+            f"the {choice.mode} mode deals Scorpion only, not {variant}: the daily challenge is "
+            "one deal for everyone, and its deals and the winnable pool are certified by the "
+            "Scorpion solver ahead of time (play a random or seeded game of this variant)"
+        )
+    if variant != DEFAULT_VARIANT and choice.pysol_number is not None:
+        raise VariantNotOfferedError(
+            f"PySolFC numbers deal Scorpion only, not {variant}: give a seed or a deal code"
+        )
     creation = _Creation(owner, idempotency_key, fingerprint)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
@@ -121,17 +151,18 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
         )
     seed: int | None = choice.seed
     if choice.code is not None:
-        deal_code = choice.code.strip().upper()
-        parse_deal_code(deal_code)  # raises DealCodeError naming what is wrong
+        # Read in the chosen variant: raises DealCodeError naming what is wrong.
+        deal_code = normalise_deal_code(choice.code, variant)
     elif choice.pysol_number is not None:
         deal_code = deal_code_for_pysol(choice.pysol_number)
     else:
         if seed is None:
             seed = random_seed()
-        deal_code = deal_code_for_seed(seed)
+        deal_code = variant_deal_code_for_seed(seed, variant)
     return _create_game(
         creation,
         mode=choice.mode,
+        variant=variant,
         deal_code=deal_code,
         seed=seed,
         pysol_number=choice.pysol_number,
@@ -150,6 +181,7 @@ def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = No
     return _create_game(
         _Creation(owner, idempotency_key, fingerprint),
         mode=original.mode,
+        variant=original.variant,
         deal_code=original.deal_code,
         seed=original.seed,
         pysol_number=original.pysol_number,
@@ -189,16 +221,18 @@ def _create_game(
     mode: str,
     deal_code: str,
     seed: int | None,
+    variant: str = DEFAULT_VARIANT,
     pysol_number: int | None = None,
     deal_supplied: bool = False,
     daily_date: datetime.date | None = None,
     restarted_from: Game | None = None,
     ranked: bool = False,
 ) -> Game:
-    state = history.new_game_state(parse_deal_code(deal_code))
+    state = deal_state(deal_code, variant)
     fields: dict[str, Any] = {
         "owner": creation.owner,
         "mode": mode,
+        "variant": variant,
         "deal_code": deal_code,
         "seed": seed,
         "pysol_number": pysol_number,
@@ -253,7 +287,8 @@ def _created(game: Game) -> None:
 
 def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None) -> None:
     """Abandon the games the player leaves behind by starting ``game``: every other game of
-    theirs of the same kind (mode) still in play or stuck, and the game it restarts.
+    theirs of the same kind (mode and variant) still in play or stuck, and the game it
+    restarts. A random Wasp game leaves a random Scorpion game open, as a second table would.
 
     One game in play per kind of deal, as PySolFC and Microsoft Solitaire count: a game left
     behind after at least one move counts as played and not won (stats), so quitting a bad
@@ -264,7 +299,7 @@ def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None
     left = Game.objects.filter(
         owner=owner, status__in=(GameStatus.PLAYING, GameStatus.STUCK)
     ).exclude(pk=game.pk)
-    same_kind = Q(mode=game.mode)
+    same_kind = Q(mode=game.mode, variant=game.variant)
     if restarted_from is not None:
         same_kind |= Q(pk=restarted_from.pk)
     for game_id in left.filter(same_kind).order_by("pk").values_list("pk", flat=True):
@@ -355,7 +390,10 @@ def hint_counts_flush(*, batch: int = 500) -> int:
 
 
 def request_fingerprint(command: Command) -> str:
-    return _fingerprint([command.type, command.card, command.to])
+    request: list[Any] = [command.type, command.card, command.to]
+    if command.source is not None:
+        request.append(command.source)  # only then: older fingerprints stay as they were
+    return _fingerprint(request)
 
 
 def game_execute_command(
@@ -443,7 +481,8 @@ def game_execute_command(
                     continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
-                game_analysis_enqueue_on_commit(game=game)
+                if game.variant in ANALYSED_VARIANTS:
+                    game_analysis_enqueue_on_commit(game=game)
         elif not _append(game, changes, event):
             continue  # another command got there first; nothing was written
         # Live streams get the event once it is durable (a lost publish is repaired from the
@@ -778,13 +817,13 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     if existing is not None:
         return existing
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game.is_finished:
+    if game is None or not game.is_finished or game.variant not in ANALYSED_VARIANTS:
         return None
     events = list(
         game.events.filter(seq__lte=game.version).order_by("seq").values_list("type", "payload")
     )
     result = analyse(
-        parse_deal_code(game.deal_code),
+        deal_state(game.deal_code, game.variant).position,
         events,
         won=game.status == GameStatus.WON,
         node_budget=ANALYSIS_NODE_BUDGET,
@@ -837,6 +876,11 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
         raise AnalysisUnavailableError(
             "game_not_finished",
             f"the game is {game.status}: its analysis is served once it is over",
+        )
+    if game.variant not in ANALYSED_VARIANTS:
+        raise AnalysisUnavailableError(
+            "variant_not_analysed",
+            f"the solver does not play {game.variant} yet: no analysis of its games",
         )
     if not game.reveals_deal:
         assert game.daily_date is not None

@@ -21,6 +21,7 @@ from accounts import scopes
 from games import selectors as game_selectors
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from games.models import GameStatus
+from games.variants import variant_choices
 from scorpion_site.api import ApiView
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
@@ -78,10 +79,31 @@ class ModesSerializer(serializers.Serializer[Any]):
     )
 
 
+class VariantFiguresSerializer(serializers.Serializer[Any]):
+    """The player's record at one variant, every mode together (no streaks: those are kept
+    overall and per mode)."""
+
+    variant = serializers.ChoiceField(choices=variant_choices())
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    resigned = serializers.IntegerField()
+    abandoned = serializers.IntegerField()
+    in_play = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True, help_text="won / played, 0 to 1.")
+    best_time = serializers.FloatField(allow_null=True, help_text="Seconds.")
+    fewest_moves = serializers.IntegerField(allow_null=True)
+    clean_wins = serializers.IntegerField()
+
+
 class StatsSerializer(FiguresSerializer):
     modes = ModesSerializer(
-        help_text="The same figures per mode; the daily challenge apart, its first attempts "
-        "of each day (daily) apart from its practice attempts (daily_practice)."
+        help_text="The same figures per mode, every variant together; the daily challenge "
+        "apart, its first attempts of each day (daily) apart from its practice attempts "
+        "(daily_practice)."
+    )
+    variants = VariantFiguresSerializer(
+        many=True,
+        help_text="Per variant (GET /api/v1/variants/), every variant listed, Scorpion first.",
     )
 
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, GameMode, GameStatus, daily_reveal_moment
+from games.variants import DEFAULT_VARIANT, variant_names
 from stats.models import (
     ALL_MODES,
     DAILY_PRACTICE,
@@ -104,13 +105,48 @@ class Figures:
 
 
 @dataclass(frozen=True, slots=True)
+class VariantFigures:
+    """A player's record at one game of the Scorpion family, every mode together. Counted
+    from the games when read (no stored row): streaks are kept overall and per mode only."""
+
+    variant: str
+    in_play: int
+    won: int
+    resigned: int
+    abandoned: int
+    best_time: datetime.timedelta | None
+    fewest_moves: int | None
+    clean_wins: int
+
+    @property
+    def played(self) -> int:
+        return self.won + self.resigned + self.abandoned
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "played": self.played,
+            "won": self.won,
+            "resigned": self.resigned,
+            "abandoned": self.abandoned,
+            "in_play": self.in_play,
+            "win_rate": round(self.won / self.played, 4) if self.played else None,
+            "best_time": seconds(self.best_time),
+            "fewest_moves": self.fewest_moves,
+            "clean_wins": self.clean_wins,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerFigures:
     overall: Figures
     modes: dict[str, Figures]
+    variants: list[VariantFigures]
 
     def to_dict(self) -> dict[str, Any]:
         body = self.overall.to_dict()
         body["modes"] = {mode: figures.to_dict() for mode, figures in self.modes.items()}
+        body["variants"] = [figures.to_dict() for figures in self.variants]
         return body
 
 
@@ -149,7 +185,48 @@ def stats_for(*, user: User) -> PlayerFigures:
     return PlayerFigures(
         overall=_figures(rows.get(ALL_MODES), sum(in_play.values())),
         modes={mode: _figures(rows.get(mode), in_play.get(mode, 0)) for mode in STAT_MODES},
+        variants=variant_figures(user=user),
     )
+
+
+def variant_figures(*, user: User) -> list[VariantFigures]:
+    """The player's figures per variant, in the registry's order (Scorpion first), every
+    variant listed: one GROUP BY over the player's games (the owner's index), with the same
+    definitions as the stored rows (stats.models: an abandoned game counts only if it was
+    started; a win's time is ``win_time_expression``)."""
+    won = Q(status=GameStatus.WON)
+    counted_abandon = Q(status=GameStatus.ABANDONED, started_at__isnull=False)
+    rows: dict[str, dict[str, Any]] = {
+        row["variant"]: dict(row)
+        for row in Game.objects.filter(owner=user)
+        .order_by()
+        .values("variant")
+        .annotate(
+            in_play=Count("pk", filter=Q(status__in=(GameStatus.PLAYING, GameStatus.STUCK))),
+            won=Count("pk", filter=won),
+            resigned=Count("pk", filter=Q(status=GameStatus.RESIGNED)),
+            abandoned=Count("pk", filter=counted_abandon),
+            best_time=Min(win_time_expression(), filter=won),
+            fewest_moves=Min("moves", filter=won),
+            clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
+        )
+    }
+    figures = []
+    for name in variant_names():
+        row = rows.get(name, {})
+        figures.append(
+            VariantFigures(
+                variant=name,
+                in_play=row.get("in_play", 0),
+                won=row.get("won", 0),
+                resigned=row.get("resigned", 0),
+                abandoned=row.get("abandoned", 0),
+                best_time=row.get("best_time"),
+                fewest_moves=row.get("fewest_moves"),
+                clean_wins=row.get("clean_wins", 0),
+            )
+        )
+    return figures
 
 
 # --- The daily leaderboard ---
@@ -222,6 +299,9 @@ def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
     start, end = _day_bounds(day)
     return Game.objects.filter(
         mode=GameMode.DAILY,
+        # The daily challenge is dealt in Scorpion only (games.variants.CERTIFIED_VARIANTS),
+        # so its leaderboard is Scorpion's; said here too, so it stays so.
+        variant=DEFAULT_VARIANT,
         daily_date=day,
         ranked=True,
         status=GameStatus.WON,
@@ -342,7 +422,8 @@ def next_daily_at(now: datetime.datetime) -> datetime.datetime:
 
 def game_result(*, game: Game) -> GameResult:
     """What the player's game meant: for a win, whether it beat their earlier wins of the same
-    kind (the statistics row: ``stats_mode``) on time or moves, their streak now, and for a
+    kind (the statistics row: ``stats_mode``, and the same variant: a Wasp win is no record
+    against Scorpion wins) on time or moves, their streak now, and for a
     ranked daily win, its rank that day. Earlier means finished before it, by (finished_at, id),
     the order of the statistics."""
     row = stats_mode(mode=game.mode, ranked=game.ranked)
@@ -351,7 +432,7 @@ def game_result(*, game: Game) -> GameResult:
     if game.status == GameStatus.WON and game.finished_at is not None:
         time = max(datetime.timedelta(0), game.finished_at - (game.started_at or game.finished_at))
         earlier = (
-            Game.objects.filter(owner_id=game.owner_id, status=GameStatus.WON)
+            Game.objects.filter(owner_id=game.owner_id, status=GameStatus.WON, variant=game.variant)
             .annotate(row=stats_mode_expression())
             .filter(row=row)
             .filter(

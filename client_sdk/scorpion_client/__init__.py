@@ -75,6 +75,9 @@ from scorpion_client.models import (
     Page,
     Session,
     Stats,
+    Variant,
+    VariantFigures,
+    VariantInfo,
     normalize_card,
 )
 from scorpion_client.oauth import (
@@ -161,6 +164,9 @@ __all__ = [
     "UnexpectedResponse",
     "UnknownCard",
     "ValidationError",
+    "Variant",
+    "VariantFigures",
+    "VariantInfo",
     "VersionConflict",
     "__version__",
     "authorization_url",

@@ -59,6 +59,8 @@ from scorpion_client.models import (
     Page,
     Session,
     Stats,
+    Variant,
+    VariantInfo,
 )
 from scorpion_client.oauth import (
     DEVICE_CODE_GRANT,
@@ -271,6 +273,11 @@ class AsyncScorpion(BaseClient):
             if delay:
                 await _sleep(delay)
 
+    async def variants(self) -> list[VariantInfo]:
+        """The games of the Scorpion family a game may be (``games.create(variant=...)``),
+        Scorpion first, each with its layout and its rules in brief."""
+        return await self.request(Ops.variants())
+
     async def aclose(self) -> None:
         """Close the connections (of the HTTP client the SDK made; one passed as
         ``http_client`` stays open, its owner closes it)."""
@@ -475,13 +482,18 @@ class AsyncGamesResource:
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
+        variant: Variant | None = None,
     ) -> AsyncGameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
-        deal ``code`` (104 characters), a PySolFC ``pysol_number``, ``mode="daily"`` (today's
-        challenge) or ``mode="winnable"`` (a deal the solver proved winnable). Safe to retry:
-        a create whose answer was lost is re-sent with the same ``Idempotency-Key``, and the
-        server answers with the game the first one made."""
-        spec = Ops.games_create(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
+        deal ``code`` (104 characters, 208 for Double Scorpion), a PySolFC ``pysol_number``,
+        ``mode="daily"`` (today's challenge) or ``mode="winnable"`` (a deal the solver proved
+        winnable). ``variant`` picks the game of the Scorpion family (default Scorpion; see
+        ``client.variants()``); a seed or code is read in it; the daily and winnable modes
+        are Scorpion only. Safe to retry: a create whose answer was lost is re-sent with the
+        same ``Idempotency-Key``, and the server answers with the game the first one made."""
+        spec = Ops.games_create(
+            mode=mode, seed=seed, code=code, pysol_number=pysol_number, variant=variant
+        )
         return self.handle(await self._client.request(spec))
 
     async def list(
@@ -491,9 +503,12 @@ class AsyncGamesResource:
         mode: GameMode | None = None,
         page: int | None = None,
         page_size: int | None = None,
+        variant: Variant | None = None,
     ) -> Page[Game]:
-        """One page of the caller's games, newest first."""
-        spec = Ops.games_list(status=status, mode=mode, page=page, page_size=page_size)
+        """One page of the caller's games, newest first (of one ``variant`` if given)."""
+        spec = Ops.games_list(
+            status=status, mode=mode, variant=variant, page=page, page_size=page_size
+        )
         return await self._client.request(spec)
 
     async def iter_all(
@@ -502,9 +517,10 @@ class AsyncGamesResource:
         status: GameStatus | None = None,
         mode: GameMode | None = None,
         page_size: int = 100,
+        variant: Variant | None = None,
     ) -> AsyncIterator[Game]:
         """Every game of the caller, newest first, fetching page after page as needed."""
-        spec = Ops.games_list(status=status, mode=mode, page_size=page_size)
+        spec = Ops.games_list(status=status, mode=mode, variant=variant, page_size=page_size)
         async for page in self._client.iter_pages(spec):
             for game in page.results:
                 yield game
@@ -541,11 +557,14 @@ class AsyncGamesResource:
         card: str,
         to: int | None = None,
         *,
+        from_: int | None = None,
         expected_version: int | None = None,
     ) -> CommandResult:
-        """Move ``card`` (and everything on it). ``to`` (0-6) picks the empty column for a
-        King; otherwise the destination is found by the server."""
-        command = Ops.move_command(card, to)
+        """Move ``card`` (and everything on it). ``to`` (0-based) picks the empty column for a
+        King; otherwise the destination is found by the server. ``from_`` (0-based) picks
+        the column the card is taken from: needed only in the two-deck variants when both
+        copies of the card could move (the server answers ``ambiguous`` otherwise)."""
+        command = Ops.move_command(card, to, from_)
         return await self.command(game, command, expected_version=expected_version)
 
     async def deal(self, game: GameRef, *, expected_version: int | None = None) -> CommandResult:
@@ -665,9 +684,18 @@ class AsyncGameHandle(Game):
         self.last_event = result.event
         return result.event
 
-    async def move(self, card: str, to: int | None = None, *, check_version: bool = True) -> Event:
-        """Move ``card`` (``"8H"``, any case). ``to`` (0-6): the empty column for a King."""
-        return await self._command(Ops.move_command(card, to), check_version)
+    async def move(
+        self,
+        card: str,
+        to: int | None = None,
+        *,
+        from_: int | None = None,
+        check_version: bool = True,
+    ) -> Event:
+        """Move ``card`` (``"8H"``, any case). ``to`` (0-based): the empty column for a King.
+        ``from_`` (0-based): the column the card is taken from, when two copies could move
+        (two-deck variants; a hint's ``from_`` says it)."""
+        return await self._command(Ops.move_command(card, to, from_), check_version)
 
     async def deal(self, *, check_version: bool = True) -> Event:
         return await self._command({"type": "deal"}, check_version)

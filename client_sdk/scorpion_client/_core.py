@@ -55,6 +55,8 @@ from scorpion_client.models import (
     Page,
     Session,
     Stats,
+    Variant,
+    VariantInfo,
     normalize_card,
 )
 from scorpion_client.oauth import EXPIRY_MARGIN, DeviceAuthorization, OAuthToken, TokenType
@@ -333,6 +335,12 @@ def new_idempotency_key() -> str:
     return str(uuid.uuid4())
 
 
+def _items(data: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise TypeError(f"expected a list, not {type(data).__name__}")
+    return data
+
+
 def _drop_none(**values: Any) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value is not None}
 
@@ -418,8 +426,11 @@ class Ops:
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
+        variant: Variant | None = None,
     ) -> Spec[Game]:
-        body = _drop_none(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
+        body = _drop_none(
+            mode=mode, seed=seed, code=code, pysol_number=pysol_number, variant=variant
+        )
         return Spec(
             ep.GAMES_CREATE.method,
             ep.GAMES_CREATE.path(),
@@ -437,12 +448,15 @@ class Ops:
         mode: GameMode | None = None,
         page: int | None = None,
         page_size: int | None = None,
+        variant: Variant | None = None,
     ) -> Spec[Page[Game]]:
         return Spec(
             ep.GAMES_LIST.method,
             ep.GAMES_LIST.path(),
             _parsed(lambda data: Page.from_json(data, Game.from_json)),
-            params=_drop_none(status=status, mode=mode, page=page, page_size=page_size),
+            params=_drop_none(
+                status=status, mode=mode, variant=variant, page=page, page_size=page_size
+            ),
         )
 
     @staticmethod
@@ -485,10 +499,12 @@ class Ops:
         )
 
     @staticmethod
-    def move_command(card: str, to: int | None = None) -> Command:
+    def move_command(card: str, to: int | None = None, from_: int | None = None) -> Command:
         command: Command = {"type": "move", "card": normalize_card(card)}
         if to is not None:
             command["to"] = to
+        if from_ is not None:
+            command["from"] = from_
         return command
 
     @staticmethod
@@ -580,6 +596,16 @@ class Ops:
     @staticmethod
     def stats() -> Spec[Stats]:
         return Spec(ep.STATS.method, ep.STATS.path(), _parsed(Stats.from_json))
+
+    @staticmethod
+    def variants() -> Spec[list[VariantInfo]]:
+        """The games of the Scorpion family (public: sent with the caller's credentials if
+        any, which the server does not need)."""
+        return Spec(
+            ep.VARIANTS.method,
+            ep.VARIANTS.path(),
+            _parsed(lambda data: [VariantInfo.from_json(item) for item in _items(data)]),
+        )
 
     # Live streams (Server-Sent Events).
 

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from rich.console import Console
 from rich.markup import escape
@@ -42,7 +43,7 @@ from scorpion_client.errors import (
     ScorpionError,
     TransportError,
 )
-from scorpion_client.models import Event, GameUpdate
+from scorpion_client.models import Event, GameUpdate, Variant
 from scorpion_client.oauth import DeviceAuthorization
 from scorpion_client.render import (
     describe_event,
@@ -65,7 +66,9 @@ ReadLine = Callable[[str], str]
 HELP = """\
 [bold]Commands[/bold]
   [cyan]8h[/cyan]          move the 8 of hearts (and what lies on it) onto the 9 of hearts
-  [cyan]kh 5[/cyan]        move the King of hearts to the empty column 5 (columns are 1-7)
+  [cyan]kh 5[/cyan]        move the King of hearts to the empty column 5 (columns are 1-7,
+              or 1-10)
+  [cyan]8h from 3[/cyan]   the 8 of hearts of column 3 (two decks: when both 8s could move)
   [cyan]d[/cyan]           deal the stock (once per game)
   [cyan]u[/cyan] / [cyan]r[/cyan]       undo / redo
   [cyan]h[/cyan]           hints: the best moves first
@@ -79,12 +82,25 @@ Ranks: A 2-9 T(10) J Q K; suits: s h d c."""
 class Move:
     card: str
     to: int | None  # 0-based, as the API
+    source: int | None = None  # 0-based: the column the card is taken from ("from 3")
+
+
+VARIANTS: tuple[str, ...] = get_args(Variant)
+# The most places a card is picked from: ten columns and Three Blind Mice's two reserve cards.
+MAX_COLUMNS = 12
 
 
 def parse_move(text: str) -> Move | None:
-    """``"8h"`` -> Move("8H", None); ``"kh 5"`` -> Move("KH", 4) (on screen columns are 1-7);
-    None if ``text`` is not a move."""
+    """``"8h"`` -> Move("8H", None); ``"kh 5"`` -> Move("KH", 4) (on screen columns are 1-7,
+    or 1-10); ``"8h from 3"`` -> Move("8H", None, 2) (the copy in column 3, two decks); None if
+    ``text`` is not a move."""
     parts = text.split()
+    source: int | None = None
+    if len(parts) >= 3 and parts[-2].lower() == "from":
+        if not parts[-1].isdigit() or not 1 <= int(parts[-1]) <= MAX_COLUMNS:
+            return None
+        source = int(parts[-1]) - 1
+        parts = parts[:-2]
     if not 1 <= len(parts) <= 2:
         return None
     card = parts[0].upper()
@@ -94,10 +110,10 @@ def parse_move(text: str) -> Move | None:
         return None
     to: int | None = None
     if len(parts) == 2:
-        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= 7:
+        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= MAX_COLUMNS:
             return None
         to = int(parts[1]) - 1
-    return Move(card, to)
+    return Move(card, to, source)
 
 
 class Follower:
@@ -341,15 +357,19 @@ class Cli:
         games = self.client.games
         if args.game:
             return games.get(args.game)
+        variant = args.variant
         if args.seed is not None:
-            return games.create(seed=args.seed)
+            return games.create(seed=args.seed, variant=variant)
         if args.code:
-            return games.create(code=args.code)
+            return games.create(code=args.code, variant=variant)
         if args.pysol is not None:
-            return games.create(pysol_number=args.pysol)
+            return games.create(pysol_number=args.pysol, variant=variant)
         if args.winnable:
-            return games.create(mode="winnable")
+            return games.create(mode="winnable", variant=variant)
         if args.daily:
+            if variant not in (None, "scorpion"):
+                # Said by the server (variant_not_offered), in its words.
+                return games.create(mode="daily", variant=variant)
             today = self.client.daily.today()
             if today.game and today.status in ("playing", "stuck"):
                 self.console.print("Resuming your attempt at today's challenge.")
@@ -371,7 +391,7 @@ class Cli:
                 self.console.print("Resuming your latest game.")
                 return games.handle(latest)
             self.console.print("No game in progress: a new one.")
-        return games.create()
+        return games.create(variant=variant)
 
     def play(self) -> int:
         game = self._open_game()
@@ -473,7 +493,7 @@ class Cli:
         move = parse_move(word)
         if move is None:
             return None
-        return game.move(move.card, move.to)
+        return game.move(move.card, move.to, from_=move.source)
 
 
 def error_text(exc: ScorpionError) -> str:
@@ -530,7 +550,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the OAuth app of the device log-in (default: $SCORPION_CLIENT_ID or %(default)s)",
     )
     commands.add_parser("logout", help="log out")
-    play = commands.add_parser("play", help="play a game (a new random one by default)")
+    play = commands.add_parser(
+        "play", aliases=["new"], help="play a game (a new random one by default)"
+    )
     choice = play.add_mutually_exclusive_group()
     choice.add_argument("--random", action="store_true", help="a random deal (the default)")
     choice.add_argument("--seed", type=int, help="the deal of a seed")
@@ -540,6 +562,12 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
     choice.add_argument("--game", metavar="ID", help="the game with this id")
+    play.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        help="the game of the Scorpion family for a new game (default scorpion; the daily "
+        "and winnable deals are Scorpion only)",
+    )
     play.add_argument(
         "--no-follow",
         action="store_true",
@@ -592,6 +620,7 @@ def run(
         "login": cli.login,
         "logout": cli.logout,
         "play": cli.play,
+        "new": cli.play,
         "games": cli.games,
         "stats": cli.stats,
         "analyse": cli.analyse,

@@ -69,6 +69,7 @@ ME_STREAM = _endpoint("GET", "/api/v1/me/stream/", api=False)
 DAILY = _endpoint("GET", "/api/v1/daily/")
 DAILY_LEADERBOARD = _endpoint("GET", "/api/v1/daily/{date}/leaderboard/")
 STATS = _endpoint("GET", "/api/v1/stats/")
+VARIANTS = _endpoint("GET", "/api/v1/variants/")
 
 # The caller's account and data.
 ME = _endpoint("GET", "/api/v1/me/")

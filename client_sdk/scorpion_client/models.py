@@ -6,7 +6,7 @@ adds later are kept, untouched, in ``extra`` instead of breaking the parse; opti
 server leaves out become ``None``.
 
 Cards are strings in the API's notation: rank ``A23456789TJQK`` + suit ``SHDC`` (``"TH"``).
-Column indexes are 0-6, as in the API.
+Column indexes are 0-based, as in the API (0-6; 0-9 in the ten-column variants).
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ __all__ = [
     "Page",
     "Session",
     "Stats",
+    "Variant",
+    "VariantFigures",
+    "VariantInfo",
     "normalize_card",
 ]
 
@@ -58,6 +61,8 @@ GameMode = Literal["random", "seeded", "daily", "winnable"]
 """A game's mode: ``seeded`` for a deal from a seed, a code or a PySolFC number."""
 CreateMode = Literal["random", "daily", "winnable"]
 """The ``mode=`` of ``games.create`` (a seed, a code or a PySolFC number makes ``seeded``)."""
+Variant = Literal["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"]
+"""Which game of the Scorpion family a game is (``client.variants()`` says each layout)."""
 GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 CommandType = Literal["move", "deal", "undo", "redo", "resign"]
 # What the log holds: the commands, and "abandon", written by the server when the player
@@ -71,13 +76,19 @@ AnalysisDeal = Literal["won", "lost", "unknown"]
 AnalysisOutcome = Literal["won", "unwinnable", "slipped", "ended_winnable", "unknown"]
 
 
-class Command(TypedDict):
-    """A command's body: ``{"type": "move", "card": "8H"}``, ``{"type": "move", "card":
-    "KH", "to": 4}``, ``{"type": "deal"}``, ``{"type": "undo"}``, ..."""
-
-    type: CommandType
-    card: NotRequired[str]
-    to: NotRequired[int]
+# A command's body: ``{"type": "move", "card": "8H"}``, ``{"type": "move", "card": "KH",
+# "to": 4}``, ``{"type": "deal"}``, ``{"type": "undo"}``, ... ``from`` (a keyword, hence the
+# functional form) picks the column a card is taken from, in the two-deck variants when both
+# copies of the card could move.
+Command = TypedDict(
+    "Command",
+    {
+        "type": CommandType,
+        "card": NotRequired[str],
+        "to": NotRequired[int],
+        "from": NotRequired[int],
+    },
+)
 
 
 ActionType = Literal["move", "deal"]
@@ -235,11 +246,13 @@ class Column:
 _GAME_KEYS = (
     "id",
     "mode",
+    "variant",
     "status",
     "version",
     "columns",
     "stock",
     "collected",
+    "reserve",
     "moves",
     "can_undo",
     "can_redo",
@@ -267,7 +280,9 @@ class Game:
     supplied them; for a daily game, finished or not, until its UTC day and the next are over.
     ``ranked``: the player's first attempt at that day's daily challenge, the only one that
     ranks (later attempts are practice; False for every other mode). ``elapsed_seconds``: from
-    the first move to the end (or to the answer).
+    the first move to the end (or to the answer). ``variant``: which game of the Scorpion
+    family (7 or 10 ``columns``); ``reserve``: Three Blind Mice's face-up reserve cards, picked
+    from column ``len(columns) + i`` (empty in the other variants).
     """
 
     id: str
@@ -280,6 +295,8 @@ class Game:
     moves: int
     can_undo: bool
     can_redo: bool
+    variant: Variant = "scorpion"
+    reserve: list[str] = field(default_factory=list)
     seed: int | None = None
     code: str | None = None
     pysol_number: int | None = None
@@ -321,6 +338,8 @@ class Game:
         return cls(
             id=_str(data["id"]),
             mode=cast(GameMode, _str(data["mode"])),
+            variant=cast(Variant, _opt_str(data.get("variant")) or "scorpion"),
+            reserve=_str_list(data.get("reserve")),
             status=cast(GameStatus, _str(data["status"])),
             version=_int(data["version"]),
             columns=_list_of(data["columns"], Column.from_json),
@@ -451,10 +470,13 @@ class CommandResult:
 
 @dataclass
 class HintMove:
-    """A legal move: ``card`` goes onto column ``to``; ``reason`` says why it ranks there."""
+    """A legal move: ``card`` goes from column ``from_`` onto column ``to``; ``reason`` says
+    why it ranks there. Send ``from_`` with the move (``game.move(card, to, from_=...)``) in
+    the two-deck variants, where two copies of a card may both be able to move."""
 
     card: str
     to: int
+    from_: int | None = None
     reason: str | None = None
     # The reason as data (docs/api.md): each a dict with a "reason" word and the cards and
     # columns (1 to 7) involved, e.g. {"reason": "frees", "card": "6C", "column": 3}.
@@ -467,11 +489,12 @@ class HintMove:
         return cls(
             card=_str(data["card"]),
             to=_int(data["to"]),
+            from_=_opt_int(data.get("from")),
             reason=_opt_str(data.get("reason")),
             details=[dict(item) for item in raw_details if isinstance(item, Mapping)]
             if isinstance(raw_details, list)
             else [],
-            extra=_extra(data, ("card", "to", "reason", "details")),
+            extra=_extra(data, ("card", "to", "from", "reason", "details")),
         )
 
 
@@ -733,8 +756,57 @@ _FIGURES_KEYS = (
     "average_win_time",
     "clean_wins",
     "modes",
+    "variants",
     "daily",
 )
+
+
+@dataclass
+class VariantFigures:
+    """The caller's record at one variant, every mode together (no streaks: those are kept
+    overall and per mode). Times in seconds."""
+
+    variant: Variant
+    played: int = 0
+    won: int = 0
+    resigned: int = 0
+    abandoned: int = 0
+    in_play: int = 0
+    win_rate: float | None = None
+    best_time: float | None = None
+    fewest_moves: int | None = None
+    clean_wins: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VariantFigures:
+        return cls(
+            variant=cast(Variant, _str(data["variant"])),
+            played=_opt_int(data.get("played")) or 0,
+            won=_opt_int(data.get("won")) or 0,
+            resigned=_opt_int(data.get("resigned")) or 0,
+            abandoned=_opt_int(data.get("abandoned")) or 0,
+            in_play=_opt_int(data.get("in_play")) or 0,
+            win_rate=_opt_float(data.get("win_rate")),
+            best_time=_opt_float(data.get("best_time")),
+            fewest_moves=_opt_int(data.get("fewest_moves")),
+            clean_wins=_opt_int(data.get("clean_wins")) or 0,
+            extra=_extra(
+                data,
+                (
+                    "variant",
+                    "played",
+                    "won",
+                    "resigned",
+                    "abandoned",
+                    "in_play",
+                    "win_rate",
+                    "best_time",
+                    "fewest_moves",
+                    "clean_wins",
+                ),
+            ),
+        )
 
 
 @dataclass
@@ -759,7 +831,12 @@ class Stats:
     average_win_time: float | None = None
     clean_wins: int | None = None
     modes: dict[str, Stats] = field(default_factory=dict)
+    variants: list[VariantFigures] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def variant(self, name: Variant) -> VariantFigures | None:
+        """The figures of one variant (``"wasp"``, ...), None if the server has none."""
+        return next((row for row in self.variants if row.variant == name), None)
 
     @property
     def daily(self) -> Stats | None:
@@ -796,7 +873,64 @@ class Stats:
             average_win_time=_opt_float(data.get("average_win_time")),
             clean_wins=_opt_int(data.get("clean_wins")),
             modes=modes,
+            variants=_list_of(data.get("variants"), VariantFigures.from_json),
             extra=_extra(data, _FIGURES_KEYS),
+        )
+
+
+@dataclass
+class VariantInfo:
+    """One game of the Scorpion family (``client.variants()``): its layout and rules in
+    brief. ``build``: "suit" (a card goes on the next higher card of its suit) or
+    "alternate" (of the other colour); ``empty_column``: "king" or "any"; ``reserve``: face-up
+    reserve cards (a game's ``reserve``)."""
+
+    name: Variant
+    title: str
+    decks: int
+    columns: int
+    column_sizes: list[int]
+    face_down: list[int]
+    stock: int
+    reserve: int
+    build: Literal["suit", "alternate"]
+    empty_column: Literal["king", "any"]
+    summary: str
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VariantInfo:
+        def ints(value: Any) -> list[int]:
+            return [_int(item) for item in value] if isinstance(value, list) else []
+
+        return cls(
+            name=cast(Variant, _str(data["name"])),
+            title=_str(data["title"]),
+            decks=_int(data["decks"]),
+            columns=_int(data["columns"]),
+            column_sizes=ints(data.get("column_sizes")),
+            face_down=ints(data.get("face_down")),
+            stock=_int(data.get("stock", 0)),
+            reserve=_int(data.get("reserve", 0)),
+            build=cast(Literal["suit", "alternate"], _str(data.get("build", "suit"))),
+            empty_column=cast(Literal["king", "any"], _str(data.get("empty_column", "king"))),
+            summary=_opt_str(data.get("summary")) or "",
+            extra=_extra(
+                data,
+                (
+                    "name",
+                    "title",
+                    "decks",
+                    "columns",
+                    "column_sizes",
+                    "face_down",
+                    "stock",
+                    "reserve",
+                    "build",
+                    "empty_column",
+                    "summary",
+                ),
+            ),
         )
 
 

@@ -26,6 +26,13 @@ __all__ = [
 ]
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+VARIANT_TITLES = {
+    "scorpion": "Scorpion",
+    "wasp": "Wasp",
+    "scorpion-tail": "Scorpion Tail",
+    "three-blind-mice": "Three Blind Mice",
+    "double-scorpion": "Double Scorpion",
+}
 RED_SUITS = frozenset("HD")
 CELL = 5  # characters per column
 HIDDEN = "░░░"
@@ -44,7 +51,7 @@ def card_text(card: str) -> Text:
 
 
 # "column 3", "columns 0, 1 and 2", "columns 3-6": the numbers after the word.
-_COLUMN = re.compile(r"\b(columns?) ((?:[0-6](?:, | and | or |-))*[0-6])\b")
+_COLUMN = re.compile(r"\b(columns?) ((?:[0-9](?:, | and | or |-))*[0-9])\b")
 
 
 def player_text(text: str) -> str:
@@ -53,7 +60,7 @@ def player_text(text: str) -> str:
     and 3"."""
 
     def renumber(match: re.Match[str]) -> str:
-        numbers = re.sub(r"[0-6]", lambda d: str(int(d.group()) + 1), match.group(2))
+        numbers = re.sub(r"[0-9]", lambda d: str(int(d.group()) + 1), match.group(2))
         return f"{match.group(1)} {numbers}"
 
     return _COLUMN.sub(renumber, text)
@@ -124,13 +131,23 @@ def render_game(game: Game, *, now: dt.datetime | None = None) -> RenderableType
 
     collected = " ".join(SUIT_SYMBOLS.get(s, s) for s in game.collected) or "none"
     stock = f"{game.stock} (d to deal)" if game.stock else "dealt"
+    if game.reserve or game.variant == "three-blind-mice":
+        # Reserve card i is picked from column len(columns) + i + 1 on screen ("8h from 11").
+        first = len(game.columns) + 1
+        reserve = Text("Reserve: ")
+        for index, card in enumerate(game.reserve):
+            reserve.append_text(card_text(card))
+            reserve.append(f" (from {first + index})  ", style="dim")
+        if not game.reserve:
+            reserve.append("empty", style="dim")
+        rows += [Text(""), reserve]
     status_style = {"won": "bold green", "stuck": "bold yellow", "resigned": "bold red"}
     footer = Text()
     footer.append(f"Stock: {stock}   Collected: {collected}   Moves: {game.moves}   ")
     footer.append(f"Time: {format_duration(elapsed_now(game, now))}   ")
     footer.append(game.status, style=status_style.get(game.status, "bold"))
     rows += [Text(""), footer]
-    title = f"Scorpion · {game.mode}"
+    title = f"{VARIANT_TITLES.get(game.variant, game.variant)} · {game.mode}"
     if game.daily_date is not None:
         title += f" {game.daily_date.isoformat()}"
     if game.is_practice:

@@ -25,8 +25,10 @@ from games.services import (
     AnalysisUnavailableError,
     CertificationError,
     IdempotencyKeyReusedError,
+    VariantNotOfferedError,
     VersionConflictError,
 )
+from games.variants import UnknownVariantError, variant_names
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +45,11 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "version_conflict": (409, "The game changed meanwhile"),
     "game_not_finished": (409, "The game is not over yet"),
     "deal_not_revealed": (409, "The daily deal is still secret"),
+    "variant_not_analysed": (409, "Games of this variant are not analysed"),
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
+    "unknown_variant": (400, "No game of the Scorpion family has that name"),
+    "variant_not_offered": (400, "That variant is not dealt in this mode"),
     "malformed_json": (400, "The body is not valid JSON"),
     "json_too_deep": (400, "The JSON body is nested too deeply"),
     "not_found": (404, "Not found"),
@@ -119,12 +124,16 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         from games.api.serializers import game_representation
 
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
+    if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
+        return problem_response("unknown_variant", str(exc), variants=variant_names())
     if isinstance(exc, EngineError):
         if exc.details:
             return problem_response(exc.code, str(exc), details=exc.details)
         return problem_response(exc.code, str(exc))
     if isinstance(exc, AnalysisUnavailableError):
         return problem_response(exc.code, str(exc), **exc.extra)
+    if isinstance(exc, VariantNotOfferedError):
+        return problem_response("variant_not_offered", str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
     if isinstance(exc, CertificationError):
@@ -147,6 +156,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         extra: dict[str, Any] = {}
         if isinstance(exc, exceptions.ValidationError):
             extra["errors"] = exc.detail
+            if code == "unknown_variant":
+                extra["variants"] = variant_names()
             detail = _flatten_detail(exc.detail)
         else:
             detail = _flatten_detail(exc.detail)

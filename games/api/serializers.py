@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from games.analysis import line_steps
-from games.engine.cards import card_code, parse_card, parse_deal_code
+from games.engine.cards import card_code, parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
 from games.engine.position import Move, player_view
@@ -21,8 +21,36 @@ from games.history import OVER, Command, GameState
 from games.models import AnalysisOutcome, Game, GameEvent, GameMode, GameStatus, SolverVerdict
 from games.selectors import AnalysisView, HintsView
 from games.services import DealChoice
+from games.variants import (
+    DEFAULT_VARIANT,
+    UnknownVariantError,
+    normalise_deal_code,
+    variant_choices,
+    variant_named,
+    variant_names,
+)
 
 MAX_SEED = 2**63 - 1
+# The most columns any variant deals (Three Blind Mice and Double Scorpion: 10); a column
+# beyond the game's own is refused by the engine ("no_such_column").
+MAX_COLUMNS = 10
+# Places a card can be picked from: the columns, then Three Blind Mice's two reserve cards.
+MAX_SOURCES = MAX_COLUMNS + 2
+# A two-deck deal code is 208 characters; room for spaces around it, no more.
+MAX_DEAL_CODE = 256
+# Longer than any variant's name; a longer string is refused before it is looked up.
+MAX_VARIANT_NAME = 32
+
+
+class UnknownVariantProblem(serializers.ValidationError):
+    """A variant name that is no game of the family: a 400 with its own problem code, listing
+    the names there are (docs/api.md)."""
+
+    problem_code = "unknown_variant"
+
+    def __init__(self, name: str) -> None:
+        names = ", ".join(variant_names())
+        super().__init__({"variant": [f"no variant named {name[:40]!r}; the variants: {names}"]})
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -57,8 +85,16 @@ class StrictSerializer(serializers.Serializer[Any]):
 
 class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
+    variant = StrictCharField(
+        required=False,
+        min_length=1,
+        max_length=MAX_VARIANT_NAME,
+        help_text="Which game of the Scorpion family (GET /api/v1/variants/); default "
+        "scorpion. A seed or deal code is read in this variant. The daily and winnable modes "
+        "are Scorpion only.",
+    )
     seed = StrictIntegerField(required=False, min_value=0, max_value=MAX_SEED)
-    code = StrictCharField(required=False, min_length=1, max_length=200)
+    code = StrictCharField(required=False, min_length=1, max_length=MAX_DEAL_CODE)
     pysol_number = StrictIntegerField(
         required=False,
         min_value=PYSOL_MIN_GAME_NUMBER,
@@ -66,14 +102,27 @@ class GameCreateSerializer(StrictSerializer):
         max_value=min(PYSOL_MAX_GAME_NUMBER, MAX_SEED),
     )
 
-    def validate_code(self, value: str) -> str:
-        try:
-            parse_deal_code(value)
-        except DealCodeError as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-        return value.strip().upper()
+    def is_valid(self, *, raise_exception: bool = False) -> bool:
+        """Valid, and naming a variant there is (else ``unknown_variant``, raised even
+        without ``raise_exception``: it is its own problem, not a field error)."""
+        valid = super().is_valid(raise_exception=raise_exception)
+        name = self.validated_data.get("variant") if valid else None
+        if name is not None and not _known_variant(name):
+            raise UnknownVariantProblem(name)
+        return valid
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = self._validate_sources(attrs)
+        variant = attrs.get("variant", DEFAULT_VARIANT)
+        if "code" in attrs and _known_variant(variant):
+            # The code is read in the chosen variant: 52 cards for one deck, 104 for two.
+            try:
+                attrs["code"] = normalise_deal_code(attrs["code"], variant)
+            except DealCodeError as exc:
+                raise serializers.ValidationError({"code": [str(exc)]}) from exc
+        return attrs
+
+    def _validate_sources(self, attrs: dict[str, Any]) -> dict[str, Any]:
         sources = [name for name in ("seed", "code", "pysol_number") if name in attrs]
         if len(sources) > 1:
             raise serializers.ValidationError(
@@ -103,7 +152,16 @@ class GameCreateSerializer(StrictSerializer):
             seed=data.get("seed"),
             code=data.get("code"),
             pysol_number=data.get("pysol_number"),
+            variant=data.get("variant", DEFAULT_VARIANT),
         )
+
+
+def _known_variant(name: str) -> bool:
+    try:
+        variant_named(name)
+    except UnknownVariantError:
+        return False
+    return True
 
 
 class QueryIntegerField(serializers.IntegerField):
@@ -135,6 +193,7 @@ class GameListQuerySerializer(QuerySerializer):
 
     status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
+    variant = serializers.ChoiceField(choices=variant_choices(), required=False)
     page = QueryIntegerField(required=False, min_value=1, max_value=10**6)
     page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
 
@@ -168,7 +227,13 @@ class StatesQuerySerializer(QuerySerializer):
 class CommandSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["move", "deal", "undo", "redo", "resign"])
     card = StrictCharField(required=False, max_length=8)
-    to = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=6)
+    to = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=MAX_COLUMNS - 1,
+        help_text="The destination column, 0-based (0 to the game's column count - 1).",
+    )
     expected_version = StrictIntegerField(
         required=False, allow_null=True, min_value=0, max_value=MAX_VERSION
     )
@@ -177,7 +242,7 @@ class CommandSerializer(StrictSerializer):
         if attrs["type"] == "move" and "card" not in attrs:
             raise serializers.ValidationError({"card": ['a move names a card, e.g. "8H"']})
         if attrs["type"] != "move":
-            extra = [name for name in ("card", "to") if attrs.get(name) is not None]
+            extra = [name for name in ("card", "to", "from") if attrs.get(name) is not None]
             if extra:
                 raise serializers.ValidationError(
                     {name: [f"only a move takes {name}"] for name in extra}
@@ -187,7 +252,19 @@ class CommandSerializer(StrictSerializer):
     def to_command(self) -> Command:
         data = self.validated_data
         card = parse_card(data["card"]) if data["type"] == "move" else None
-        return Command(type=data["type"], card=card, to=data.get("to"))
+        return Command(type=data["type"], card=card, to=data.get("to"), source=data.get("from"))
+
+
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+CommandSerializer._declared_fields["from"] = StrictIntegerField(
+    required=False,
+    allow_null=True,
+    min_value=0,
+    max_value=MAX_SOURCES - 1,
+    help_text="The column the card is taken from, 0-based like `to` (reserve card i: the "
+    "column count + i). Needed only in the two-deck variants, when both copies of the card "
+    "could move (else `ambiguous`).",
+)
 
 
 # The bodies almost every command has, read without a serializer (DRF copies its fields for
@@ -222,7 +299,9 @@ def _plain_command(data: Any) -> tuple[Command, int | None] | None:
         card, to = data.get("card"), data.get("to")
         if type(card) is not str or not 2 <= len(card) <= 3 or not card.isascii():
             return None
-        if not card.isalnum() or (to is not None and (type(to) is not int or not 0 <= to <= 6)):
+        if not card.isalnum() or (
+            to is not None and (type(to) is not int or not 0 <= to < MAX_COLUMNS)
+        ):
             return None
         return Command("move", parse_card(card), to), version
     if kind in ("deal", "undo", "redo", "resign") and data.keys() <= {"type", "expected_version"}:
@@ -243,11 +322,20 @@ class ColumnSerializer(serializers.Serializer[Any]):
 class GameSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=GameMode.choices)
+    variant = serializers.ChoiceField(
+        choices=variant_choices(),
+        help_text="Which game of the Scorpion family; its layout is GET /api/v1/variants/.",
+    )
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(help_text="Number of events in the game's history.")
     columns = ColumnSerializer(many=True)
     stock = serializers.IntegerField(help_text="Cards left in the stock (3 or 0).")
     collected = serializers.ListField(child=serializers.CharField())
+    reserve = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Face-up reserve cards (Three Blind Mice; empty in the other variants): "
+        "reserve card i is picked from column `len(columns) + i` (a move's `from`).",
+    )
     moves = serializers.IntegerField()
     can_undo = serializers.BooleanField()
     can_redo = serializers.BooleanField()
@@ -328,8 +416,9 @@ class CommandResultSerializer(GameSerializer):
 
 
 class RefusalDetailsSerializer(serializers.Serializer[Any]):
-    """Why a command was refused, as data (docs/api.md, "Errors"). Columns are numbered 1 to 7,
-    as players see them; no field ever says where an unseen card lies."""
+    """Why a command was refused, as data (docs/api.md, "Errors"). Columns are numbered from 1
+    (1 to 7, or 1 to 10 in the ten-column variants), as players see them; no field ever says
+    where an unseen card lies."""
 
     reason = serializers.CharField(
         help_text="no_such_column, collected, not_face_up, already_there, not_a_king, "
@@ -338,12 +427,15 @@ class RefusalDetailsSerializer(serializers.Serializer[Any]):
     )
     card = serializers.CharField(required=False, help_text="The card the move named, e.g. QS.")
     column = serializers.IntegerField(
-        required=False, min_value=1, max_value=7, help_text="The column the card lies in."
+        required=False, min_value=1, max_value=MAX_COLUMNS, help_text="The column the card lies in."
     )
-    to = serializers.IntegerField(required=False, help_text="The column asked for, 1 to 7.")
+    to = serializers.IntegerField(required=False, help_text="The column asked for, from 1.")
     onto = serializers.CharField(required=False, help_text="The only card it may go on.")
     onto_column = serializers.IntegerField(
-        required=False, min_value=1, max_value=7, help_text="Where `onto` lies, when face up."
+        required=False,
+        min_value=1,
+        max_value=MAX_COLUMNS,
+        help_text="Where `onto` lies, when face up.",
     )
     onto_state = serializers.ChoiceField(
         choices=["covered", "unseen"],
@@ -359,7 +451,7 @@ class CommandProblemSerializer(serializers.Serializer[Any]):
     type = serializers.CharField()
     title = serializers.CharField()
     status = serializers.IntegerField()
-    detail = serializers.CharField(help_text="In words, for people (columns 0 to 6).")
+    detail = serializers.CharField(help_text="In words, for people (columns from 0).")
     code = serializers.CharField()
     details = RefusalDetailsSerializer(required=False)
 
@@ -368,12 +460,12 @@ class HintDetailSerializer(serializers.Serializer[Any]):
     """One part of a hint's reason as data. ``reason`` is one of ``completes_run`` (``suit``),
     ``turns_face_up`` (``column``), ``empties_column`` (``column``), ``frees`` (``card``, the card
     left exposed, and its ``column``), ``king_to_empty`` (``card``, ``column``, ``count``: the
-    cards carried), ``builds`` (``card``, ``onto``); columns are numbered 1 to 7."""
+    cards carried), ``builds`` (``card``, ``onto``); columns are numbered from 1."""
 
     reason = serializers.CharField()
     card = serializers.CharField(required=False, help_text="A card code, e.g. 6C.")
     onto = serializers.CharField(required=False, help_text="The card the move goes onto.")
-    column = serializers.IntegerField(required=False, min_value=1, max_value=7)
+    column = serializers.IntegerField(required=False, min_value=1, max_value=MAX_COLUMNS)
     suit = serializers.CharField(required=False, help_text="S, H, D or C.")
     count = serializers.IntegerField(required=False)
 
@@ -398,11 +490,18 @@ class StatePageSerializer(serializers.Serializer[Any]):
 
 class HintMoveSerializer(serializers.Serializer[Any]):
     card = serializers.CharField()
-    to = serializers.IntegerField(help_text="The destination column, 0 to 6.")
-    reason = serializers.CharField(help_text="In words; columns 0 to 6.")
+    to = serializers.IntegerField(help_text="The destination column, from 0.")
+    reason = serializers.CharField(help_text="In words; columns from 0.")
     details = HintDetailSerializer(
-        many=True, help_text="The reason as data, part by part; columns 1 to 7."
+        many=True, help_text="The reason as data, part by part; columns from 1."
     )
+
+
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+HintMoveSerializer._declared_fields["from"] = serializers.IntegerField(
+    help_text="The column the card is taken from, from 0 (a reserve card: the column count "
+    "plus its slot): send it as the move's `from` when two copies of the card could move."
+)
 
 
 class HintsSerializer(serializers.Serializer[Any]):
@@ -412,6 +511,38 @@ class HintsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     moves = HintMoveSerializer(many=True, help_text="Every legal move, best first.")
     deal = serializers.BooleanField(help_text="Whether the stock can still be dealt.")
+
+
+class VariantSerializer(serializers.Serializer[Any]):
+    """One game of the Scorpion family: its layout and its rules in brief (docs/rules.md)."""
+
+    name = serializers.CharField(help_text='What `variant` says, e.g. "wasp".')
+    title = serializers.CharField(help_text='For people, e.g. "Wasp".')
+    decks = serializers.IntegerField(help_text="1, or 2 for Double Scorpion (104 cards).")
+    columns = serializers.IntegerField(help_text="Columns of the tableau (7 or 10).")
+    column_sizes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Cards dealt to each column, left to right."
+    )
+    face_down = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Of which face down, at the bottom of each column.",
+    )
+    stock = serializers.IntegerField(
+        help_text="Cards kept back in the stock, dealt once (one to each of the first columns)."
+    )
+    reserve = serializers.IntegerField(
+        help_text="Face-up reserve cards that may be played onto the columns (a game's "
+        "`reserve`); a move takes reserve card i from column `columns + i`."
+    )
+    build = serializers.ChoiceField(
+        choices=["suit", "alternate"],
+        help_text="suit: a card goes on the next higher card of its suit; alternate: of the "
+        "other colour.",
+    )
+    empty_column = serializers.ChoiceField(
+        choices=["king", "any"], help_text="What may go to an empty column: a King, or any card."
+    )
+    summary = serializers.CharField(help_text="How it is laid out and played, in words.")
 
 
 class DailySerializer(serializers.Serializer[Any]):
@@ -511,11 +642,12 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
         "moves": [
             {
                 "card": card_code(hint.action.card),
+                "from": source,
                 "to": hint.action.to,
                 "reason": hint.reason,
                 "details": list(hint.details),
             }
-            for hint in hints.hints
+            for hint, source in zip(hints.hints, hints.sources, strict=True)
             if isinstance(hint.action, Move)
         ],
         "deal": hints.can_deal,
@@ -540,6 +672,7 @@ def game_representation(
             ],
             "stock": len(position["stock"]),
             "collected": list(position["collected"]),
+            "reserve": list(position.get("reserve", ())),
         }
         status, moves = game.status, game.moves
         line, redo = stored["line"], stored["redo"]
@@ -554,11 +687,13 @@ def game_representation(
     return {
         "id": str(game.id),
         "mode": game.mode,
+        "variant": game.variant,
         "status": status,
         "version": game.version if version is None else version,
         "columns": view["columns"],
         "stock": view["stock"],
         "collected": view["collected"],
+        "reserve": view.get("reserve", []),
         "moves": moves,
         "can_undo": bool(line) and status not in OVER,
         "can_redo": bool(redo) and status not in OVER,

@@ -22,4 +22,5 @@ urlpatterns = [
     ),
     path("games/<uuid:game_id>/restart/", views.GameRestartView.as_view(), name="game-restart"),
     path("daily/", views.DailyView.as_view(), name="daily"),
+    path("variants/", views.VariantsView.as_view(), name="variants"),
 ]

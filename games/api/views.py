@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -37,6 +38,7 @@ from games.api.serializers import (
     HintsSerializer,
     StatePageSerializer,
     StatesQuerySerializer,
+    VariantSerializer,
     analysis_representation,
     command_from_body,
     event_representation,
@@ -44,6 +46,7 @@ from games.api.serializers import (
     hints_representation,
 )
 from games.models import Game
+from games.variants import variant_summaries
 from scorpion_site.api import ApiView
 
 
@@ -98,6 +101,7 @@ class GameListView(ApiView):
             owner=player(request),
             status=query.validated_data.get("status"),
             mode=query.validated_data.get("mode"),
+            variant=query.validated_data.get("variant"),
         )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
@@ -225,8 +229,9 @@ class GameAnalysisView(ApiView):
             200: AnalysisSerializer,
             202: AnalysisPendingSerializer,
             409: OpenApiResponse(
-                description="game_not_finished (the game is on), or deal_not_revealed (a "
-                "daily whose deal is still secret; available_at says until when)"
+                description="game_not_finished (the game is on), deal_not_revealed (a "
+                "daily whose deal is still secret; available_at says until when), or "
+                "variant_not_analysed (the solver does not play that variant yet)"
             ),
         },
     )
@@ -410,3 +415,30 @@ class DailyView(ApiView):
                 "deal_ready": summary.deal_ready,
             }
         )
+
+
+class VariantsView(ApiView):
+    """The games of the Scorpion family a game may be (``variant`` on create): public, the
+    same for everyone."""
+
+    permission_classes = [AllowAny]
+    # Public: signed out, any session, or any app token with an API scope.
+    oauth_scopes = {
+        "GET": (
+            scopes.GAMES_PLAY_SCOPE,
+            scopes.GAMES_READ_SCOPE,
+            scopes.STATS_READ_SCOPE,
+            scopes.ACCOUNT_READ_SCOPE,
+        )
+    }
+
+    @extend_schema(
+        operation_id="variants_list",
+        responses={200: VariantSerializer(many=True)},
+        description=(
+            "Every variant a game may be (`variant` on POST /api/v1/games/), Scorpion first: "
+            "its layout and its rules in brief. Public: no credentials needed."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(variant_summaries(), headers={"Cache-Control": "public, max-age=3600"})

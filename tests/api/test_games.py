@@ -471,7 +471,7 @@ def test_unknown_api_path_is_a_404_problem(player: Player) -> None:
         {"type": "jump"},
         {"type": "move"},
         {"type": "move", "card": 8},
-        {"type": "move", "card": "KS", "to": 7},
+        {"type": "move", "card": "KS", "to": 10},
         {"type": "move", "card": "KS", "to": "4"},
         {"type": "deal", "card": "8H"},
         {"type": "deal", "expected_version": "0"},

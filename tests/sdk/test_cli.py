@@ -209,5 +209,9 @@ def test_parse_move() -> None:
     assert cli.parse_move("8h") == cli.Move("8H", None)
     assert cli.parse_move("10d") == cli.Move("TD", None)
     assert cli.parse_move(" KS  7 ") == cli.Move("KS", 6)
-    for text in ("kh 0", "kh 8", "kh x", "1z", "8h 2 3", ""):
+    # Ten columns and Three Blind Mice's reserve (picked from 11 and 12 on screen).
+    assert cli.parse_move("kh 10") == cli.Move("KH", 9)
+    assert cli.parse_move("8h from 3") == cli.Move("8H", None, 2)
+    assert cli.parse_move("kh 5 from 12") == cli.Move("KH", 4, 11)
+    for text in ("kh 0", "kh 13", "kh x", "1z", "8h 2 3", "", "8h from 0", "8h from x"):
         assert cli.parse_move(text) is None

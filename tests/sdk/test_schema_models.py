@@ -36,6 +36,8 @@ MODELS: dict[str, type] = {
     "Me": models.Me,
     "Analysis": models.Analysis,
     "AnalysisStep": models.AnalysisStep,
+    "Variant": models.VariantInfo,
+    "VariantFigures": models.VariantFigures,
 }
 # Components read by a model made for a larger one.
 ALSO_READ_BY: dict[str, type] = {
@@ -172,6 +174,9 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "OntoStateEnum",
         "DealEnum",
         "OutcomeEnum",
+        "VariantEnum",
+        "BuildEnum",
+        "EmptyColumnEnum",
     }
     # Read by hand: a command's answer is a Game and its event; a page is a Page; deletion
     # counts are dicts; Modes is Stats.modes; Problem is read into the exceptions.

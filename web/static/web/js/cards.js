@@ -1,4 +1,5 @@
-// Cards and the table, drawn from a game of the API (`columns`, `stock`, `collected`).
+// Cards and the table, drawn from a game of the API (`columns`, `stock`, `collected`,
+// `reserve`), in any variant of the family: 7 or 10 columns, 4 or 8 runs to collect.
 // Shared by the play page (interactive) and the replay page (read-only).
 
 import { h } from "scorpion/ui.js";
@@ -84,14 +85,33 @@ export function renderTable(root, game, { interactive = false } = {}) {
     tableau = h("div", { class: "tableau" });
     root.replaceChildren(topRow, tableau);
   }
-  const topKey = JSON.stringify([game.stock, game.collected, interactive]);
+  // The variant's shape, for the CSS grid and layoutTable(): columns and runs to collect.
+  root.dataset.variant = game.variant || "scorpion";
+  root.style.setProperty("--cols", String(game.columns.length));
+  root.style.setProperty("--runs", String(runsToCollect(game)));
+  const reserve = game.reserve || [];
+  const topKey = JSON.stringify([game.stock, game.collected, reserve, interactive]);
   if (topRow.dataset.key !== topKey) {
-    topRow.replaceChildren(stockElement(game, interactive), foundationsElement(game));
+    const parts = [stockElement(game, interactive)];
+    if (reserve.length || game.variant === "three-blind-mice") {
+      parts.push(reserveElement(game, interactive));
+    }
+    parts.push(foundationsElement(game));
+    topRow.replaceChildren(...parts);
     topRow.dataset.key = topKey;
   }
 
+  // Two decks hold two cards of each face: a card element is known by its face and which
+  // copy it is, counted left to right, top row first (data-key).
   const faces = new Map();
-  for (const card of tableau.querySelectorAll(".card.face[data-card]")) faces.set(card.dataset.card, card);
+  for (const card of tableau.querySelectorAll(".card.face[data-card]")) faces.set(card.dataset.key, card);
+  const seen = new Map();
+  const keyOf = (code) => {
+    const n = (seen.get(code) || 0) + 1;
+    seen.set(code, n);
+    return `${code}.${n}`;
+  };
+  for (const code of reserve) keyOf(code);
   game.columns.forEach((column, c) => {
     let pile = tableau.children[c];
     if (!pile) {
@@ -106,9 +126,11 @@ export function renderTable(root, game, { interactive = false } = {}) {
     }
     for (let i = 0; i < column.hidden; i += 1) wanted.push(backs[i] || backElement());
     column.cards.forEach((code, i) => {
-      let card = faces.get(code);
+      const key = keyOf(code);
+      let card = faces.get(key);
       const isButton = card?.tagName === "BUTTON";
       if (!card || isButton !== interactive) card = cardElement(code, { interactive });
+      card.dataset.key = key;
       card.dataset.column = String(c);
       card.dataset.index = String(i);
       wanted.push(card);
@@ -122,6 +144,27 @@ export function renderTable(root, game, { interactive = false } = {}) {
   root.dataset.status = game.status;
   layoutTable(root);
   return tableau;
+}
+
+// Runs to collect to win: four per deck.
+export function runsToCollect(game) {
+  return game.variant === "double-scorpion" ? 8 : 4;
+}
+
+// Three Blind Mice's face-up reserve: its cards play like a column's top card; reserve card
+// i is picked from column `columns.length + i` (the API's numbering).
+function reserveElement(game, interactive) {
+  const cards = (game.reserve || []).map((code, i) => {
+    const card = cardElement(code, { interactive, column: game.columns.length + i, index: 0 });
+    card.dataset.key = `${code}.r`;
+    return card;
+  });
+  const label = cards.length ? `Reserve: ${game.reserve.map(cardLabel).join(", ")}` : "Reserve: empty";
+  return h(
+    "div",
+    { class: "reserve", role: "group", "aria-label": label },
+    ...(cards.length ? cards : [h("span", { class: "empty-slot", "aria-hidden": "true" })]),
+  );
 }
 
 function stockElement(game, interactive) {
@@ -145,7 +188,7 @@ function stockElement(game, interactive) {
 
 function foundationsElement(game) {
   const slots = [];
-  for (let i = 0; i < 4; i += 1) {
+  for (let i = 0; i < runsToCollect(game); i += 1) {
     const suit = game.collected[i];
     const slot = suit
       ? h(
@@ -204,8 +247,10 @@ export function layoutTable(root) {
   root.dataset.layout = rail ? "rail" : "stack";
   const gap = Math.round(Math.min(14, Math.max(4, viewW * 0.011)));
   const width = root.clientWidth || viewW;
-  const across = rail ? 9 : 7; // seven columns (and two for the rail)
-  const gaps = rail ? 6 + 1 + 2.5 : 6;
+  // Seven or ten columns (and two for the rail).
+  const cols = tableau.querySelectorAll(":scope > .column").length || 7;
+  const across = rail ? cols + 2 : cols;
+  const gaps = rail ? cols - 1 + 1 + 2.5 : cols - 1;
   const fromWidth = (width - gaps * gap) / across;
   const rootTop = root.getBoundingClientRect().top + window.scrollY;
   const available = Math.max(160, viewH - rootTop - BOTTOM_MARGIN);

@@ -128,10 +128,52 @@ async function showRecent(box) {
   }
 }
 
+// The variant picked for a new game; the daily challenge and the winnable deals are Scorpion
+// deals (the server refuses them in another variant), so their buttons wait for Scorpion.
+function pickedVariant() {
+  return document.getElementById("variant-pick")?.value || "scorpion";
+}
+
+function wireVariantPick(section) {
+  const pick = document.getElementById("variant-pick");
+  if (!pick) return;
+  const note = document.getElementById("variant-note");
+  const sync = () => {
+    const scorpion = pick.value === "scorpion";
+    for (const button of section.querySelectorAll("button[data-mode]")) {
+      if (button.dataset.mode !== "random") button.disabled = !scorpion;
+    }
+    note.hidden = scorpion;
+    const stored = pick.value;
+    try {
+      localStorage.setItem("scorpion.variant", stored);
+    } catch {
+      // storage refused (private mode): the choice lasts this page only
+    }
+  };
+  let remembered = null;
+  try {
+    remembered = localStorage.getItem("scorpion.variant");
+  } catch {
+    remembered = null;
+  }
+  if (remembered && [...pick.options].some((option) => option.value === remembered)) {
+    pick.value = remembered;
+  }
+  pick.addEventListener("change", sync);
+  sync();
+}
+
+function withVariant(body) {
+  const variant = pickedVariant();
+  return variant === "scorpion" ? body : { ...body, variant };
+}
+
 function wireNewGame(section) {
+  wireVariantPick(section);
   for (const button of section.querySelectorAll("button[data-mode]")) {
     button.addEventListener("click", async () => {
-      const failure = await start({ mode: button.dataset.mode }, section);
+      const failure = await start(withVariant({ mode: button.dataset.mode }), section);
       if (failure) toast(failure.detail, { kind: "error", ms: 5000 });
     });
   }
@@ -141,7 +183,7 @@ function wireNewGame(section) {
   const value = form.elements.value;
   const hints = {
     seed: "e.g. 123456789 (0 up to 2^63 − 1)",
-    code: "104 characters: 52 cards such as KD7DJS…",
+    code: "104 characters: 52 cards such as KD7DJS… (208 for Double Scorpion)",
     pysol_number: "e.g. 1234, as in PySolFC",
   };
   const showHint = () => {
@@ -161,7 +203,7 @@ function wireNewGame(section) {
         error.textContent = "Enter a deal code.";
         return;
       }
-      body = { code };
+      body = withVariant({ code });
     } else {
       if (!/^\d+$/.test(raw)) {
         error.textContent = "Enter a whole number.";
@@ -169,7 +211,9 @@ function wireNewGame(section) {
         return;
       }
       // Written by hand: a seed can be larger than a JavaScript number holds exactly.
-      body = new JsonText(`{"${kind.value}": ${raw.replace(/^0+(?=\d)/, "")}}`);
+      const variant = pickedVariant();
+      const extra = variant === "scorpion" ? "" : `, "variant": ${JSON.stringify(variant)}`;
+      body = new JsonText(`{"${kind.value}": ${raw.replace(/^0+(?=\d)/, "")}${extra}}`);
     }
     const failure = await start(body, form);
     if (failure) {
@@ -187,7 +231,10 @@ function wirePlayNow(button) {
     setBusy(button.parentElement, true);
     try {
       await me.startGuest();
-      const game = await games.create({ mode: "random" });
+      const variant = document.getElementById("play-now-variant")?.value || "scorpion";
+      const game = await games.create(
+        variant === "scorpion" ? { mode: "random" } : { mode: "random", variant },
+      );
       location.assign(`/play/${game.id}/`);
     } catch (failure) {
       error.textContent = failure.detail;

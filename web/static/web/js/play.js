@@ -23,6 +23,7 @@ import {
   describeRecord,
   layoutTable,
   renderTable,
+  runsToCollect,
   suitName,
 } from "scorpion/cards.js";
 import { follow } from "scorpion/live.js";
@@ -35,6 +36,8 @@ import {
   isPractice,
   MODE_LABELS,
   toast,
+  VARIANT_RULES,
+  variantTitle,
   wireHeader,
 } from "scorpion/ui.js";
 
@@ -81,7 +84,9 @@ function shownGame() {
 // move cannot be foreseen (the server then decides alone). A card uncovered stays face down
 // until the server says which it is; a run completed is collected when the answer comes.
 function predict(g, body) {
-  if (body.type !== "move" || !playable(g)) return null;
+  // Foreseen in Scorpion only: the other variants build and fill empty columns otherwise,
+  // and the server decides alone.
+  if (body.type !== "move" || !playable(g) || (g.variant && g.variant !== "scorpion")) return null;
   const source = g.columns.findIndex((column) => column.cards.includes(body.card));
   if (source < 0) return null;
   const index = g.columns[source].cards.indexOf(body.card);
@@ -172,6 +177,7 @@ function render({ from = null } = {}) {
 
 function describeMode(g) {
   const parts = [MODE_LABELS[g.mode] || g.mode];
+  if (g.variant && g.variant !== "scorpion") parts.unshift(variantTitle(g.variant));
   if (g.daily_date) parts.push(g.daily_date);
   if (isPractice(g)) parts.push("practice: does not rank");
   if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
@@ -211,7 +217,7 @@ function renderBanner() {
       h(
         "p",
         {},
-        `All four suits collected in ${game.moves} moves and ${formatDuration(game.elapsed_seconds)}.`,
+        `All ${runsToCollect(game) === 8 ? "eight runs" : "four suits"} collected in ${game.moves} moves and ${formatDuration(game.elapsed_seconds)}.`,
       ),
       dailyNote(),
       h(
@@ -278,8 +284,19 @@ function setGame(next) {
     hintShown = null;
   }
   game = rest;
+  showRules(game);
   render();
   return event;
+}
+
+// The help names the variant being played and says its rules.
+function showRules(g) {
+  const rules = document.getElementById("rules");
+  if (!rules) return;
+  const variant = g.variant || "scorpion";
+  rules.textContent = VARIANT_RULES[variant] || VARIANT_RULES.scorpion;
+  const title = document.getElementById("rules-title");
+  if (title) title.textContent = `How to play ${variantTitle(variant)}`;
 }
 
 // --- talking to the server ---
@@ -589,7 +606,8 @@ function highlight(option) {
     controls.deal.classList.add("hint");
     return;
   }
-  board.querySelector(`.card[data-card="${option.card}"]`)?.classList.add("hint");
+  const where = option.from !== undefined && option.from !== null ? `[data-column="${option.from}"]` : "";
+  board.querySelector(`.card[data-card="${option.card}"]${where}`)?.classList.add("hint");
   const column = board.querySelector(`.column[data-column="${option.to}"]`);
   const cards = column ? column.querySelectorAll(".card") : [];
   const target = cards.length ? cards[cards.length - 1] : column?.querySelector(".empty-slot");
@@ -602,6 +620,16 @@ function highlight(option) {
 // a drag once it travels. Browsers' own clicks on cards are not used for pointers (a touch
 // click can go missing right after a drag); only the keyboard's clicks (Enter, Space) are.
 let drag = null; // {pointerId, card, from, startX, startY, active, layer}
+
+// A move of a card element: the card, and in the other variants than Scorpion the place it is
+// picked from (`from`: its column, or past the last column for a reserve card), which tells
+// the two copies of a two-deck card apart.
+function moveBody(card, to) {
+  const body = { type: "move", card: card.dataset.card };
+  if (to !== undefined && to !== null) body.to = to;
+  if (game?.variant && game.variant !== "scorpion") body.from = Number(card.dataset.column);
+  return body;
+}
 
 function cardButton(target) {
   const card = target instanceof Element ? target.closest("button.card[data-card]") : null;
@@ -620,7 +648,7 @@ board.addEventListener("click", (event) => {
     return;
   }
   const card = cardButton(event.target);
-  if (card) command({ type: "move", card: card.dataset.card });
+  if (card) command(moveBody(card));
 });
 
 board.addEventListener("pointerdown", (event) => {
@@ -637,6 +665,7 @@ board.addEventListener("pointerdown", (event) => {
   drag = {
     pointerId: event.pointerId,
     card: card ? card.dataset.card : null, // null: the stock, which only taps
+    element: card,
     from: card ? Number(card.dataset.column) : null,
     startX: event.clientX,
     startY: event.clientY,
@@ -666,7 +695,7 @@ document.addEventListener("pointerup", async (event) => {
   drag = null;
   if (!current.active) {
     // A tap: the stock deals; a card goes where the server finds it a place.
-    command(current.card ? { type: "move", card: current.card } : { type: "deal" });
+    command(current.card ? moveBody(current.element) : { type: "deal" });
     return;
   }
   markDropTarget(null);
@@ -675,7 +704,7 @@ document.addEventListener("pointerup", async (event) => {
     snapBack(current);
     return;
   }
-  const body = { type: "move", card: current.card, to };
+  const body = moveBody(current.element, to);
   if (game && predict(shownGame(), body)) {
     // Drawn in its new place at once, gliding from where it was dropped.
     const from = new Map();
@@ -702,10 +731,14 @@ document.addEventListener("pointercancel", (event) => {
 
 // Moves the dragged card and everything on it into a floating layer that follows the pointer.
 function liftStack() {
-  const card = board.querySelector(`button.card[data-card="${drag.card}"]`);
+  const card = drag.element?.isConnected
+    ? drag.element
+    : board.querySelector(`button.card[data-card="${drag.card}"]`);
   if (!card) return false;
   const stack = [card];
-  for (let next = card.nextElementSibling; next; next = next.nextElementSibling) {
+  // The cards on it go along; a reserve card goes alone.
+  const inColumn = card.parentElement?.classList.contains("column");
+  for (let next = card.nextElementSibling; inColumn && next; next = next.nextElementSibling) {
     if (next.classList.contains("card")) stack.push(next);
   }
   const first = card.getBoundingClientRect();
@@ -802,12 +835,14 @@ document.addEventListener("keydown", (event) => {
     clearHighlight();
   } else if (key.startsWith("Arrow")) {
     if (moveFocus(key, target)) event.preventDefault();
-  } else if (/^[1-7]$/.test(key)) {
-    // With a card focused, a digit moves it to that column (the keyboard's drag and drop).
+  } else if (/^[0-9]$/.test(key)) {
+    // With a card focused, a digit moves it to that column (the keyboard's drag and drop);
+    // 0 is the tenth column of the ten-column variants.
     const card = cardButton(target);
-    if (card) {
+    const to = key === "0" ? 9 : Number(key) - 1;
+    if (card && game && to < game.columns.length) {
       event.preventDefault();
-      command({ type: "move", card: card.dataset.card, to: Number(key) - 1 });
+      command(moveBody(card, to));
     }
   }
 });

@@ -5,7 +5,7 @@
 
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDuration, h, MODE_LABELS, wireHeader } from "scorpion/ui.js";
+import { formatDuration, h, MODE_LABELS, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WON = "#2e9d57";
@@ -44,9 +44,16 @@ function figureList(figures) {
   );
 }
 
-function modeTable(modes) {
+// The same table per variant of the family (`variants`: a list, Scorpion first).
+function variantTable(variants) {
+  const rows = {};
+  for (const row of variants || []) rows[row.variant] = row;
+  return modeTable(rows, { heading: "Game", label: variantTitle, empty: "No figures per game yet." });
+}
+
+function modeTable(modes, { heading = "Deal", label = (name) => MODE_LABELS[name] || name, empty = "No figures per kind of deal yet." } = {}) {
   const names = Object.keys(modes || {});
-  if (!names.length) return h("p", { class: "muted" }, "No figures per kind of deal yet.");
+  if (!names.length) return h("p", { class: "muted" }, empty);
   return h(
     "table",
     { class: "data" },
@@ -56,7 +63,7 @@ function modeTable(modes) {
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Deal"),
+        h("th", { scope: "col" }, heading),
         h("th", { scope: "col", class: "num" }, "Played"),
         h("th", { scope: "col", class: "num" }, "Won"),
         h("th", { scope: "col", class: "num" }, "Win rate"),
@@ -72,7 +79,7 @@ function modeTable(modes) {
         return h(
           "tr",
           {},
-          h("th", { scope: "row" }, MODE_LABELS[name] || name),
+          h("th", { scope: "row" }, label(name)),
           h("td", { class: "num" }, orDash(f.played)),
           h("td", { class: "num" }, orDash(f.won)),
           h("td", { class: "num" }, percent(f.win_rate)),
@@ -237,6 +244,7 @@ async function main() {
   const figuresBox = document.getElementById("figures");
   const chartBox = document.getElementById("chart");
   const modesBox = document.getElementById("modes");
+  const variantsBox = document.getElementById("variants");
   const [figures, finished] = await Promise.allSettled([
     stats.get(),
     Promise.all([allGames("won"), allGames("resigned")]),
@@ -244,10 +252,12 @@ async function main() {
   if (figures.status === "fulfilled") {
     figuresBox.replaceChildren(figureList(figures.value));
     modesBox.replaceChildren(h("div", { class: "table-scroll" }, modeTable(figures.value.modes)));
+    variantsBox.replaceChildren(h("div", { class: "table-scroll" }, variantTable(figures.value.variants)));
   } else {
     const error = figures.reason instanceof ApiError ? figures.reason : { detail: String(figures.reason) };
     figuresBox.replaceChildren(h("p", { class: "error" }, error.detail));
     modesBox.replaceChildren();
+    variantsBox.replaceChildren();
   }
   if (finished.status === "fulfilled") {
     chartBox.replaceChildren(chart(...finished.value, chartBox.clientWidth));

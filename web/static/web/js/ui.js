@@ -83,6 +83,45 @@ export const MODE_LABELS = {
   daily_practice: "Daily challenge, practice",
 };
 
+// The games of the Scorpion family (GET /api/v1/variants/ says the same, with the layouts).
+export const VARIANT_TITLES = {
+  scorpion: "Scorpion",
+  wasp: "Wasp",
+  "scorpion-tail": "Scorpion Tail",
+  "three-blind-mice": "Three Blind Mice",
+  "double-scorpion": "Double Scorpion",
+};
+
+export function variantTitle(name) {
+  return VARIANT_TITLES[name] || name;
+}
+
+// The rules of each variant in brief, for the play page's help (docs/rules.md).
+export const VARIANT_RULES = {
+  scorpion:
+    "Build down in suit: a face-up card goes onto the card of the same suit one rank higher, " +
+    "taking every card on top of it along. Only a King (with whatever lies on it) goes into an " +
+    "empty column. A King to Ace run of one suit is collected. Deal the three stock cards once, " +
+    "when you like.",
+  wasp:
+    "Wasp: build down in suit, moving any face-up card with everything on it, as in Scorpion; " +
+    "but any card (not only a King) may go into an empty column, and only the first three " +
+    "columns start with face-down cards. A King to Ace run of one suit is collected. Deal the " +
+    "three stock cards once.",
+  "scorpion-tail":
+    "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), moving any " +
+    "face-up card with everything on it. Only a King goes into an empty column. A King to Ace " +
+    "run in alternating colours is collected. Deal the three stock cards once.",
+  "three-blind-mice":
+    "Three Blind Mice: ten columns of five, the last three with three face-down cards; no " +
+    "stock, but two face-up reserve cards that you can play onto the columns. Build down in " +
+    "suit; only a King goes into an empty column; a King to Ace run of one suit is collected.",
+  "double-scorpion":
+    "Double Scorpion: two decks in ten columns, four face-down cards in each of the first " +
+    "five; no stock. Build down in suit, moving any face-up card with everything on it; only a " +
+    "King goes into an empty column. Collect all eight King to Ace runs.",
+};
+
 // A daily game that is not the player's first attempt of the day: practice, never ranked.
 export function isPractice(game) {
   return game.mode === "daily" && !game.ranked;
@@ -90,7 +129,8 @@ export function isPractice(game) {
 
 // The mode of a game as a short label, practice attempts marked as such.
 export function modeLabel(game) {
-  const label = MODE_LABELS[game.mode] || game.mode;
+  let label = MODE_LABELS[game.mode] || game.mode;
+  if (game.variant && game.variant !== "scorpion") label = `${variantTitle(game.variant)}, ${label.toLowerCase()}`;
   return isPractice(game) ? `${label} (practice)` : label;
 }
 

@@ -1,0 +1,110 @@
+"""The Scorpion family as the service sees it: which variants a game may be, and the deal and
+starting state of a game in its variant (the engine's ``games.engine.variants`` registry).
+
+Every place that builds a game's position from its deal code (services, selectors, the
+analysis, the streams, the staff's replay) goes through ``deal_state`` with the game's
+``variant``, so a Wasp deal code is never read as a Scorpion one. A position stored in
+``Game.state`` carries its own variant (the engine's ``Position.to_dict``), so reads of the
+projection need nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import variants as engine_variants
+from games.engine.errors import UnknownVariantError
+from games.engine.variants import SCORPION, VARIANTS, Variant, get_variant
+from games.history import GameState
+
+DEFAULT_VARIANT = SCORPION.name
+# Modes whose deals are certified ahead (the daily challenge, the winnable pool): Scorpion
+# only. The daily is one deal for everyone, so it is one variant for everyone (docs/api.md).
+CERTIFIED_VARIANTS = frozenset({SCORPION.name})
+# Variants the solver (games.engine.solver) plays by their own rules, so the post-game
+# analysis can be trusted: Scorpion only so far (the solver reads a Scorpion table; on another
+# variant it would judge by Scorpion's rules, or refuse a ten-column table). Widen this when
+# the solver reads ``position.variant``.
+ANALYSED_VARIANTS = frozenset({SCORPION.name})
+
+__all__ = [
+    "ANALYSED_VARIANTS",
+    "CERTIFIED_VARIANTS",
+    "DEFAULT_VARIANT",
+    "UnknownVariantError",
+    "Variant",
+    "deal_code_for_seed",
+    "deal_state",
+    "normalise_deal_code",
+    "variant_choices",
+    "variant_named",
+    "variant_names",
+    "variant_summaries",
+    "variant_summary",
+]
+
+
+def variant_names() -> list[str]:
+    return list(VARIANTS)
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """(name, title) of every variant, for the model's and the API's choices."""
+    return [(variant.name, variant.title) for variant in VARIANTS.values()]
+
+
+def variant_named(name: str) -> Variant:
+    """The variant called ``name``; UnknownVariantError otherwise."""
+    return get_variant(name)
+
+
+def deal_code_for_seed(seed: int, variant: str) -> str:
+    """The deal code a seed deals in ``variant`` (docs/deals.md): a one-deck variant's is the
+    Scorpion code of the seed, laid out in the variant's way."""
+    return engine_variants.deal_code_for_seed(seed, get_variant(variant))
+
+
+def normalise_deal_code(code: str, variant: str) -> str:
+    """A player's deal code, trimmed and upper-cased, checked against ``variant`` (raises
+    DealCodeError naming what is wrong)."""
+    normal = code.strip().upper()
+    engine_variants.deal_position(normal, get_variant(variant))
+    return normal
+
+
+def deal_state(code: str, variant: str) -> GameState:
+    """The state a game of ``variant`` starts from: its deal as dealt, nothing played."""
+    position = engine_variants.deal_position(code, get_variant(variant))
+    return GameState(position=position, line=(), redo=())
+
+
+# How each variant differs from Scorpion, in a sentence (docs/rules.md has the rules).
+_SUMMARIES = {
+    "scorpion": "Seven columns of seven, three face down in each of the first four; a stock "
+    "of three dealt once; any exposed King to an empty column.",
+    "wasp": "Scorpion with every card of the deal face up.",
+    "scorpion-tail": "Scorpion where a card goes on the next higher card of the same colour.",
+    "three-blind-mice": "Ten columns of five (three face down in the first seven), a stock of two.",
+    "double-scorpion": "Two decks: ten columns, eight runs to collect.",
+}
+
+
+def variant_summary(variant: Variant) -> dict[str, Any]:
+    """What ``GET /api/v1/variants/`` says of one variant: its layout and rules in brief."""
+    return {
+        "name": variant.name,
+        "title": variant.title,
+        "decks": variant.decks,
+        "columns": variant.column_count,
+        "column_sizes": list(variant.column_sizes),
+        "face_down": list(variant.hidden),
+        "stock": variant.stock_size,
+        "reserve": variant.reserve_size,
+        "build": variant.build,
+        "empty_column": variant.empty_column,
+        "summary": _SUMMARIES.get(variant.name, variant.title),
+    }
+
+
+def variant_summaries() -> list[dict[str, Any]]:
+    return [variant_summary(variant) for variant in VARIANTS.values()]

@@ -1,0 +1,155 @@
+"""The Scorpion family in the browser: a variant picked in the lobby, a Wasp game won with
+the mouse, and the ten-column tables (Three Blind Mice with its reserve, Double Scorpion's two
+decks) fitting the screens of tests/web/test_layout.py."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine.solver import solve
+from games.engine.variants import VARIANTS, deal_code_for_seed, deal_position
+from tests.api.conftest import Player, sign_up
+from tests.web.conftest import DESKTOP, shoot
+from tests.web.test_layout import SIZES, check_readable, log_in, measure
+from tests.web.test_play import Table, expect, watch_errors
+from tests.web.test_play import sign_up as sign_up_in_browser
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("web_settings"),
+]
+
+WASP_SEED = 0
+
+
+def wasp_line(seed: int) -> list[dict[str, Any]]:
+    """A winning line of a Wasp deal: every Scorpion move is a Wasp move, so the (Scorpion)
+    solver's line on the Wasp layout wins the Wasp game."""
+    wasp = VARIANTS["wasp"]
+    solution = solve(deal_position(deal_code_for_seed(seed, wasp), wasp), node_budget=100_000)
+    assert solution.verdict == "won"
+    return list(solution.line)
+
+
+def test_the_lobby_offers_every_variant_of_the_registry() -> None:
+    template = Path("scorpion_site/templates/home.html").read_text()
+    for picker in ("variant-pick", "play-now-variant"):
+        block = template.split(f'id="{picker}"', 1)[1].split("</select>", 1)[0]
+        assert re.findall(r'value="([^"]+)"', block) == list(VARIANTS), picker
+
+
+def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(browser: Any, live_server: Any) -> None:
+    line = wasp_line(WASP_SEED)
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = watch_errors(page)
+    sign_up_in_browser(page, live_server.url)
+
+    page.select_option("#variant-pick", "wasp")
+    # The daily challenge and the winnable deals are Scorpion's: their buttons wait.
+    expect(page.locator('button[data-mode="daily"]')).to_be_disabled()
+    expect(page.locator('button[data-mode="winnable"]')).to_be_disabled()
+    expect(page.locator("#variant-note")).to_be_visible()
+    page.select_option("#deal-kind", "seed")
+    page.fill("#deal-value", str(WASP_SEED))
+    page.click("#seeded-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    table = Table(page)
+    table.wait_version(0)
+
+    expect(page.locator("#board")).to_have_attribute("data-variant", "wasp")
+    expect(page.locator("#board .tableau > .column")).to_have_count(7)
+    expect(page.locator("#board .tableau .card.back")).to_have_count(9)  # 3 in columns 1-3
+    expect(page.locator("#mode")).to_contain_text("Wasp")
+    expect(page.locator("#rules-title")).to_have_text("How to play Wasp")
+    expect(page.locator("#rules")).to_contain_text("any card")
+    shoot(page, "wasp-table")
+
+    for version, step in enumerate(line, start=1):
+        if step["type"] == "deal":
+            page.click("#btn-deal")
+        else:
+            table.drag(step["card"], step["to"])
+        table.wait_version(version)
+    expect(page.locator("#banner")).to_contain_text("You won!")
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+    shoot(page, "wasp-won")
+
+    # The statistics count it for Wasp.
+    page.goto(live_server.url + "/stats/")
+    expect(page.locator("#stats")).to_have_attribute("data-loaded", "true")
+    wasp_row = page.locator("#variants tbody tr", has_text="Wasp")
+    expect(wasp_row.locator("td").nth(0)).to_have_text("1")  # played
+    expect(wasp_row.locator("td").nth(1)).to_have_text("1")  # won
+
+    # The lobby remembers the variant; the recent games say it.
+    page.goto(live_server.url + "/")
+    expect(page.locator("#variant-pick")).to_have_value("wasp")
+    expect(page.locator("#recent")).to_contain_text("Wasp")
+    assert errors == []
+    context.close()
+
+
+@pytest.fixture
+def player() -> Player:
+    return sign_up(f"variants-{time.monotonic_ns()}@example.com")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_ten_column_tables_fit_every_screen(
+    browser: Any, live_server: Any, player: Player, size: tuple[int, int]
+) -> None:
+    name = f"{size[0]}x{size[1]}"
+    mice = player.new_game(seed=1, variant="three-blind-mice")
+    double = player.new_game(seed=1, variant="double-scorpion")
+    page = log_in(browser, live_server.url, player, size)
+    for game, runs in ((mice, 4), (double, 8)):
+        page.goto(f"{live_server.url}/play/{game['id']}/")
+        table = Table(page)
+        table.wait_version(0)
+        expect(page.locator("#board .tableau > .column")).to_have_count(10)
+        expect(page.locator("#board .foundations .slot")).to_have_count(runs)
+        found = measure(page)
+        check_readable(f"{name} {game['variant']}", found)
+        faces = sum(len(column["cards"]) for column in game["columns"])
+        assert len(found["corners"]) == faces  # two copies of a card are two cards
+        if size[1] >= 768:
+            bottom = max(corner["bottom"] for corner in found["corners"])
+            assert bottom <= size[1], f"{name} {game['variant']}: the deal overflows"
+        if game["variant"] == "three-blind-mice":
+            reserve = page.locator("#board .reserve button.card")
+            expect(reserve).to_have_count(2)
+            assert [reserve.nth(i).get_attribute("data-card") for i in range(2)] == game["reserve"]
+            assert [reserve.nth(i).get_attribute("data-column") for i in range(2)] == [
+                "10",
+                "11",
+            ]
+        shoot(page, f"play-{name}-{game['variant']}")
+    page.context.close()
+
+
+def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(seed=3, variant="double-scorpion")
+    hint = player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"][0]
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    card = page.locator(
+        f'#board button.card[data-card="{hint["card"]}"][data-column="{hint["from"]}"]'
+    )
+    box = card.bounding_box()
+    assert box is not None
+    card.click(position={"x": box["width"] / 2, "y": 7})
+    table.wait_version(1)
+    sent = page.locator("#board").get_attribute("data-last-command") or ""
+    assert f'"from":{hint["from"]}' in sent, sent
+    page.context.close()
