@@ -24,6 +24,8 @@ from games.api.serializers import (
     MAX_VERSION,
     AnalysisPendingSerializer,
     AnalysisSerializer,
+    ChancesPendingSerializer,
+    ChancesSerializer,
     CommandProblemSerializer,
     CommandResultSerializer,
     CommandSerializer,
@@ -38,6 +40,7 @@ from games.api.serializers import (
     StatePageSerializer,
     StatesQuerySerializer,
     analysis_representation,
+    chances_representation,
     command_from_body,
     event_representation,
     game_representation,
@@ -208,6 +211,56 @@ class GameHintsView(ApiView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game, hints = services.game_hints_request(owner=player(request), game_id=game_id)
         return Response(hints_representation(game, hints))
+
+
+# How long a client should wait before asking again for chances a worker is computing.
+CHANCES_RETRY_AFTER = 2
+
+
+def _chances_response(answer: services.ChancesAnswer, *, show: bool) -> Response:
+    if answer.chances is None or not show:
+        return Response(
+            {
+                "status": "pending" if answer.chances is None else "ready",
+                "game": str(answer.game.pk),
+                "version": answer.game.version,
+                "retry_after": CHANCES_RETRY_AFTER,
+            },
+            status=202,
+            headers={"Retry-After": str(CHANCES_RETRY_AFTER)} if answer.chances is None else {},
+        )
+    return Response(chances_representation(answer.chances))
+
+
+class GameChancesView(ApiView):
+    # Served chances count as a hint (against a clean win); asking for them to be prepared
+    # (POST, the player paused) serves nothing and counts nothing, but is part of playing.
+    oauth_scopes = {"GET": scopes.GAMES_PLAY, "POST": scopes.GAMES_PLAY}
+
+    @extend_schema(
+        operation_id="games_chances",
+        request=None,
+        responses={
+            200: ChancesSerializer,
+            202: ChancesPendingSerializer,
+            409: OpenApiResponse(description="game_finished: chances are for games in play"),
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        answer = services.game_chances_request(owner=player(request), game_id=game_id, show=True)
+        return _chances_response(answer, show=True)
+
+    @extend_schema(
+        operation_id="games_chances_prepare",
+        request=None,
+        responses={
+            202: ChancesPendingSerializer,
+            409: OpenApiResponse(description="game_finished: chances are for games in play"),
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        answer = services.game_chances_request(owner=player(request), game_id=game_id, show=False)
+        return _chances_response(answer, show=False)
 
 
 # How long a client should wait before asking again for an analysis a worker is computing.
