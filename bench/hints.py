@@ -44,7 +44,7 @@ from games.engine.chances import (
 from games.engine.deals import SplitMix64, deal_code_for_seed
 from games.engine.hints import ranked_hints
 from games.engine.position import Action, Position, apply, deal_position, legal_actions
-from games.engine.solver import solve
+from games.engine.solver import Verdict, solve
 
 
 @dataclass
@@ -98,7 +98,7 @@ def main() -> None:
         actions, stream = sampled_verdicts(
             VisibleTable.of(case.position), seed=case.seed, node_budget=args.node_budget
         )
-        outcomes = []
+        outcomes: list[list[Verdict]] = []
         started = time.process_time()
         for level in levels:
             outcomes.extend(itertools.islice(stream, level - len(outcomes)))
