@@ -869,6 +869,9 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
 # "Winning chances"). A node budget, never a time budget, so that every run gives one answer.
 CHANCE_SAMPLES = 200
 CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
+# Without a live worker a request computes them itself, with fewer samples so that it answers
+# within about a second (the answer says how many samples it rests on).
+INLINE_CHANCE_SAMPLES = 50
 # While a chances task is queued or running for a game, no other is sent (one per game, however
 # often the player pauses); past this, a task lost with its worker is sent again on request.
 CHANCES_QUEUED_SECONDS = 120
@@ -890,6 +893,8 @@ class ChancesAnswer:
 
     game: Game
     chances: GameChances | None
+    # Not computed, and nothing on it: no live worker, so only a GET computes them.
+    on_request: bool = False
 
 
 def chance_seed(*, game_id: UUID | str, version: int) -> int:
@@ -919,13 +924,18 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:
-        cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
-        if _worker_available() and (
-            cache.get(_chances_key("queued", game.pk))
-            or _chances_schedule(str(game.pk), game.version)
-        ):
-            return ChancesAnswer(game, None)
-        stored = game_chances_ensure(game_id=game.pk, version=game.version)
+        if _worker_available():
+            cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
+            if cache.get(_chances_key("queued", game.pk)) or _chances_schedule(
+                str(game.pk), game.version
+            ):
+                return ChancesAnswer(game, None, on_request=False)
+        if not show:
+            # Preparing is a worker's job: without one, nothing is computed until asked for.
+            return ChancesAnswer(game, None, on_request=True)
+        stored = game_chances_ensure(
+            game_id=game.pk, version=game.version, samples=INLINE_CHANCE_SAMPLES
+        )
         if stored is None:
             # The game moved on or ended meanwhile: the player's next request asks again.
             return ChancesAnswer(game, None)
@@ -971,7 +981,9 @@ def game_chances_task(*, game_id: UUID, version: int) -> GameChances | None:
                 _chances_schedule(str(game_id), wanted)
 
 
-def game_chances_ensure(*, game_id: UUID, version: int) -> GameChances | None:
+def game_chances_ensure(
+    *, game_id: UUID, version: int, samples: int | None = None
+) -> GameChances | None:
     """The chances of the game at ``version``, computed now if not stored; None if the game is
     gone, over, or no longer at ``version``. Idempotent and safe to race: the engine is
     deterministic (seed from id and version, node budget), and the one-row-per-version
@@ -984,10 +996,11 @@ def game_chances_ensure(*, game_id: UUID, version: int) -> GameChances | None:
         return None
     # Only the visible table goes in: nothing computed below can depend on an unseen card.
     table = VisibleTable.of(selectors.game_state(game=game).position)
+    samples = CHANCE_SAMPLES if samples is None else samples
     started = time.process_time()
     found = chances(
         table,
-        samples=CHANCE_SAMPLES,
+        samples=samples,
         seed=chance_seed(game_id=game.pk, version=version),
         node_budget=CHANCE_NODE_BUDGET,
     )
@@ -1000,7 +1013,7 @@ def game_chances_ensure(*, game_id: UUID, version: int) -> GameChances | None:
                 game=game,
                 version=version,
                 defaults={
-                    "samples": CHANCE_SAMPLES,
+                    "samples": samples,
                     "node_budget": CHANCE_NODE_BUDGET,
                     "actions": [entry.to_dict() for entry in found],
                     "cpu_seconds": cpu_seconds,

@@ -522,7 +522,8 @@ class ChancesSerializer(serializers.Serializer[Any]):
 
 class ChancesPendingSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(
-        help_text='"pending": a worker is on it; or, answering a POST, "ready": GET serves them.'
+        help_text='"pending": a worker is on it. Answering a POST only: "ready" (GET serves '
+        'them), or "on_request" (no worker is running: GET computes them, with fewer samples).'
     )
     game = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The version being computed.")

@@ -218,18 +218,21 @@ CHANCES_RETRY_AFTER = 2
 
 
 def _chances_response(answer: services.ChancesAnswer, *, show: bool) -> Response:
-    if answer.chances is None or not show:
-        return Response(
-            {
-                "status": "pending" if answer.chances is None else "ready",
-                "game": str(answer.game.pk),
-                "version": answer.game.version,
-                "retry_after": CHANCES_RETRY_AFTER,
-            },
-            status=202,
-            headers={"Retry-After": str(CHANCES_RETRY_AFTER)} if answer.chances is None else {},
-        )
-    return Response(chances_representation(answer.chances))
+    if answer.chances is not None and show:
+        return Response(chances_representation(answer.chances))
+    if answer.chances is not None:
+        state = "ready"
+    else:
+        state = "on_request" if answer.on_request else "pending"
+    body = {
+        "status": state,
+        "game": str(answer.game.pk),
+        "version": answer.game.version,
+        "retry_after": CHANCES_RETRY_AFTER,
+    }
+    pending = state == "pending"
+    headers = {"Retry-After": str(CHANCES_RETRY_AFTER)} if pending else {}
+    return Response(body, status=202, headers=headers)
 
 
 class GameChancesView(ApiView):

@@ -28,6 +28,7 @@ LINE = WON_DEAL["line"]
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     # The answer's shape and fairness do not need 200 samples; the tests' time does.
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
     monkeypatch.setattr(services, "_worker_available", lambda: False)
 
@@ -88,8 +89,20 @@ def test_a_served_answer_counts_one_hint_per_version(player: Player) -> None:
     assert hint_count(game) == 2
 
 
+def test_without_a_worker_preparing_computes_nothing_and_asking_computes_fewer_samples(
+    player: Player,
+) -> None:
+    game = player.new_game(code=CODE)
+    prepared = player.post(path(game))
+    assert prepared.status_code == 202
+    assert prepared.json()["status"] == "on_request"
+    assert not GameChances.objects.exists()
+    assert player.get(path(game)).json()["samples"] == services.INLINE_CHANCE_SAMPLES
+
+
 def test_preparing_serves_and_counts_nothing(player: Player) -> None:
     game = player.new_game(code=CODE)
+    player.get(path(game))  # computed (inline here), served and counted once
     prepared = player.post(path(game))
     assert prepared.status_code == 202
     assert prepared.json() == {
@@ -99,9 +112,6 @@ def test_preparing_serves_and_counts_nothing(player: Player) -> None:
         "retry_after": 2,
     }
     assert "actions" not in prepared.json()
-    assert hint_count(game) == 0
-    assert GameChances.objects.filter(game_id=game["id"], version=0).exists()
-    assert player.get(path(game)).status_code == 200
     assert hint_count(game) == 1
 
 

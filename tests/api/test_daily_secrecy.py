@@ -301,6 +301,7 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
     from tests.engine.random_play import unseen_cards, with_unseen
 
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda: False)
     game = player.new_game(mode="daily")

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda: False)
 
@@ -39,6 +40,8 @@ def test_the_chances_of_every_legal_action_are_served(client: Scorpion) -> None:
 
 def test_preparing_answers_at_once_and_serves_nothing(client: Scorpion) -> None:
     game = client.games.create(code=WON_DEAL["code"])
+    assert game.prepare_chances().status == "on_request"  # no worker: GET computes them
+    game.chances()
 
     prepared = game.prepare_chances()
 
