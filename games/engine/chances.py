@@ -36,9 +36,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import DECK_SIZE, card_code
+from games.engine.cards import DECK_SIZE, card_code, parse_card
 from games.engine.deals import SplitMix64
 from games.engine.position import (
+    DEAL,
     Action,
     Deal,
     Move,
@@ -158,9 +159,6 @@ class ActionChance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionChance:
-        from games.engine.cards import parse_card
-        from games.engine.position import DEAL
-
         action: Action = (
             DEAL if data["type"] == "deal" else Move(parse_card(data["card"]), int(data["to"]))
         )
