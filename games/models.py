@@ -384,3 +384,33 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id} ({self.outcome})"
+
+
+class GameChances(models.Model):
+    """The winning chance of each legal action at one version of a game in play
+    (games.engine.chances), computed by a worker when the player pauses or asks.
+
+    Fair by construction: computed from the visible table only (the unseen cards shuffled into
+    their slots many times), with a seed derived from the game id and version, so it may be
+    served while the game is on, a daily's included. One row per version; a newer version's
+    row replaces the older ones (versions only grow, an undo is an event too).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chances")
+    version = models.PositiveIntegerField()
+    samples = models.PositiveIntegerField()
+    node_budget = models.PositiveIntegerField(help_text="Positions per sampled solve.")
+    # Per legal action, best chance first: games.engine.chances.ActionChance.to_dict().
+    actions = models.JSONField(default=list)
+    cpu_seconds = models.FloatField(default=0.0)
+    # Whether the answer was served once already: a served answer counts as one hint, once.
+    served = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="chances_one_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"chances of {self.game_id} at version {self.version}"

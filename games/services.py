@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
@@ -26,6 +27,7 @@ from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET, analyse
 from games.engine.cards import parse_deal_code
+from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.solver import Solution, solve
 from games.history import Command, GameFinishedError, GameState
@@ -35,6 +37,7 @@ from games.models import (
     DailyDeal,
     Game,
     GameAnalysis,
+    GameChances,
     GameEvent,
     GameMode,
     GameSnapshot,
@@ -902,3 +905,165 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     if analysis is None:
         raise Http404("no such game")  # erased meanwhile, with the player's data
     return AnalysisAnswer(game, analysis)
+
+
+# --- Winning chances (a hint worth a worker) ---
+
+# Samples per answer and positions per sampled solve: bench/hints.py measures the cost (README,
+# "Winning chances"). A node budget, never a time budget, so that every run gives one answer.
+CHANCE_SAMPLES = 200
+CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
+# Without a live worker a request computes them itself, with fewer samples so that it answers
+# within about a second (the answer says how many samples it rests on).
+INLINE_CHANCE_SAMPLES = 50
+# While a chances task is queued or running for a game, no other is sent (one per game, however
+# often the player pauses); past this, a task lost with its worker is sent again on request.
+CHANCES_QUEUED_SECONDS = 120
+# The latest version a player wanted the chances of, per game: a finishing task follows it up.
+CHANCES_WANTED_SECONDS = 3600
+
+
+class ChancesUnavailableError(Exception):
+    """No chances for this game: it is over (``code`` is the API's problem code)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        self.code = code
+        super().__init__(detail)
+
+
+@dataclass(frozen=True, slots=True)
+class ChancesAnswer:
+    """The chances at the game's current version, or None while a worker computes them."""
+
+    game: Game
+    chances: GameChances | None
+    # Not computed, and nothing on it: no live worker, so only a GET computes them.
+    on_request: bool = False
+
+
+def chance_seed(*, game_id: UUID | str, version: int) -> int:
+    """The sampling seed of a game's version: from its id and version only, never from a card,
+    so it tells nothing about the deal; a 63-bit int (it fits the database's bigint)."""
+    digest = hashlib.sha256(f"chances:{game_id}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _chances_key(kind: str, game_id: UUID | str) -> str:
+    return f"chances-{kind}:{game_id}"
+
+
+def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAnswer:
+    """A player's request for the winning chances of the game's current version (docs/api.md).
+
+    Served at once when stored. Otherwise a worker is asked (coalesced per game: at most one
+    task queued, the latest version wins) and the answer is None ("pending"); without a broker
+    or a live worker it is computed here and now. ``show`` is False when the client only wants
+    them ready for later (the player paused): then nothing is served or counted. A served
+    answer counts as one hint, once per version, however often it is served again.
+    """
+    game = selectors.game_get(owner=owner, game_id=game_id)
+    if game.is_finished:
+        raise ChancesUnavailableError(
+            "game_finished", f"the game is {game.status}: chances are for games in play"
+        )
+    stored = GameChances.objects.filter(game=game, version=game.version).first()
+    if stored is None:
+        if _worker_available():
+            cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
+            if cache.get(_chances_key("queued", game.pk)) or _chances_schedule(
+                str(game.pk), game.version
+            ):
+                return ChancesAnswer(game, None, on_request=False)
+        if not show:
+            # Preparing is a worker's job: without one, nothing is computed until asked for.
+            return ChancesAnswer(game, None, on_request=True)
+        stored = game_chances_ensure(
+            game_id=game.pk, version=game.version, samples=INLINE_CHANCE_SAMPLES
+        )
+        if stored is None:
+            # The game moved on or ended meanwhile: the player's next request asks again.
+            return ChancesAnswer(game, None)
+    if show and GameChances.objects.filter(pk=stored.pk, served=False).update(served=True):
+        _count_hint(game)
+    return ChancesAnswer(game, stored)
+
+
+def _count_hint(game: Game) -> None:
+    """One hint, counted as ``game_hints_request`` counts them."""
+    if game.hint_count == 0 or not _hint_pending(game.pk):
+        Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
+
+
+def _chances_schedule(game_id: str, version: int) -> bool:
+    """Send a chances task unless one is queued or running for the game; True if one is."""
+    if not cache.add(_chances_key("queued", game_id), version, CHANCES_QUEUED_SECONDS):
+        return True
+    from games import tasks  # games.tasks imports this module
+
+    if tasks.enqueue(tasks.compute_chances, game_id, version):
+        return True
+    cache.delete(_chances_key("queued", game_id))
+    return False
+
+
+def game_chances_task(*, game_id: UUID, version: int) -> GameChances | None:
+    """What the worker runs: the chances of ``version`` if it is still the game's current one
+    (a task for an older version exits), then the latest version wanted meanwhile is queued."""
+    try:
+        return game_chances_ensure(game_id=game_id, version=version)
+    finally:
+        cache.delete(_chances_key("queued", game_id))
+        wanted = cache.get(_chances_key("wanted", game_id))
+        if wanted is not None and wanted != version:
+            current = Game.objects.filter(pk=game_id).values_list("version", "status").first()
+            if (
+                current is not None
+                and current[0] == wanted
+                and current[1] not in FINISHED_STATUSES
+                and not GameChances.objects.filter(game_id=game_id, version=wanted).exists()
+            ):
+                _chances_schedule(str(game_id), wanted)
+
+
+def game_chances_ensure(
+    *, game_id: UUID, version: int, samples: int | None = None
+) -> GameChances | None:
+    """The chances of the game at ``version``, computed now if not stored; None if the game is
+    gone, over, or no longer at ``version``. Idempotent and safe to race: the engine is
+    deterministic (seed from id and version, node budget), and the one-row-per-version
+    constraint keeps the first insert. Older versions' rows are dropped: they never come back."""
+    existing = GameChances.objects.filter(game_id=game_id, version=version).first()
+    if existing is not None:
+        return existing
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.is_finished or game.version != version:
+        return None
+    # Only the visible table goes in: nothing computed below can depend on an unseen card.
+    table = VisibleTable.of(selectors.game_state(game=game).position)
+    samples = CHANCE_SAMPLES if samples is None else samples
+    started = time.process_time()
+    found = chances(
+        table,
+        samples=samples,
+        seed=chance_seed(game_id=game.pk, version=version),
+        node_budget=CHANCE_NODE_BUDGET,
+    )
+    cpu_seconds = time.process_time() - started
+    try:
+        with transaction.atomic():
+            if not Game.objects.filter(pk=game.pk).exists():
+                return None  # erased meanwhile, with the player's data
+            stored, _created = GameChances.objects.get_or_create(
+                game=game,
+                version=version,
+                defaults={
+                    "samples": samples,
+                    "node_budget": CHANCE_NODE_BUDGET,
+                    "actions": [entry.to_dict() for entry in found],
+                    "cpu_seconds": cpu_seconds,
+                },
+            )
+            GameChances.objects.filter(game=game, version__lt=version).delete()
+    except IntegrityError:
+        return GameChances.objects.filter(game_id=game_id, version=version).first()
+    return stored

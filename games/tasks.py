@@ -82,3 +82,10 @@ def analyse_game(game_id: str) -> None:
     """Analyse a finished game (games.analysis); nothing to do if it is stored already, gone or
     not finished."""
     services.game_analysis_ensure(game_id=uuid.UUID(game_id))
+
+
+@shared_task(**RELIABLE, soft_time_limit=120, time_limit=150)
+def compute_chances(game_id: str, version: int) -> None:
+    """The winning chances of a game's version (games.services.game_chances_request); nothing to
+    do if stored already, or if the game is gone, over, or has moved past ``version``."""
+    services.game_chances_task(game_id=uuid.UUID(game_id), version=version)

@@ -33,6 +33,7 @@ from scorpion_client.errors import (
 )
 from scorpion_client.models import (
     Analysis,
+    Chances,
     Command,
     CommandResult,
     CreateMode,
@@ -522,6 +523,24 @@ class Ops:
             ep.GAME_ANALYSIS.method,
             ep.GAME_ANALYSIS.path(game_id=game_id_of(game)),
             _parsed(Analysis.from_json),
+        )
+
+    @staticmethod
+    def games_chances(game: GameRef) -> Spec[Chances]:
+        """200 (ready) and 202 (pending) both parse as ``Chances``."""
+        return Spec(
+            ep.GAME_CHANCES.method,
+            ep.GAME_CHANCES.path(game_id=game_id_of(game)),
+            _parsed(Chances.from_json),
+        )
+
+    @staticmethod
+    def games_chances_prepare(game: GameRef) -> Spec[Chances]:
+        """Have them computed, without serving (or counting) them: a 202 either way."""
+        return Spec(
+            ep.GAME_CHANCES_PREPARE.method,
+            ep.GAME_CHANCES_PREPARE.path(game_id=game_id_of(game)),
+            _parsed(Chances.from_json),
         )
 
     @staticmethod

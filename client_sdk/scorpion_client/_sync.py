@@ -43,6 +43,7 @@ from scorpion_client._core import (
 from scorpion_client.errors import DeviceCodeExpired, OAuthError, TransportError, VersionConflict
 from scorpion_client.models import (
     Analysis,
+    Chances,
     Command,
     CommandResult,
     CreateMode,
@@ -595,6 +596,24 @@ class GamesResource:
                 return answer
             _sleep(pause)
 
+    def chances(self, game: GameRef, *, wait: float = 60.0) -> Chances:
+        """Winning chances per legal action (counted as a hint, once per version). While a
+        worker computes them (202), ask again after ``retry_after`` seconds, for at most
+        ``wait`` seconds; then the pending answer is returned (``Chances.ready`` is False).
+        Raises ``ConflictError`` once the game is over (``game_finished``)."""
+        deadline = time.monotonic() + wait
+        while True:
+            answer = self._client.request(Ops.games_chances(game))
+            pause = float(answer.retry_after or 1)
+            if answer.ready or time.monotonic() + pause > deadline:
+                return answer
+            _sleep(pause)
+
+    def prepare_chances(self, game: GameRef) -> Chances:
+        """Have the chances of the current version computed in the background, without
+        serving them (nothing is counted): ``status`` says "pending" or "ready"."""
+        return self._client.request(Ops.games_chances_prepare(game))
+
     def events(self, game: GameRef) -> builtins.list[Event]:
         return [event for event in self.iter_events(game)]
 
@@ -713,6 +732,12 @@ class GameHandle(Game):
 
     def analysis(self, *, wait: float = 60.0) -> Analysis:
         return self._games.analysis(self.id, wait=wait)
+
+    def chances(self, *, wait: float = 60.0) -> Chances:
+        return self._games.chances(self.id, wait=wait)
+
+    def prepare_chances(self) -> Chances:
+        return self._games.prepare_chances(self.id)
 
     def events(self) -> builtins.list[Event]:
         return self._games.events(self.id)

@@ -547,6 +547,87 @@ class AnalysisStep:
         )
 
 
+_ACTION_CHANCE_FIELDS = (
+    *("type", "card", "to", "chance", "low", "high"),
+    *("wins", "losses", "undecided", "samples"),
+)
+
+
+@dataclass
+class ActionChance:
+    """One legal action (``type`` "move" with ``card`` and ``to``, or "deal") and its winning
+    chance: the share of ``samples`` deals, drawn among those consistent with what the player
+    sees, still won after it; ``low``-``high`` its 95% interval."""
+
+    type: str
+    chance: float
+    low: float
+    high: float
+    wins: int
+    losses: int
+    undecided: int
+    samples: int
+    card: str | None = None
+    to: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ActionChance:
+        return cls(
+            type=_str(data["type"]),
+            chance=float(data["chance"]),
+            low=float(data["low"]),
+            high=float(data["high"]),
+            wins=_int(data["wins"]),
+            losses=_int(data["losses"]),
+            undecided=_int(data["undecided"]),
+            samples=_int(data["samples"]),
+            card=_opt_str(data.get("card")),
+            to=_opt_int(data.get("to")),
+            extra=_extra(
+                data,
+                _ACTION_CHANCE_FIELDS,
+            ),
+        )
+
+
+@dataclass
+class Chances:
+    """Winning chances per legal action of a game in play (``GET .../chances/``, docs/api.md).
+
+    ``status`` is ``ready``, or ``pending`` while a worker computes them (then ``actions`` is
+    empty and ``retry_after`` set). Fair: computed from the visible table only."""
+
+    status: str
+    game: str
+    version: int
+    samples: int | None = None
+    node_budget: int | None = None
+    actions: list[ActionChance] = field(default_factory=list)
+    retry_after: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def ready(self) -> bool:
+        return self.status == "ready" and self.samples is not None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Chances:
+        return cls(
+            status=_str(data["status"]),
+            game=_str(data["game"]),
+            version=_int(data["version"]),
+            samples=_opt_int(data.get("samples")),
+            node_budget=_opt_int(data.get("node_budget")),
+            actions=_list_of(data.get("actions"), ActionChance.from_json),
+            retry_after=_opt_int(data.get("retry_after")),
+            extra=_extra(
+                data,
+                ("status", "game", "version", "samples", "node_budget", "actions", "retry_after"),
+            ),
+        )
+
+
 @dataclass
 class Analysis:
     """The solver's analysis of a finished game (``GET .../analysis/``, docs/api.md).

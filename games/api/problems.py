@@ -24,6 +24,7 @@ from games.engine.errors import EngineError
 from games.services import (
     AnalysisUnavailableError,
     CertificationError,
+    ChancesUnavailableError,
     IdempotencyKeyReusedError,
     VariantNotOfferedError,
     VersionConflictError,
@@ -134,6 +135,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc), **exc.extra)
     if isinstance(exc, VariantNotOfferedError):
         return problem_response("variant_not_offered", str(exc))
+    if isinstance(exc, ChancesUnavailableError):
+        return problem_response(exc.code, str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
     if isinstance(exc, CertificationError):

@@ -18,7 +18,15 @@ from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
 from games.engine.position import Move, player_view
 from games.history import OVER, Command, GameState
-from games.models import AnalysisOutcome, Game, GameEvent, GameMode, GameStatus, SolverVerdict
+from games.models import (
+    AnalysisOutcome,
+    Game,
+    GameChances,
+    GameEvent,
+    GameMode,
+    GameStatus,
+    SolverVerdict,
+)
 from games.selectors import AnalysisView, HintsView
 from games.services import DealChoice
 from games.variants import (
@@ -612,6 +620,56 @@ class AnalysisPendingSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(help_text='Always "pending": a worker is on it.')
     game = serializers.UUIDField()
     retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
+
+
+class ActionChanceSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField(help_text='"move" or "deal".')
+    card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
+    to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    chance = serializers.FloatField(
+        help_text="Share of the sampled deals still won after this action, 0 to 1 (an "
+        "undecided sample counts as not won)."
+    )
+    low = serializers.FloatField(help_text="95% confidence interval (Wilson): lower bound.")
+    high = serializers.FloatField(help_text="95% confidence interval (Wilson): upper bound.")
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    undecided = serializers.IntegerField(help_text="Samples the solver's budget left open.")
+    samples = serializers.IntegerField()
+
+
+class ChancesSerializer(serializers.Serializer[Any]):
+    """Winning chances per legal action (docs/api.md, "Winning chances"): estimated from the
+    visible table only, by solving many deals drawn among those consistent with what the player
+    has seen; the real face-down cards and stock never enter."""
+
+    status = serializers.CharField(help_text='Always "ready" (202 answers "pending").')
+    game = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The version the chances are for.")
+    samples = serializers.IntegerField(help_text="Deals sampled.")
+    node_budget = serializers.IntegerField(help_text="Positions the solver may visit per sample.")
+    actions = ActionChanceSerializer(many=True, help_text="Every legal action, best chance first.")
+
+
+class ChancesPendingSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField(
+        help_text='"pending": a worker is on it. Answering a POST only: "ready" (GET serves '
+        'them), or "on_request" (no worker is running: GET computes them, with fewer samples).'
+    )
+    game = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The version being computed.")
+    retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
+
+
+def chances_representation(chances: GameChances) -> dict[str, Any]:
+    return {
+        "status": "ready",
+        "game": str(chances.game_id),
+        "version": chances.version,
+        "samples": chances.samples,
+        "node_budget": chances.node_budget,
+        "actions": chances.actions,
+    }
 
 
 # Fields of an engine record that describe what the player saw happen; nothing else leaves.

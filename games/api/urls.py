@@ -7,6 +7,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/commands/", views.GameCommandView.as_view(), name="game-commands"),
     path("games/<uuid:game_id>/hints/", views.GameHintsView.as_view(), name="game-hints"),
+    path("games/<uuid:game_id>/chances/", views.GameChancesView.as_view(), name="game-chances"),
     path("games/<uuid:game_id>/analysis/", views.GameAnalysisView.as_view(), name="game-analysis"),
     path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path(

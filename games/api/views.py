@@ -25,6 +25,8 @@ from games.api.serializers import (
     MAX_VERSION,
     AnalysisPendingSerializer,
     AnalysisSerializer,
+    ChancesPendingSerializer,
+    ChancesSerializer,
     CommandProblemSerializer,
     CommandResultSerializer,
     CommandSerializer,
@@ -40,6 +42,7 @@ from games.api.serializers import (
     StatesQuerySerializer,
     VariantSerializer,
     analysis_representation,
+    chances_representation,
     command_from_body,
     event_representation,
     game_representation,
@@ -212,6 +215,59 @@ class GameHintsView(ApiView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game, hints = services.game_hints_request(owner=player(request), game_id=game_id)
         return Response(hints_representation(game, hints))
+
+
+# How long a client should wait before asking again for chances a worker is computing.
+CHANCES_RETRY_AFTER = 2
+
+
+def _chances_response(answer: services.ChancesAnswer, *, show: bool) -> Response:
+    if answer.chances is not None and show:
+        return Response(chances_representation(answer.chances))
+    if answer.chances is not None:
+        state = "ready"
+    else:
+        state = "on_request" if answer.on_request else "pending"
+    body = {
+        "status": state,
+        "game": str(answer.game.pk),
+        "version": answer.game.version,
+        "retry_after": CHANCES_RETRY_AFTER,
+    }
+    pending = state == "pending"
+    headers = {"Retry-After": str(CHANCES_RETRY_AFTER)} if pending else {}
+    return Response(body, status=202, headers=headers)
+
+
+class GameChancesView(ApiView):
+    # Served chances count as a hint (against a clean win); asking for them to be prepared
+    # (POST, the player paused) serves nothing and counts nothing, but is part of playing.
+    oauth_scopes = {"GET": scopes.GAMES_PLAY, "POST": scopes.GAMES_PLAY}
+
+    @extend_schema(
+        operation_id="games_chances",
+        request=None,
+        responses={
+            200: ChancesSerializer,
+            202: ChancesPendingSerializer,
+            409: OpenApiResponse(description="game_finished: chances are for games in play"),
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        answer = services.game_chances_request(owner=player(request), game_id=game_id, show=True)
+        return _chances_response(answer, show=True)
+
+    @extend_schema(
+        operation_id="games_chances_prepare",
+        request=None,
+        responses={
+            202: ChancesPendingSerializer,
+            409: OpenApiResponse(description="game_finished: chances are for games in play"),
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        answer = services.game_chances_request(owner=player(request), game_id=game_id, show=False)
+        return _chances_response(answer, show=False)
 
 
 # How long a client should wait before asking again for an analysis a worker is computing.

@@ -288,3 +288,34 @@ def test_no_endpoint_serves_a_future_day_to_a_player(player: Player, today_deal:
     everything = json.dumps(every_answer_about(player, game["id"]))
     assert future.deal_code not in everything
     assert tomorrow.isoformat() not in everything
+
+
+def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
+    player: Player, today_deal: DailyDeal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Served while the daily is on, so they must not depend on its hidden cards: the answer is
+    # the one a deal with the unseen cards in any other order would get (same game, version).
+    from games import services
+    from games.engine.chances import VisibleTable, chances
+    from games.selectors import game_state
+    from tests.engine.random_play import unseen_cards, with_unseen
+
+    monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
+    monkeypatch.setattr(services, "_worker_available", lambda: False)
+    game = player.new_game(mode="daily")
+    play_line(player, game["id"], LINE[:4])
+    answer = player.get(f"/api/v1/games/{game['id']}/chances/")
+    assert answer.status_code == 200
+    assert CODE not in json.dumps(answer.json())
+    position = game_state(game=Game.objects.get(pk=game["id"])).position
+    for order in (sorted(unseen_cards(position)), list(reversed(unseen_cards(position)))):
+        other = with_unseen(position, order)
+        expected = chances(
+            VisibleTable.of(other),
+            samples=6,
+            seed=services.chance_seed(game_id=game["id"], version=4),
+            node_budget=3_000,
+        )
+        assert answer.json()["actions"] == [entry.to_dict() for entry in expected]

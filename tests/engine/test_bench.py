@@ -39,3 +39,23 @@ def test_solver_benchmark_prints_the_tail_and_measures_chosen_seeds() -> None:
     tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
     assert len(tail) == 2
     assert tail[0].split()[:3] == ["seed", "8", "lost"]  # seed 8 takes thousands of positions
+
+
+def test_chance_hints_benchmark_reports_time_and_agreement_per_sample_count() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/hints.py", "--positions", "3", "--samples", "5,10"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "command:  python bench/hints.py --positions 3 --samples 5,10" in finished.stdout
+    assert "positions: 3 " in finished.stdout
+    rows = [
+        line.split() for line in finished.stdout.splitlines() if line[:7].strip() in {"5", "10"}
+    ]
+    assert [row[0] for row in rows] == ["5", "10"]
+    assert all(row[3].endswith("%") for row in rows)
+    assert "heuristic hint (visible only)" in finished.stdout

@@ -38,18 +38,22 @@ MODELS: dict[str, type] = {
     "AnalysisStep": models.AnalysisStep,
     "Variant": models.VariantInfo,
     "VariantFigures": models.VariantFigures,
+    "Chances": models.Chances,
+    "ActionChance": models.ActionChance,
 }
 # Components read by a model made for a larger one.
 ALSO_READ_BY: dict[str, type] = {
     "MyRank": models.LeaderboardEntry,
     "Figures": models.Stats,
     "AnalysisPending": models.Analysis,  # the 202 answer: ready is False
+    "ChancesPending": models.Chances,  # the 202 answer: ready is False
 }
 
 # Fields of the SDK that are not properties of the schema, with the reason.
 SDK_ONLY: dict[tuple[type, str], str] = {
     (models.Action, "type"): "a Record has no type: the reader says move or deal by its card",
     (models.Analysis, "retry_after"): "of the pending answer (AnalysisPending), in one model",
+    (models.Chances, "retry_after"): "of the pending answer (ChancesPending), in one model",
 }
 
 # Components the SDK keeps as plain dicts (small, open-ended bodies), with the reason.

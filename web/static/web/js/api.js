@@ -183,6 +183,10 @@ export const games = {
   create: (body) => json("POST", "/api/v1/games/", body),
   command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
+  // Winning chances per move: GET serves them (200, counts as a hint) or says "pending" (202);
+  // POST only has them computed (the player paused), serving and counting nothing.
+  chances: (id) => json("GET", `/api/v1/games/${id}/chances/`),
+  prepareChances: (id) => json("POST", `/api/v1/games/${id}/chances/`),
   analysis: (id) => json("GET", `/api/v1/games/${id}/analysis/`),
   // The history a page at a time: `after` is a cursor (the last seq already read).
   events: (id, params) => json("GET", `/api/v1/games/${id}/events/${query(params)}`),

@@ -65,6 +65,11 @@ let arrived = null; // a stream event held back while a command of this page is 
 let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
+let chances = null; // the chances answer (or {status: "pending"}) for the version on the table
+let idleTimer = null;
+// After this long without a change on the table, the server is asked to prepare the winning
+// chances, so that a hint asked for later finds them ready.
+const PAUSE_MS = 3000;
 let predictions = []; // moves drawn before the server answered: [{body}]
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -172,6 +177,7 @@ function render({ from = null } = {}) {
   tick();
   clearHighlight(); // cards keep their elements: a hint of another version must go
   if (hintShown && hints && hints.version === game.version) highlight(hintShown);
+  schedulePrepare();
   return tableau;
 }
 
@@ -555,7 +561,50 @@ async function hint() {
   hintShown = options[hintIndex];
   highlight(hintShown);
   const where = options.length > 1 ? `Hint ${hintIndex + 1} of ${options.length}: ` : "Hint: ";
-  toast(where + hintText(hintShown), { ms: 5000 });
+  const shown = hintShown;
+  toast(where + hintText(shown), { ms: 6000 });
+  // The winning chance follows when the server has it (a worker computes it): the hint itself
+  // never waits for it.
+  const chance = await chanceText(shown);
+  if (chance && hintShown === shown) toast(where + hintText(shown) + chance, { ms: 6000 });
+}
+
+// --- winning chances (GET/POST .../chances/): estimated by a worker from what the player sees ---
+
+function schedulePrepare() {
+  clearTimeout(idleTimer);
+  if (!game || !playable(game) || (chances && chances.version === game.version)) return;
+  const version = game.version;
+  idleTimer = setTimeout(async () => {
+    if (!game || game.version !== version || !playable(game)) return;
+    try {
+      await games.prepareChances(gameId);
+    } catch {
+      // Only a head start: a hint asks again.
+    }
+  }, PAUSE_MS);
+}
+
+async function chanceText(option) {
+  const version = game.version;
+  if (!chances || chances.version !== version || chances.status !== "ready") {
+    try {
+      const answer = await games.chances(gameId);
+      if (!game || game.version !== version) return "";
+      chances = answer;
+    } catch {
+      return "";
+    }
+  }
+  if (chances.status !== "ready") return " Winning chances: still computing, ask again in a moment.";
+  const found = chances.actions.find((action) =>
+    option.kind === "deal"
+      ? action.type === "deal"
+      : action.card === option.card && action.to === option.to,
+  );
+  if (!found) return "";
+  const percent = (value) => `${Math.round(100 * value)}%`;
+  return ` Chance of still winning after it: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} sampled deals).`;
 }
 
 function hintText(option) {

@@ -1,0 +1,240 @@
+"""Winning chances per legal action, estimated fairly: from what the player sees, never more.
+
+The solver (``games.engine.solver``) knows every card, so its verdict on the real position would
+give away the face-down cards and the stock. Here it is only ever shown *made-up* positions:
+
+1. ``VisibleTable.of(position)`` keeps what the player sees -- the face-up cards of each column,
+   the number of face-down cards under them, the stock's size and the suits collected -- and
+   drops everything else. Every later step reads only the table, so nothing downstream can
+   depend on a card the player cannot see.
+2. The unseen cards are the 52 minus the face-up and collected ones: exactly the set the player
+   can work out. Each sample shuffles them (Fisher-Yates driven by ``SplitMix64``, seeded by
+   the caller -- the service derives the seed from the game id and version) into the face-down
+   slots and the stock: a deal drawn uniformly among those consistent with what was seen.
+3. For each legal action, each sample's position after the action is solved with a node budget:
+   won, lost, or undecided (budget spent). The chance of an action is its share of won samples;
+   an undecided sample counts as not won, so a chance errs low, never high.
+
+Work is shared across actions: each sample is first solved as a whole. A lost sample is lost
+after every action (an action that kept it winnable would make the whole sample winnable), so
+one proof settles all actions -- and most samples of an ordinary position are lost. A won
+sample's winning line names one action that wins; only the other actions are solved one by one.
+
+Same table, same seed, same budget: the same answer, whatever the real hidden cards are -- the
+property tests/engine/test_chances.py checks. It is an estimate of *thoughtful* winnability
+(each sampled deal is solved as if all its cards were known): the chance that a perfect-
+information player would still win, averaged over the deals the player cannot tell apart.
+
+Pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import DECK_SIZE, card_code, parse_card
+from games.engine.deals import SplitMix64
+from games.engine.position import (
+    DEAL,
+    Action,
+    Deal,
+    Move,
+    Position,
+    apply,
+    legal_actions,
+)
+from games.engine.solver import Verdict, solve
+
+__all__ = [
+    "DEFAULT_CHANCE_NODE_BUDGET",
+    "ActionChance",
+    "VisibleTable",
+    "chances",
+    "sampled_verdicts",
+    "tally",
+    "wilson_interval",
+]
+
+# Positions the solver may visit per sampled position. Most samples are settled at the root
+# (deadlock detection); the budget bounds the rare deep one, which is then "undecided".
+DEFAULT_CHANCE_NODE_BUDGET = 20_000
+# A 95% confidence interval.
+_Z = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleTable:
+    """The table as the player sees it: nothing here can name a face-down or stock card."""
+
+    face_up: tuple[tuple[int, ...], ...]  # per column, bottom -> top
+    face_down: tuple[int, ...]  # how many face-down cards lie under each column's face-up ones
+    stock_size: int
+    collected: tuple[int, ...]  # suit indexes, in the order collected
+
+    @classmethod
+    def of(cls, position: Position) -> VisibleTable:
+        """Read only the face-up cards, the counts, the stock's size and the collected suits."""
+        return cls(
+            face_up=tuple(
+                column[hidden:]
+                for column, hidden in zip(position.columns, position.hidden, strict=True)
+            ),
+            face_down=tuple(position.hidden),
+            stock_size=len(position.stock),
+            collected=tuple(position.collected),
+        )
+
+    def unseen(self) -> tuple[int, ...]:
+        """The cards the player cannot see (face down or in the stock), in card order."""
+        seen = {card for column in self.face_up for card in column}
+        seen.update(suit * 13 + rank for suit in self.collected for rank in range(13))
+        unseen = tuple(card for card in range(DECK_SIZE) if card not in seen)
+        if len(unseen) != sum(self.face_down) + self.stock_size:
+            raise ValueError("the visible table does not account for 52 cards")
+        return unseen
+
+    def sample(self, rng: SplitMix64) -> Position:
+        """A position with this table and the unseen cards shuffled into the unseen slots."""
+        cards = list(self.unseen())
+        # Fisher-Yates, as deals.deal_code_for_seed: unbiased with SplitMix64.below.
+        for index in range(len(cards) - 1, 0, -1):
+            other = rng.below(index + 1)
+            cards[index], cards[other] = cards[other], cards[index]
+        at = 0
+        columns = []
+        for face_up, hidden in zip(self.face_up, self.face_down, strict=True):
+            columns.append(tuple(cards[at : at + hidden]) + face_up)
+            at += hidden
+        return Position(
+            columns=tuple(columns),
+            hidden=self.face_down,
+            stock=tuple(cards[at:]),
+            collected=self.collected,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionChance:
+    """One legal action and how it fared over the samples."""
+
+    action: Action
+    wins: int
+    losses: int
+    undecided: int
+
+    @property
+    def samples(self) -> int:
+        return self.wins + self.losses + self.undecided
+
+    @property
+    def chance(self) -> float:
+        """The share of samples won after this action (undecided ones count as not won)."""
+        return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.samples)
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        body: dict[str, Any] = (
+            {"type": "deal"}
+            if isinstance(self.action, Deal)
+            else {"type": "move", "card": card_code(self.action.card), "to": self.action.to}
+        )
+        body.update(
+            chance=round(self.chance, 4),
+            low=round(low, 4),
+            high=round(high, 4),
+            wins=self.wins,
+            losses=self.losses,
+            undecided=self.undecided,
+            samples=self.samples,
+        )
+        return body
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ActionChance:
+        action: Action = (
+            DEAL if data["type"] == "deal" else Move(parse_card(data["card"]), int(data["to"]))
+        )
+        return cls(action, int(data["wins"]), int(data["losses"]), int(data["undecided"]))
+
+
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """The Wilson score 95% interval of a proportion (sound near 0 and 1, unlike p +- 2 sd)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + _Z * _Z / trials
+    centre = (p + _Z * _Z / (2 * trials)) / denominator
+    half = _Z * math.sqrt(p * (1 - p) / trials + _Z * _Z / (4 * trials * trials)) / denominator
+    # At 0 or 1 successes in every trial the bound is exactly 0 or 1; rounding could miss it.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
+
+
+def chances(
+    table: VisibleTable,
+    *,
+    samples: int,
+    seed: int,
+    node_budget: int = DEFAULT_CHANCE_NODE_BUDGET,
+) -> list[ActionChance]:
+    """Every legal action of ``table``, best chance first (ties keep ``legal_actions`` order).
+
+    Deterministic: a node budget, never a time budget, bounds each solve, so the same table,
+    seed and budget always give the same answer.
+    """
+    if samples < 1:
+        raise ValueError("at least one sample")
+    actions, outcomes = sampled_verdicts(table, seed=seed, node_budget=node_budget)
+    return tally(actions, itertools.islice(outcomes, samples))
+
+
+def tally(actions: list[Action], outcomes: Iterable[list[Verdict]]) -> list[ActionChance]:
+    """Count each action's verdicts over the samples; best chance first, ties in legal order."""
+    counts = [[0, 0, 0] for _ in actions]
+    for verdicts in outcomes:
+        for count, verdict in zip(counts, verdicts, strict=True):
+            count[_SLOT[verdict]] += 1
+    found = [ActionChance(action, *count) for action, count in zip(actions, counts, strict=True)]
+    return sorted(found, key=lambda entry: -entry.wins)
+
+
+_SLOT: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 2}
+
+
+def sampled_verdicts(
+    table: VisibleTable, *, seed: int, node_budget: int = DEFAULT_CHANCE_NODE_BUDGET
+) -> tuple[list[Action], Iterator[list[Verdict]]]:
+    """The legal actions, and an endless stream of samples: for each, the verdict after each
+    action. The first n items are the same whatever is read after them, so 50 samples are the
+    first 50 of 1,000 (the benchmark measures both in one run)."""
+    # The legal actions depend only on the visible table (a move needs a face-up card onto an
+    # exposed one, the deal a full stock), so any sample lists them.
+    actions = legal_actions(table.sample(SplitMix64(seed)))
+    return actions, _verdicts(table, actions, SplitMix64(seed), node_budget)
+
+
+def _verdicts(
+    table: VisibleTable, actions: list[Action], rng: SplitMix64, node_budget: int
+) -> Iterator[list[Verdict]]:
+    while True:
+        position = table.sample(rng)
+        whole = solve(position, node_budget=node_budget)
+        if whole.lost:
+            yield ["lost"] * len(actions)
+            continue
+        first = whole.actions()[0] if whole.won and whole.line else None
+        yield [
+            "won"
+            if action == first
+            else solve(apply(position, action)[0], node_budget=node_budget).verdict
+            for action in actions
+        ]

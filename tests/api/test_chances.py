@@ -1,0 +1,138 @@
+"""GET/POST /api/v1/games/{id}/chances/: winning chances per legal action, computed from the
+visible table only, stored per version, counted as one hint per served version
+(docs/api.md, "Winning chances"). Without a broker they are computed inline; the worker path is
+tested in tests/workers/test_chances.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.engine.chances import VisibleTable, chances
+from games.engine.position import legal_actions
+from games.models import Game, GameChances
+from games.selectors import game_state
+from tests.api.conftest import WON_DEAL, Player
+from tests.api.test_daily_secrecy import play_line
+from tests.engine.random_play import unseen_cards, with_unseen
+
+pytestmark = pytest.mark.django_db
+
+CODE = WON_DEAL["code"]
+LINE = WON_DEAL["line"]
+
+
+@pytest.fixture(autouse=True)
+def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The answer's shape and fairness do not need 200 samples; the tests' time does.
+    monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
+    monkeypatch.setattr(services, "_worker_available", lambda: False)
+
+
+def path(game: dict[str, Any]) -> str:
+    return f"/api/v1/games/{game['id']}/chances/"
+
+
+def hint_count(game: dict[str, Any]) -> int:
+    """Hints counted, those still in Redis (tests/api/test_hint_counts.py) included."""
+    services.hint_counts_flush()
+    return Game.objects.get(pk=game["id"]).hint_count
+
+
+def test_every_legal_action_gets_a_chance_from_the_sampled_deals(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    play_line(player, game["id"], LINE[:3])
+    answer = player.get(path(game))
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["status"] == "ready"
+    assert body["version"] == 3
+    assert body["samples"] == 8
+    position = game_state(game=Game.objects.get(pk=game["id"])).position
+    assert len(body["actions"]) == len(legal_actions(position))
+    for action in body["actions"]:
+        assert action["wins"] + action["losses"] + action["undecided"] == 8
+        assert action["low"] <= action["chance"] <= action["high"]
+        assert action["chance"] == round(action["wins"] / 8, 4)
+    chance_order = [action["chance"] for action in body["actions"]]
+    assert chance_order == sorted(chance_order, reverse=True)
+
+
+def test_the_answer_is_the_visible_tables_whatever_the_hidden_cards(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    play_line(player, game["id"], LINE[:2])
+    body = player.get(path(game)).json()
+    position = game_state(game=Game.objects.get(pk=game["id"])).position
+    shuffled = with_unseen(position, list(reversed(unseen_cards(position))))
+    assert shuffled != position
+    expected = chances(
+        VisibleTable.of(shuffled),
+        samples=8,
+        seed=services.chance_seed(game_id=game["id"], version=2),
+        node_budget=5_000,
+    )
+    assert body["actions"] == [entry.to_dict() for entry in expected]
+
+
+def test_a_served_answer_counts_one_hint_per_version(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    for _ in range(3):
+        assert player.get(path(game)).status_code == 200
+    assert hint_count(game) == 1
+    play_line(player, game["id"], LINE[:1])
+    assert player.get(path(game)).status_code == 200
+    assert player.get(path(game)).status_code == 200
+    assert hint_count(game) == 2
+
+
+def test_without_a_worker_preparing_computes_nothing_and_asking_computes_fewer_samples(
+    player: Player,
+) -> None:
+    game = player.new_game(code=CODE)
+    prepared = player.post(path(game))
+    assert prepared.status_code == 202
+    assert prepared.json()["status"] == "on_request"
+    assert not GameChances.objects.exists()
+    assert player.get(path(game)).json()["samples"] == services.INLINE_CHANCE_SAMPLES
+
+
+def test_preparing_serves_and_counts_nothing(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    player.get(path(game))  # computed (inline here), served and counted once
+    prepared = player.post(path(game))
+    assert prepared.status_code == 202
+    assert prepared.json() == {
+        "status": "ready",
+        "game": game["id"],
+        "version": 0,
+        "retry_after": 2,
+    }
+    assert "actions" not in prepared.json()
+    assert hint_count(game) == 1
+
+
+def test_only_the_latest_versions_answer_is_kept(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    player.get(path(game))
+    play_line(player, game["id"], LINE[:1])
+    player.get(path(game))
+    assert list(
+        GameChances.objects.filter(game_id=game["id"]).values_list("version", flat=True)
+    ) == [1]
+
+
+def test_a_finished_game_has_no_chances(player: Player) -> None:
+    game = player.new_game(code=CODE)
+    player.command(game["id"], {"type": "resign"})
+    answer = player.get(path(game))
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "game_finished"
+
+
+def test_another_players_game_is_not_found(player: Player, make_player: Any) -> None:
+    game = player.new_game(code=CODE)
+    assert make_player().get(path(game)).status_code == 404

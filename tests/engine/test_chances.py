@@ -1,0 +1,127 @@
+"""Winning chances per action (games.engine.chances): fair, deterministic, and right where the
+answer is known."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.cards import parse_card
+from games.engine.chances import ActionChance, VisibleTable, chances, wilson_interval
+from games.engine.deals import SplitMix64, deal_code_for_seed
+from games.engine.position import DEAL, Move, Position, apply, deal_position, legal_actions
+from games.engine.solver import solve
+from tests.data import DEALS
+from tests.engine.random_play import Game, games, unseen_cards, with_unseen
+
+_SOME_DEAL = deal_code_for_seed(12345)
+# Few samples and a small budget: the property is exact equality, not accuracy.
+SAMPLES = 6
+BUDGET = 3_000
+
+
+def _position(game: Game, data: st.DataObject) -> Position:
+    positions = game.positions
+    return positions[data.draw(st.integers(0, len(positions) - 1))]
+
+
+@settings(max_examples=25, deadline=None)
+@given(games(), st.data(), st.integers(0, 2**64 - 1))
+def test_shuffling_the_unseen_cards_never_changes_the_chances(
+    game: Game, data: st.DataObject, seed: int
+) -> None:
+    position = _position(game, data)
+    order = data.draw(st.permutations(unseen_cards(position)))
+    shuffled = with_unseen(position, list(order))
+    real = chances(VisibleTable.of(position), samples=SAMPLES, seed=seed, node_budget=BUDGET)
+    other = chances(VisibleTable.of(shuffled), samples=SAMPLES, seed=seed, node_budget=BUDGET)
+    assert real == other
+    assert sorted(map(repr, (found.action for found in real))) == sorted(
+        map(repr, legal_actions(position))
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(), st.data())
+def test_the_visible_table_names_no_unseen_card(game: Game, data: st.DataObject) -> None:
+    position = _position(game, data)
+    table = VisibleTable.of(position)
+    assert sorted(table.unseen()) == sorted(unseen_cards(position))
+    face_up = {card for column in table.face_up for card in column}
+    assert not face_up & set(unseen_cards(position))
+    sample = table.sample(SplitMix64(7))
+    assert VisibleTable.of(sample) == table
+    assert sorted(unseen_cards(sample)) == sorted(unseen_cards(position))
+
+
+@settings(max_examples=15, deadline=None)
+@given(games(), st.data(), st.integers(0, 2**64 - 1))
+def test_sharing_the_whole_sample_solve_gives_what_solving_each_action_gives(
+    game: Game, data: st.DataObject, seed: int
+) -> None:
+    # The shortcut (a lost sample is lost after every action; the winning line's first action
+    # wins) must agree with solving every action's position on its own.
+    position = _position(game, data)
+    table = VisibleTable.of(position)
+    found = chances(table, samples=4, seed=seed, node_budget=BUDGET)
+    rng = SplitMix64(seed)
+    expected: dict[object, list[int]] = {action: [0, 0, 0] for action in legal_actions(position)}
+    for _ in range(4):
+        sample = table.sample(rng)
+        for action in expected:
+            verdict = solve(apply(sample, action)[0], node_budget=BUDGET).verdict
+            expected[action][("won", "lost", "unknown").index(verdict)] += 1
+    for entry in found:
+        wins, losses, undecided = expected[entry.action]
+        # An undecided action solve may be settled by the shared whole-sample solve.
+        assert entry.wins >= wins
+        assert entry.losses >= losses
+        assert entry.samples == 4
+        assert entry.wins <= wins + undecided
+        assert entry.losses <= losses + undecided
+
+
+def test_with_nothing_unseen_the_chance_is_the_solver_verdict() -> None:
+    # A won deal followed along its line until the stock is dealt and no card is face down:
+    # the player sees everything, every sample is the real position.
+    won = DEALS["won"][0]
+    position = deal_position(won["code"])
+    for command in won["line"]:
+        if not position.stock and not any(position.hidden):
+            break
+        action = (
+            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
+        )
+        position = apply(position, action)[0]
+    assert not VisibleTable.of(position).unseen()
+    for entry in chances(VisibleTable.of(position), samples=3, seed=1):
+        verdict = solve(apply(position, entry.action)[0]).verdict
+        assert entry.wins == (3 if verdict == "won" else 0), entry
+
+
+def test_same_seed_same_answer_and_another_seed_draws_other_deals() -> None:
+    table = VisibleTable.of(deal_position(_SOME_DEAL))
+    first = chances(table, samples=5, seed=11, node_budget=BUDGET)
+    assert first == chances(table, samples=5, seed=11, node_budget=BUDGET)
+    assert table.sample(SplitMix64(11)) != table.sample(SplitMix64(12))
+
+
+def test_answers_round_trip_through_their_stored_form() -> None:
+    for entry in (ActionChance(DEAL, 3, 5, 2), ActionChance(Move(20, 4), 0, 10, 0)):
+        assert ActionChance.from_dict(entry.to_dict()) == entry
+        assert entry.to_dict()["samples"] == 10
+
+
+@pytest.mark.parametrize(("wins", "trials"), [(0, 10), (4, 10), (10, 10), (36, 200)])
+def test_the_interval_holds_the_estimate_and_stays_in_zero_one(wins: int, trials: int) -> None:
+    low, high = wilson_interval(wins, trials)
+    assert 0.0 <= low <= wins / trials <= high <= 1.0
+    # More samples, a narrower interval.
+    wider = wilson_interval(wins // 2, trials // 2)
+    assert high - low < wider[1] - wider[0]
+
+
+def test_zero_samples_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one sample"):
+        chances(VisibleTable.of(deal_position(_SOME_DEAL)), samples=0, seed=1)
