@@ -78,10 +78,28 @@ class ModesSerializer(serializers.Serializer[Any]):
     )
 
 
+class BandResultsSerializer(serializers.Serializer[Any]):
+    played = serializers.IntegerField(help_text="Played games on deals of this band.")
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="won / played, 0 to 1; null before the first played game."
+    )
+
+
+class DifficultyResultsSerializer(serializers.Serializer[Any]):
+    easy = BandResultsSerializer()
+    medium = BandResultsSerializer()
+    hard = BandResultsSerializer()
+
+
 class StatsSerializer(FiguresSerializer):
     modes = ModesSerializer(
         help_text="The same figures per mode; the daily challenge apart, its first attempts "
         "of each day (daily) apart from its practice attempts (daily_practice)."
+    )
+    difficulty = DifficultyResultsSerializer(
+        help_text="Daily and winnable games by the difficulty band of their deal "
+        "(docs/difficulty.md): played, won and the win rate."
     )
 
 
