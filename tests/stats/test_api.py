@@ -79,14 +79,17 @@ def test_a_new_player_has_empty_statistics(player: Player) -> None:
     response = player.get("/api/v1/stats/")
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == FIGURES | {"modes"}
+    assert set(body) == FIGURES | {"modes", "difficulty"}
     assert set(body["modes"]) == {"random", "seeded", "daily", "winnable", "daily_practice"}
     for figures in (body, *body["modes"].values()):
-        assert set(figures) - {"modes"} == FIGURES
+        assert set(figures) - {"modes", "difficulty"} == FIGURES
         assert figures["played"] == figures["won"] == figures["current_streak"] == 0
         assert figures["win_rate"] is None
         assert figures["best_time"] is None
         assert figures["average_win_time"] is None
+    assert body["difficulty"] == {
+        band: {"played": 0, "won": 0, "win_rate": None} for band in ("easy", "medium", "hard")
+    }
 
 
 def test_statistics_after_playing(player: Player) -> None:
