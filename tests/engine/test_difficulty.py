@@ -58,9 +58,7 @@ def test_measures_count_the_first_actions_the_line_and_the_search() -> None:
     assert 0 <= measures.playout_wins <= measures.playouts
 
 
-def test_a_rating_is_the_same_on_every_run_and_depends_on_the_seed_only_through_playouts() -> (
-    None
-):
+def test_a_rating_is_the_same_on_every_run_and_depends_on_the_seed_only_through_playouts() -> None:
     code = deal_code_for_seed(MEDIUM_SEED)
     first, again = rate(code), rate(code)
     assert first == again
