@@ -45,6 +45,7 @@ from scorpion_client.models import (
     CommandResult,
     CreateMode,
     Daily,
+    Difficulty,
     Event,
     FeedEvent,
     Game,
@@ -475,13 +476,19 @@ class AsyncGamesResource:
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
+        difficulty: Difficulty | None = None,
     ) -> AsyncGameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters), a PySolFC ``pysol_number``, ``mode="daily"`` (today's
         challenge) or ``mode="winnable"`` (a deal the solver proved winnable). Safe to retry:
         a create whose answer was lost is re-sent with the same ``Idempotency-Key``, and the
-        server answers with the game the first one made."""
-        spec = Ops.games_create(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
+        server answers with the game the first one made. With ``mode="winnable"``,
+        ``difficulty`` (``"easy"``, ``"medium"`` or ``"hard"``) draws a deal of that band
+        (docs/difficulty.md); none of it ready raises ``ServiceUnavailable``
+        (``difficulty_unavailable``)."""
+        spec = Ops.games_create(
+            mode=mode, seed=seed, code=code, pysol_number=pysol_number, difficulty=difficulty
+        )
         return self.handle(await self._client.request(spec))
 
     async def list(

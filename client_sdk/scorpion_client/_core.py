@@ -38,6 +38,7 @@ from scorpion_client.models import (
     CreateMode,
     Daily,
     DailyResult,
+    Difficulty,
     Event,
     FeedEvent,
     FeedResync,
@@ -418,8 +419,11 @@ class Ops:
         seed: int | None = None,
         code: str | None = None,
         pysol_number: int | None = None,
+        difficulty: Difficulty | None = None,
     ) -> Spec[Game]:
-        body = _drop_none(mode=mode, seed=seed, code=code, pysol_number=pysol_number)
+        body = _drop_none(
+            mode=mode, seed=seed, code=code, pysol_number=pysol_number, difficulty=difficulty
+        )
         return Spec(
             ep.GAMES_CREATE.method,
             ep.GAMES_CREATE.path(),

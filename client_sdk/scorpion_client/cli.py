@@ -2,7 +2,7 @@
 
     scorpion signup | login [--password] | logout
     scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
-                   | --resume | --game ID]
+                   | --resume | --game ID] [--difficulty easy|medium|hard]
     scorpion games [--status S]
     scorpion stats
 
@@ -332,6 +332,14 @@ class Cli:
                 cells.append(value(stats.daily_practice))
             table.add_row(*cells)
         self.console.print(table)
+        bands = [
+            f"{band} {figures.won}/{figures.played}"
+            + ("" if figures.win_rate is None else f" ({figures.win_rate:.0%})")
+            for band, figures in stats.difficulty.items()
+            if figures.played
+        ]
+        if bands:
+            self.console.print("Won by difficulty: " + ", ".join(bands))
         return 0
 
     # --- playing ---
@@ -347,8 +355,8 @@ class Cli:
             return games.create(code=args.code)
         if args.pysol is not None:
             return games.create(pysol_number=args.pysol)
-        if args.winnable:
-            return games.create(mode="winnable")
+        if args.winnable or args.difficulty:
+            return games.create(mode="winnable", difficulty=args.difficulty)
         if args.daily:
             today = self.client.daily.today()
             if today.game and today.status in ("playing", "stuck"):
@@ -541,6 +549,11 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
     choice.add_argument("--game", metavar="ID", help="the game with this id")
     play.add_argument(
+        "--difficulty",
+        choices=["easy", "medium", "hard"],
+        help="a winnable deal of this difficulty band (implies --winnable)",
+    )
+    play.add_argument(
         "--no-follow",
         action="store_true",
         help="do not draw moves made on other devices as they happen",
@@ -570,6 +583,10 @@ def _read_password(prompt: str) -> str:
     return line.rstrip("\n")
 
 
+# The deal choices --difficulty cannot go with (it picks a winnable deal).
+_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "resume", "game")
+
+
 def run(
     argv: Sequence[str] | None = None,
     *,
@@ -579,7 +596,12 @@ def run(
 ) -> int:
     """Run the ``scorpion`` command; returns the exit status. ``read_line`` and
     ``read_password`` (default: the terminal) let a program or a test drive it."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "difficulty", None) and any(
+        getattr(args, name, None) not in (None, False) for name in _OTHER_DEALS
+    ):
+        parser.error("--difficulty chooses a winnable deal: it goes with --winnable only")
     console = console or Console(highlight=False)
     cli = Cli(
         args,
