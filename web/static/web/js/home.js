@@ -131,7 +131,11 @@ async function showRecent(box) {
 function wireNewGame(section) {
   for (const button of section.querySelectorAll("button[data-mode]")) {
     button.addEventListener("click", async () => {
-      const failure = await start({ mode: button.dataset.mode }, section);
+      const body = { mode: button.dataset.mode };
+      // Winnable deals come in difficulty bands (docs/difficulty.md); "any" sends none.
+      const difficulty = document.getElementById("winnable-difficulty")?.value;
+      if (body.mode === "winnable" && difficulty) body.difficulty = difficulty;
+      const failure = await start(body, section);
       if (failure) toast(failure.detail, { kind: "error", ms: 5000 });
     });
   }

@@ -1,0 +1,49 @@
+"""Deal difficulty in the browser (docs/difficulty.md): the lobby's choice of band for a
+winnable deal, the band on the table and on the daily card, the win rate by band on the stats
+page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.test_difficulty import banded_pool, today_rated_deal
+from tests.web.conftest import DESKTOP
+from tests.web.test_play import Table, expect, sign_up, watch_errors
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("web_settings"),
+]
+
+
+def test_choose_a_band_see_it_on_the_table_the_daily_and_the_stats(
+    browser: Any, live_server: Any
+) -> None:
+    banded_pool()
+    today_rated_deal("hard", 64)
+    base = live_server.url
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(page)
+    sign_up(page, base)
+
+    page.select_option("#winnable-difficulty", "medium")
+    page.click("button[data-mode=winnable]")
+    page.wait_for_url("**/play/*/")
+    table = Table(page)
+    table.wait_version(0)
+    expect(page.locator("#mode")).to_contain_text("medium")
+    page.locator("#btn-resign").click()
+    page.locator("dialog.confirm").get_by_role("button", name="Resign").click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "resigned")
+
+    page.goto(base + "/daily/")
+    expect(page.locator("#daily-difficulty")).to_contain_text("hard")
+    expect(page.locator("#daily-difficulty")).to_contain_text("64 out of 100")
+
+    page.goto(base + "/stats/")
+    row = page.locator("#band-table tr[data-band=medium]")
+    expect(row).to_contain_text("1")
+    expect(row).to_contain_text("0%")
+    assert not errors, errors
