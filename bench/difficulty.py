@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.deals import deal_code_for_seed
-from games.engine.difficulty import BAND_THRESHOLDS, BANDS, rate
+from games.engine.difficulty import BAND_THRESHOLDS, BANDS, Rating, rate
 from games.engine.solver import solve
 
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument("--node-budget", type=int, default=300_000)
     args = parser.parse_args(argv)
-    ratings = []
+    ratings: list[Rating] = []
     cpu: list[float] = []
     seed = args.start_seed
     while len(ratings) < args.deals:

@@ -297,8 +297,8 @@ def difficulty_bands() -> BandSummary:
     first = Q(mode=GameMode.DAILY, ranked=True) | Q(
         mode=GameMode.WINNABLE, restarted_from__isnull=True
     )
-    results = {
-        row["difficulty"]: row
+    results: dict[str, tuple[int, int]] = {
+        row["difficulty"]: (row["n"], row["won"])
         for row in Game.objects.filter(played & first)
         .exclude(difficulty="")
         .order_by()
@@ -306,12 +306,7 @@ def difficulty_bands() -> BandSummary:
         .annotate(n=Count("pk"), won=Count("pk", filter=Q(status=GameStatus.WON)))
     }
     rows = [
-        BandFigures(
-            band,
-            deals.get(band, 0),
-            results.get(band, {}).get("n", 0),
-            results.get(band, {}).get("won", 0),
-        )
+        BandFigures(band, deals.get(band, 0), *results.get(band, (0, 0)))
         for band in ("easy", "medium", "hard")
     ]
     return BandSummary(rows, unrated)

@@ -178,18 +178,15 @@ def results_by_band(*, user: User) -> dict[str, BandResults]:
     counted = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
         status=GameStatus.ABANDONED, started_at__isnull=False
     )
-    rows = {
-        row["difficulty"]: row
+    rows: dict[str, tuple[int, int]] = {
+        row["difficulty"]: (row["n"], row["won"])
         for row in Game.objects.filter(counted, owner=user)
         .exclude(difficulty="")
         .order_by()
         .values("difficulty")
         .annotate(n=Count("pk"), won=Count("pk", filter=Q(status=GameStatus.WON)))
     }
-    return {
-        band: BandResults(rows.get(band, {}).get("n", 0), rows.get(band, {}).get("won", 0))
-        for band in DifficultyBand.values
-    }
+    return {band: BandResults(*rows.get(band, (0, 0))) for band in DifficultyBand.values}
 
 
 # --- The daily leaderboard ---

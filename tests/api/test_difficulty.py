@@ -21,56 +21,15 @@ from games.engine.difficulty import BANDS, rate
 from games.models import DailyDeal, Game, WinnableDeal
 from games.services import DealChoice
 from tests.api.conftest import Player
-from tests.api.test_daily_secrecy import CODE, LINE, SEED, every_answer_about, move_to, play_line
+from tests.api.test_daily_secrecy import CODE, LINE, every_answer_about, move_to, play_line
 from tests.data import DEALS
+from tests.difficulty_data import banded_pool, rated, today_rated_deal
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2031, 3, 14)
 # Words that only the detailed measures use: none may appear while the deal may be played.
 MEASURE_WORDS = ("first_action", "playout", "line_length", "solver_nodes", "model_score")
-
-
-def rated(band: str, score: int) -> dict[str, Any]:
-    return {
-        "difficulty_band": band,
-        "difficulty_score": score,
-        "difficulty_model_score": score,
-        "difficulty_measures": {
-            "first_actions": 5,
-            "first_actions_won": 4,
-            "line_length": 52,
-            "solver_nodes": 60,
-            "playouts": 64,
-            "playout_wins": 30,
-        },
-    }
-
-
-def banded_pool() -> dict[str, str]:
-    """The eight won deals of tests/data in the pool, bands assigned in turn: code -> band."""
-    bands = {}
-    for seed, deal in enumerate(DEALS["won"], start=1):
-        band = BANDS[seed % 3]
-        WinnableDeal.objects.create(
-            seed=seed,
-            deal_code=deal["code"],
-            certificate=deal["line"],
-            **rated(band, {"easy": 20, "medium": 40, "hard": 60}[band]),
-        )
-        bands[deal["code"]] = band
-    return bands
-
-
-def today_rated_deal(band: str = "hard", score: int = 64) -> DailyDeal:
-    return DailyDeal.objects.create(
-        date=timezone.now().date(),
-        seed=SEED,
-        candidate=0,
-        deal_code=CODE,
-        certificate=LINE,
-        **rated(band, score),
-    )
 
 
 # --- Rated when certified ---

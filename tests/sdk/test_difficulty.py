@@ -9,7 +9,7 @@ from scorpion_client import Scorpion, ServiceUnavailable
 
 from games import services
 from games.models import WinnableDeal
-from tests.api.test_difficulty import banded_pool, today_rated_deal
+from tests.difficulty_data import banded_pool, today_rated_deal
 from tests.sdk.conftest import PASSWORD, new_email
 from tests.sdk.test_cli import Terminal, terminal  # noqa: F401 (a fixture)
 

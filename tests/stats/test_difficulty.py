@@ -10,7 +10,7 @@ import pytest
 from games.models import Game, WinnableDeal
 from tests.api.conftest import Player
 from tests.api.test_daily_secrecy import play_line
-from tests.api.test_difficulty import banded_pool, today_rated_deal
+from tests.difficulty_data import banded_pool, today_rated_deal
 from tests.stats.conftest import CODE, LINE
 
 pytestmark = pytest.mark.django_db

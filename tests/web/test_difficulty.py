@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_difficulty import banded_pool, today_rated_deal
+from tests.difficulty_data import banded_pool, today_rated_deal
 from tests.web.conftest import DESKTOP
 from tests.web.test_play import Table, expect, sign_up, watch_errors
 
