@@ -739,21 +739,21 @@ def _thinnest_band() -> int:
 
 
 def winnable_pool_top_up(*, target: int, max_new: int) -> int:
-    """Rate the pool's deals certified before ratings existed, then add deals until every
-    band holds ``target`` (at most ``max_new`` ratings and new deals together per call).
+    """Rate the pool's deals certified before ratings existed (at most ``max_new``), then add
+    deals until every difficulty band holds ``target`` (at most ``max_new``); returns how many
+    deals were added.
 
     A new deal falls in whatever band it falls in: filling the thinnest band adds deals to
     the others too (with the bands at terciles, about three deals for one of a band). Each
     deal is one short transaction, so a worker killed mid-way leaves only whole, certified,
-    rated deals. Returns how many deals were added or rated."""
-    done = 0
+    rated deals."""
     for deal in WinnableDeal.objects.filter(difficulty_band="").order_by("id")[:max_new]:
         deal_difficulty_rate(deal=deal)
-        done += 1
-    while done < max_new and _thinnest_band() < target:
+    added = 0
+    while added < max_new and _thinnest_band() < target:
         winnable_pool_add()
-        done += 1
-    return done
+        added += 1
+    return added
 
 
 def deal_difficulty_rate(*, deal: DailyDeal | WinnableDeal) -> DailyDeal | WinnableDeal:
