@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument("--node-budget", type=int, default=300_000)
     args = parser.parse_args(argv)
+    if args.deals < 2:
+        parser.error("--deals must be 2 or more (the terciles need two scores)")
     ratings: list[Rating] = []
     cpu: list[float] = []
     seed = args.start_seed

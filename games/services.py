@@ -645,6 +645,9 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
     if existing is not None:
         return existing
     candidate, seed, deal_code, solution = _daily_certify(day=day, generation=0)
+    # Rated before the transaction, which stays as short as one insert. Deterministic (a seeded
+    # rating of a deal every process derives alike), so racing processes rate the day alike.
+    difficulty_fields = _difficulty_fields(deal_code, solution)
     try:
         with transaction.atomic():
             return DailyDeal.objects.create(
@@ -656,9 +659,7 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
                 certificate=solution.line,
                 solver_nodes=solution.nodes,
                 solver_seconds=solution.seconds,
-                # Deterministic (a seeded rating of a deal every process derives alike), so
-                # racing processes rate the day alike too.
-                **_difficulty_fields(deal_code, solution),
+                **difficulty_fields,
             )
     except IntegrityError:
         return DailyDeal.objects.get(date=day)

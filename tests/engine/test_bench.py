@@ -39,3 +39,20 @@ def test_solver_benchmark_prints_the_tail_and_measures_chosen_seeds() -> None:
     tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
     assert len(tail) == 2
     assert tail[0].split()[:3] == ["seed", "8", "lost"]  # seed 8 takes thousands of positions
+
+
+def test_difficulty_benchmark_reports_terciles_bands_and_cpu_time() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/difficulty.py", "--deals", "3"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "3 certified deals among seeds 0-" in finished.stdout
+    assert "terciles: " in finished.stdout
+    assert "thresholds in force (31, 55)" in finished.stdout
+    assert "CPU per rating: median " in finished.stdout
+    assert "command: python bench/difficulty.py --deals 3" in finished.stdout
