@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.difficulty_data import banded_pool, today_rated_deal
-from tests.web.conftest import DESKTOP
+from tests.web.conftest import DESKTOP, PHONE, shoot
 from tests.web.test_play import Table, expect, sign_up, watch_errors
 
 pytestmark = [
@@ -41,9 +41,25 @@ def test_choose_a_band_see_it_on_the_table_the_daily_and_the_stats(
     page.goto(base + "/daily/")
     expect(page.locator("#daily-difficulty")).to_contain_text("hard")
     expect(page.locator("#daily-difficulty")).to_contain_text("64 out of 100")
+    shoot(page, "desktop-daily-difficulty")
 
     page.goto(base + "/stats/")
     row = page.locator("#band-table tr[data-band=medium]")
     expect(row).to_contain_text("1")
     expect(row).to_contain_text("0%")
+    shoot(page, "desktop-stats-difficulty")
     assert not errors, errors
+
+
+def test_the_difficulty_choice_sits_beside_its_button_on_a_phone(
+    browser: Any, live_server: Any
+) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_up(page, live_server.url)
+    button = page.locator("button[data-mode=winnable]").bounding_box()
+    choice = page.locator("#winnable-difficulty").bounding_box()
+    shoot(page, "phone-lobby-difficulty")
+    # One line each, side by side: the button's label does not wrap.
+    assert abs(button["y"] - choice["y"]) < 8
+    assert button["x"] + button["width"] <= choice["x"]
+    assert button["height"] < 60
