@@ -666,11 +666,16 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
 
 
 def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[DailyDeal]:
-    """Today's deal and the next ``days_ahead`` days', certified ahead of time."""
-    return [
-        daily_deal_ensure(day=today + datetime.timedelta(days=offset))
-        for offset in range(days_ahead + 1)
-    ]
+    """Today's deal and the next ``days_ahead`` days', certified ahead of time, and rated: a
+    day certified before ratings existed is rated here (docs/difficulty.md), so the daily
+    shows its band without waiting for ``manage.py deal_difficulty --recompute``."""
+    deals: list[DailyDeal] = []
+    for offset in range(days_ahead + 1):
+        deal = daily_deal_ensure(day=today + datetime.timedelta(days=offset))
+        if not deal.difficulty_band:
+            deal_difficulty_rate(deal=deal)
+        deals.append(deal)
+    return deals
 
 
 def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyDeal:

@@ -51,6 +51,14 @@ def test_a_regenerated_day_is_rated_again() -> None:
     assert deal.difficulty_measures == rate(deal.deal_code).measures.to_dict()
 
 
+def test_days_certified_before_ratings_existed_are_rated_by_the_daily_task() -> None:
+    deal = services.daily_deal_ensure(day=DAY)
+    DailyDeal.objects.filter(pk=deal.pk).update(difficulty_band="", difficulty_score=None)
+    (again,) = services.daily_deals_ensure_ahead(today=DAY, days_ahead=0)
+    assert again.difficulty_band == rate(deal.deal_code).band
+    assert DailyDeal.objects.get().difficulty_score == rate(deal.deal_code).score
+
+
 def test_pool_deals_are_rated_and_the_top_up_stocks_every_band() -> None:
     services.winnable_pool_top_up(target=1, max_new=60)
     bands = set(WinnableDeal.objects.values_list("difficulty_band", flat=True))
