@@ -287,6 +287,17 @@ class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
         return certificate_html(analysis.line)
 
 
+# A certified deal's difficulty (docs/difficulty.md): staff see the measures, as they see the
+# certificate.
+DIFFICULTY_FIELDS = (
+    "difficulty_band",
+    "difficulty_score",
+    "difficulty_model_score",
+    "difficulty_games",
+    "difficulty_measures",
+)
+
+
 @admin.register(DailyDeal)
 class DailyDealAdmin(CertifiedDealAdmin):
     list_display = (
@@ -294,12 +305,14 @@ class DailyDealAdmin(CertifiedDealAdmin):
         "seed",
         "generation",
         "candidate",
+        "difficulty_band",
+        "difficulty_score",
         "solver_nodes",
         "seconds",
         "certificate_length",
         "created_at",
     )
-    list_filter = ("date", "created_at")
+    list_filter = ("date", "difficulty_band", "created_at")
     search_fields = ("seed__exact", "deal_code")
     date_hierarchy = "date"
     readonly_fields = (
@@ -310,6 +323,7 @@ class DailyDealAdmin(CertifiedDealAdmin):
         "deal_code_wrapped",
         "solver_nodes",
         "solver_seconds",
+        *DIFFICULTY_FIELDS,
         "created_at",
         "certificate_readable",
     )
@@ -356,18 +370,21 @@ class WinnableDealAdmin(CertifiedDealAdmin):
     list_display = (
         "id",
         "seed",
+        "difficulty_band",
+        "difficulty_score",
         "solver_nodes",
         "seconds",
         "certificate_length",
         "created_at",
     )
-    list_filter = ("created_at",)
+    list_filter = ("difficulty_band", "created_at")
     search_fields = ("seed__exact", "deal_code")
     readonly_fields = (
         "seed",
         "deal_code_wrapped",
         "solver_nodes",
         "solver_seconds",
+        *DIFFICULTY_FIELDS,
         "created_at",
         "certificate_readable",
     )

@@ -29,6 +29,39 @@ class GameMode(models.TextChoices):
     WINNABLE = "winnable", "Certified winnable deal"
 
 
+class DifficultyBand(models.TextChoices):
+    """A certified deal's band (games.engine.difficulty, docs/difficulty.md)."""
+
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+
+
+class DifficultyRated(models.Model):
+    """The difficulty of a certified deal (docs/difficulty.md), computed when it is certified.
+
+    ``difficulty_model_score`` is the formula's score from the measures; ``difficulty_score``
+    the score in force, the model's until players' results calibrate it (``manage.py
+    deal_difficulty --calibrate``, which records how many games it used); the band follows
+    from ``difficulty_score``. Empty band: not rated yet (certified before ratings existed;
+    ``manage.py deal_difficulty --recompute`` rates them). The measures are secret while the
+    deal may be played (docs/difficulty.md, "Fair play").
+    """
+
+    difficulty_band = models.CharField(
+        max_length=8, choices=DifficultyBand.choices, blank=True, default="", db_index=True
+    )
+    difficulty_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    difficulty_model_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    difficulty_measures = models.JSONField(default=dict, blank=True)
+    difficulty_games = models.PositiveIntegerField(
+        default=0, help_text="Finished games the calibration blended into the score."
+    )
+
+    class Meta:
+        abstract = True
+
+
 class GameStatus(models.TextChoices):
     PLAYING = "playing", "Playing"
     STUCK = "stuck", "No moves available"
@@ -86,6 +119,12 @@ class Game(models.Model):
         default=False, help_text="The player chose the deal, so it is not secret from them."
     )
     daily_date = models.DateField(null=True, blank=True, db_index=True)
+    # The band of the certified deal as announced when the game began (copied from the
+    # DailyDeal or WinnableDeal; "" for other modes and deals not rated yet). A later
+    # calibration may move the deal to another band; the game keeps the band it was played as.
+    difficulty = models.CharField(
+        max_length=8, choices=DifficultyBand.choices, blank=True, default=""
+    )
     # Idempotency-Key of the request that created the game (a retried create returns it).
     creation_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
     creation_fingerprint = models.CharField(max_length=64, blank=True, default="")
@@ -278,7 +317,7 @@ class GameSnapshot(AppendOnlyModel):
         return f"{self.game_id} at v{self.version}"
 
 
-class DailyDeal(models.Model):
+class DailyDeal(DifficultyRated):
     """The deal of one UTC day, the same for every player, proven winnable by the solver.
 
     ``date`` is unique, so however many workers or web processes generate the same day at
@@ -302,14 +341,14 @@ class DailyDeal(models.Model):
     solver_seconds = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(DifficultyRated.Meta):
         ordering = ["-date"]
 
     def __str__(self) -> str:
         return f"daily deal {self.date}"
 
 
-class WinnableDeal(models.Model):
+class WinnableDeal(DifficultyRated):
     """A deal in the pool the solver has certified winnable (the "winnable" mode)."""
 
     seed = models.BigIntegerField(unique=True)
@@ -319,7 +358,7 @@ class WinnableDeal(models.Model):
     solver_seconds = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(DifficultyRated.Meta):
         ordering = ["id"]
 
     def __str__(self) -> str:

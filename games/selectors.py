@@ -11,7 +11,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import ForeignKey, QuerySet
+from django.db.models import Count, ForeignKey, Q, QuerySet
 from django.http import Http404
 
 from games import history
@@ -27,6 +27,7 @@ from games.models import (
     GameMode,
     GameSnapshot,
     GameStatus,
+    WinnableDeal,
 )
 from games.variants import deal_state
 
@@ -223,6 +224,10 @@ class DailySummary:
     solved: bool
     attempts: int
     deal_ready: bool
+    # The day's band and score, announced before play (docs/difficulty.md, "Fair play"); the
+    # measures behind them are not part of the summary.
+    difficulty: str | None = None
+    difficulty_score: int | None = None
 
 
 def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
@@ -230,13 +235,16 @@ def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
     attempt, and whether any attempt was won."""
     attempts = Game.objects.filter(owner=owner, mode=GameMode.DAILY, daily_date=day)
     latest = attempts.order_by("-created_at", "-pk").first()
+    deal = DailyDeal.objects.filter(date=day).values("difficulty_band", "difficulty_score").first()
     return DailySummary(
         date=day,
         game=latest,
         ranked_game=attempts.filter(ranked=True).first(),
         solved=attempts.filter(status=GameStatus.WON).exists(),
         attempts=attempts.count(),
-        deal_ready=DailyDeal.objects.filter(date=day).exists(),
+        deal_ready=deal is not None,
+        difficulty=(deal["difficulty_band"] or None) if deal else None,
+        difficulty_score=deal["difficulty_score"] if deal else None,
     )
 
 
@@ -246,6 +254,8 @@ class AnalysisView:
     # The full position the winning line starts from (None without a line).
     line_start: Position | None
     losing_event: GameEvent | None
+    # The certified deal played, with its difficulty and measures (daily and winnable games).
+    deal: DailyDeal | WinnableDeal | None = None
 
 
 def game_analysis_view(*, game: Game, analysis: GameAnalysis) -> AnalysisView:
@@ -257,4 +267,74 @@ def game_analysis_view(*, game: Game, analysis: GameAnalysis) -> AnalysisView:
     losing_event = None
     if analysis.outcome == "slipped" and analysis.last_winnable_version is not None:
         losing_event = game.events.filter(seq=analysis.last_winnable_version + 1).first()
-    return AnalysisView(analysis, line_start, losing_event)
+    return AnalysisView(analysis, line_start, losing_event, certified_deal(game=game))
+
+
+def certified_deal(*, game: Game) -> DailyDeal | WinnableDeal | None:
+    """The certified deal a daily or winnable game was dealt (None for other modes, or if it
+    left the pool)."""
+    if game.mode == GameMode.DAILY and game.daily_date is not None:
+        return DailyDeal.objects.filter(date=game.daily_date, deal_code=game.deal_code).first()
+    if game.mode == GameMode.WINNABLE:
+        return WinnableDeal.objects.filter(deal_code=game.deal_code).first()
+    return None
+
+
+# --- Difficulty bands ---
+
+
+@dataclass(frozen=True, slots=True)
+class BandFigures:
+    band: str
+    deals: int  # certified deals (daily and winnable) rated in the band
+    games: int  # first attempts played on deals announced in the band
+    won: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return round(self.won / self.games, 4) if self.games else None
+
+
+@dataclass(frozen=True, slots=True)
+class BandSummary:
+    rows: list[BandFigures]
+    unrated: int
+
+
+def difficulty_bands() -> BandSummary:
+    """Every player's results per difficulty band (staff: the management command, the
+    dashboard): the band each game was announced in (``Game.difficulty``), first attempts only
+    (a daily's ranked attempt, a winnable game that is not a restart), played as the
+    statistics count them (won, resigned, or abandoned after a move)."""
+    deals: dict[str, int] = {}
+    unrated = 0
+    for model in (DailyDeal, WinnableDeal):
+        for band, count in (
+            model.objects.order_by()
+            .values("difficulty_band")
+            .annotate(n=Count("pk"))
+            .values_list("difficulty_band", "n")
+        ):
+            if band:
+                deals[band] = deals.get(band, 0) + count
+            else:
+                unrated += count
+    played = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
+        status=GameStatus.ABANDONED, started_at__isnull=False
+    )
+    first = Q(mode=GameMode.DAILY, ranked=True) | Q(
+        mode=GameMode.WINNABLE, restarted_from__isnull=True
+    )
+    results: dict[str, tuple[int, int]] = {
+        row["difficulty"]: (row["n"], row["won"])
+        for row in Game.objects.filter(played & first)
+        .exclude(difficulty="")
+        .order_by()
+        .values("difficulty")
+        .annotate(n=Count("pk"), won=Count("pk", filter=Q(status=GameStatus.WON)))
+    }
+    rows = [
+        BandFigures(band, deals.get(band, 0), *results.get(band, (0, 0)))
+        for band in ("easy", "medium", "hard")
+    ]
+    return BandSummary(rows, unrated)

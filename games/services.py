@@ -29,6 +29,7 @@ from games.analysis import ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET, analyse
 from games.engine.cards import parse_deal_code
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
+from games.engine.difficulty import BANDS, band_for, rate
 from games.engine.solver import Solution, solve
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
@@ -104,6 +105,7 @@ class DealChoice:
     code: str | None = None
     pysol_number: int | None = None
     variant: str = DEFAULT_VARIANT
+    difficulty: str | None = None  # winnable mode only: draw from this band (None: any)
 
 
 def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
@@ -117,6 +119,9 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
         # Appended only for other variants: a Scorpion create keeps the fingerprint it had
         # before variants, so a retry across the upgrade still finds its game.
         request.append(choice.variant)
+    if choice.difficulty is not None:
+        # Appended only when given, so the fingerprints of earlier keys stay the same.
+        request.append({"difficulty": choice.difficulty})
     fingerprint = _fingerprint(request)
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
@@ -141,6 +146,7 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
             deal_code=daily.deal_code,
             seed=daily.seed,
             daily_date=daily.date,
+            difficulty=daily.difficulty_band,
             # The first attempt of the day ranks, every later one is practice (docs/api.md).
             # Only a hint: the partial unique constraint decides between racing creates.
             ranked=not Game.objects.filter(
@@ -148,9 +154,13 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
             ).exists(),
         )
     if choice.mode == GameMode.WINNABLE:
-        deal = winnable_deal_draw(owner=owner)
+        deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
         return _create_game(
-            creation, mode=GameMode.WINNABLE, deal_code=deal.deal_code, seed=deal.seed
+            creation,
+            mode=GameMode.WINNABLE,
+            deal_code=deal.deal_code,
+            seed=deal.seed,
+            difficulty=deal.difficulty_band,
         )
     seed: int | None = choice.seed
     if choice.code is not None:
@@ -190,6 +200,7 @@ def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = No
         pysol_number=original.pysol_number,
         deal_supplied=original.deal_supplied,
         daily_date=original.daily_date,
+        difficulty=original.difficulty,
         restarted_from=original,
     )
 
@@ -228,6 +239,7 @@ def _create_game(
     pysol_number: int | None = None,
     deal_supplied: bool = False,
     daily_date: datetime.date | None = None,
+    difficulty: str = "",
     restarted_from: Game | None = None,
     ranked: bool = False,
 ) -> Game:
@@ -241,6 +253,7 @@ def _create_game(
         "pysol_number": pysol_number,
         "deal_supplied": deal_supplied,
         "daily_date": daily_date,
+        "difficulty": difficulty,
         "restarted_from": restarted_from,
         "state": state.to_dict(),
         "status": state.status,
@@ -616,6 +629,25 @@ class CertificationError(Exception):
     """No deal could be certified within the bounds."""
 
 
+class DifficultyUnavailableError(Exception):
+    """No unplayed deal of the band the player asked for, right now (problem
+    ``difficulty_unavailable``): the pool's top-up restocks it."""
+
+
+def _difficulty_fields(deal_code: str, solution: Solution) -> dict[str, Any]:
+    """The rating of a deal just certified (games.engine.difficulty), as model fields. A
+    fresh rating is the model's alone: calibration (``deal_difficulty_calibrate``) comes
+    with players' games."""
+    rating = rate(deal_code, solution=solution)
+    return {
+        "difficulty_band": rating.band,
+        "difficulty_score": rating.score,
+        "difficulty_model_score": rating.score,
+        "difficulty_measures": rating.measures.to_dict(),
+        "difficulty_games": 0,
+    }
+
+
 def _certify(deal_code: str, *, node_budget: int) -> Solution | None:
     """The solver's winning line for a deal, or None when it is lost or undecided."""
     solution = solve(parse_deal_code(deal_code), node_budget=node_budget, time_budget=None)
@@ -656,6 +688,9 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
     if existing is not None:
         return existing
     candidate, seed, deal_code, solution = _daily_certify(day=day, generation=0)
+    # Rated before the transaction, which stays as short as one insert. Deterministic (a seeded
+    # rating of a deal every process derives alike), so racing processes rate the day alike.
+    difficulty_fields = _difficulty_fields(deal_code, solution)
     try:
         with transaction.atomic():
             return DailyDeal.objects.create(
@@ -667,17 +702,23 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
                 certificate=solution.line,
                 solver_nodes=solution.nodes,
                 solver_seconds=solution.seconds,
+                **difficulty_fields,
             )
     except IntegrityError:
         return DailyDeal.objects.get(date=day)
 
 
 def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[DailyDeal]:
-    """Today's deal and the next ``days_ahead`` days', certified ahead of time."""
-    return [
-        daily_deal_ensure(day=today + datetime.timedelta(days=offset))
-        for offset in range(days_ahead + 1)
-    ]
+    """Today's deal and the next ``days_ahead`` days', certified ahead of time, and rated: a
+    day certified before ratings existed is rated here (docs/difficulty.md), so the daily
+    shows its band without waiting for ``manage.py deal_difficulty --recompute``."""
+    deals: list[DailyDeal] = []
+    for offset in range(days_ahead + 1):
+        deal = daily_deal_ensure(day=today + datetime.timedelta(days=offset))
+        if not deal.difficulty_band:
+            deal_difficulty_rate(deal=deal)
+        deals.append(deal)
+    return deals
 
 
 def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyDeal:
@@ -706,6 +747,8 @@ def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyD
         deal.certificate = solution.line
         deal.solver_nodes = solution.nodes
         deal.solver_seconds = solution.seconds
+        for name, value in _difficulty_fields(deal_code, solution).items():
+            setattr(deal, name, value)
         deal.save()
     return deal
 
@@ -725,30 +768,198 @@ def winnable_pool_add(*, max_attempts: int = 200) -> WinnableDeal:
                 "certificate": solution.line,
                 "solver_nodes": solution.nodes,
                 "solver_seconds": solution.seconds,
+                **_difficulty_fields(deal_code, solution),
             },
         )
         return deal
     raise CertificationError(f"no winnable deal among {max_attempts} random deals")
 
 
+def _thinnest_band() -> int:
+    """How many rated deals the pool's least stocked band holds."""
+    counts = dict(
+        WinnableDeal.objects.exclude(difficulty_band="")
+        .order_by()
+        .values("difficulty_band")
+        .annotate(n=models.Count("pk"))
+        .values_list("difficulty_band", "n")
+    )
+    return min(counts.get(band, 0) for band in BANDS)
+
+
 def winnable_pool_top_up(*, target: int, max_new: int) -> int:
-    """Add deals until the pool holds ``target`` (at most ``max_new`` per call). Each deal is
-    one short transaction, so a worker killed mid-way leaves only whole, certified deals."""
+    """Rate the pool's deals certified before ratings existed (at most ``max_new``), then add
+    deals until every difficulty band holds ``target`` (at most ``max_new``); returns how many
+    deals were added.
+
+    A new deal falls in whatever band it falls in: filling the thinnest band adds deals to
+    the others too (with the bands at terciles, about three deals for one of a band). Each
+    deal is one short transaction, so a worker killed mid-way leaves only whole, certified,
+    rated deals."""
+    for deal in WinnableDeal.objects.filter(difficulty_band="").order_by("id")[:max_new]:
+        deal_difficulty_rate(deal=deal)
     added = 0
-    while added < max_new and WinnableDeal.objects.count() < target:
+    while added < max_new and _thinnest_band() < target:
         winnable_pool_add()
         added += 1
     return added
 
 
-def winnable_deal_draw(*, owner: User) -> WinnableDeal:
+def deal_difficulty_rate(*, deal: DailyDeal | WinnableDeal) -> DailyDeal | WinnableDeal:
+    """Rate (again) a certified deal from its deal code: the model's score and band, keeping
+    nothing of an earlier calibration (``deal_difficulty_calibrate`` blends players' results
+    in again). The certificate's node count is kept as the search measure when the solver
+    needs the same search again (it does: the search is deterministic)."""
+    solution = solve(parse_deal_code(deal.deal_code), node_budget=DAILY_NODE_BUDGET)
+    if not solution.won:
+        # Certified with another budget: the stored certificate still proves the win.
+        solution = Solution("won", list(deal.certificate), deal.solver_nodes, deal.solver_seconds)
+    fields = _difficulty_fields(deal.deal_code, solution)
+    type(deal).objects.filter(pk=deal.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(deal, name, value)
+    return deal
+
+
+# --- Calibration against players' results (docs/difficulty.md, "Calibration") ---
+
+# A deal's score takes players' results into account from this many counted games on it: below
+# that, one player's luck would move it. The weight of the observed rate grows with the games:
+# n / (n + CALIBRATION_PRIOR_GAMES), a half at 50 games.
+CALIBRATION_MIN_GAMES = 20
+CALIBRATION_PRIOR_GAMES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class DifficultyChange:
+    """What a recompute or a calibration did to one deal (for the management command)."""
+
+    deal: str  # "daily 2026-12-01" or "winnable <id>"
+    old_score: int | None
+    old_band: str
+    score: int
+    band: str
+    games: int
+    win_rate: float | None
+
+
+def _counted_games(deal: DailyDeal | WinnableDeal) -> models.QuerySet[Game]:
+    """The games whose result calibrates a deal: first attempts, played (won, resigned, or
+    abandoned after a move, as the statistics count them). For the daily, the ranked first
+    attempt of each player; for the winnable pool, games that are not restarts."""
+    played = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
+        status=GameStatus.ABANDONED, started_at__isnull=False
+    )
+    if isinstance(deal, DailyDeal):
+        games = Game.objects.filter(mode=GameMode.DAILY, daily_date=deal.date, ranked=True)
+    else:
+        games = Game.objects.filter(
+            mode=GameMode.WINNABLE, deal_code=deal.deal_code, restarted_from__isnull=True
+        )
+    return games.filter(played)
+
+
+def _deal_label(deal: DailyDeal | WinnableDeal) -> str:
+    return f"daily {deal.date}" if isinstance(deal, DailyDeal) else f"winnable {deal.pk}"
+
+
+def deal_difficulty_calibrate(
+    *, today: datetime.date, min_games: int = CALIBRATION_MIN_GAMES
+) -> list[DifficultyChange]:
+    """Blend players' real win rates into the score of every rated deal with at least
+    ``min_games`` counted games (``_counted_games``):
+    ``score = (1 - w) * model_score + w * 100 * (1 - win_rate)``, ``w = n / (n + 50)``; the band
+    follows from the score. Idempotent: always from the model's score, never from an earlier
+    blend. A daily deal only once its day is over, so the day's announced band never moves
+    while it is played. Returns the deals whose score, band or game count changed."""
+    changes: list[DifficultyChange] = []
+    deals: list[DailyDeal | WinnableDeal] = [
+        *DailyDeal.objects.exclude(difficulty_band="").filter(date__lt=today),
+        *WinnableDeal.objects.exclude(difficulty_band=""),
+    ]
+    for deal in deals:
+        if deal.difficulty_model_score is None:
+            continue
+        results = _counted_games(deal).aggregate(
+            n=models.Count("pk"), won=models.Count("pk", filter=Q(status=GameStatus.WON))
+        )
+        games, won = results["n"], results["won"]
+        if games < min_games:
+            continue
+        win_rate = won / games
+        weight = games / (games + CALIBRATION_PRIOR_GAMES)
+        score = round((1 - weight) * deal.difficulty_model_score + weight * 100 * (1 - win_rate))
+        band = band_for(score)
+        if (score, band, games) == (
+            deal.difficulty_score,
+            deal.difficulty_band,
+            deal.difficulty_games,
+        ):
+            continue
+        changes.append(
+            DifficultyChange(
+                _deal_label(deal),
+                deal.difficulty_score,
+                deal.difficulty_band,
+                score,
+                band,
+                games,
+                round(win_rate, 4),
+            )
+        )
+        type(deal).objects.filter(pk=deal.pk).update(
+            difficulty_score=score, difficulty_band=band, difficulty_games=games
+        )
+    return changes
+
+
+def deal_difficulty_recompute(*, everything: bool = False) -> list[DifficultyChange]:
+    """Rate the certified deals that have no rating (all of them with ``everything``: after
+    the formula or its thresholds changed; that drops earlier calibrations, so calibrate
+    again after)."""
+    changes: list[DifficultyChange] = []
+    deals: list[DailyDeal | WinnableDeal] = [*DailyDeal.objects.all(), *WinnableDeal.objects.all()]
+    for deal in deals:
+        if deal.difficulty_band and not everything:
+            continue
+        old_score, old_band = deal.difficulty_score, deal.difficulty_band
+        deal_difficulty_rate(deal=deal)
+        assert deal.difficulty_score is not None
+        changes.append(
+            DifficultyChange(
+                _deal_label(deal),
+                old_score,
+                old_band,
+                deal.difficulty_score,
+                deal.difficulty_band,
+                0,
+                None,
+            )
+        )
+    return changes
+
+
+# Inline certification for a band the pool has no unplayed deal of: a bound on the random
+# deals tried in the request (about one in nine is winnable, a third of those in a band: about
+# 1 - (2/3)**4.5 = 84% of the time one is found). Every deal certified joins the pool anyway.
+BAND_INLINE_ATTEMPTS = 40
+
+
+def winnable_deal_draw(*, owner: User, difficulty: str | None = None) -> WinnableDeal:
     """A certified deal the player has not played, drawn at random (``secrets``) among those,
     so that no two accounts meet the pool in the same order and a deal seen on one account
     says nothing about the next deal of another. When the player has played every deal of
     the pool, one is certified on the spot (and joins the pool), so the mode never runs dry
-    and never repeats a deal for them."""
+    and never repeats a deal for them.
+
+    With ``difficulty`` ("easy", "medium" or "hard"), only deals of that band are drawn. When
+    the player has played every one of them, a few random deals are certified on the spot
+    (``BAND_INLINE_ATTEMPTS``); if none falls in the band, DifficultyUnavailableError (the
+    API's ``difficulty_unavailable``) and the pool's top-up is asked to restock."""
     played = Game.objects.filter(owner=owner, mode=GameMode.WINNABLE).values("deal_code")
     unplayed = WinnableDeal.objects.exclude(deal_code__in=played).order_by("id")
+    if difficulty is not None:
+        unplayed = unplayed.filter(difficulty_band=difficulty)
     # COUNT then OFFSET: two indexed queries, unlike ORDER BY RANDOM() over the whole pool.
     # A deal added or removed in between only shifts which deal the offset lands on.
     count = unplayed.count()
@@ -757,12 +968,46 @@ def winnable_deal_draw(*, owner: User) -> WinnableDeal:
         offset = secrets.randbelow(count)
         picked = list(unplayed[offset : offset + 1])
     deal = picked[0] if picked else unplayed.first()
+    if deal is None and difficulty is not None:
+        return _winnable_band_inline(difficulty=difficulty)
     if deal is None:
         logger.warning(
             "winnable pool has no unplayed deal for user %s: certifying inline", owner.pk
         )
         deal = winnable_pool_add()
     return deal
+
+
+def _winnable_band_inline(*, difficulty: str) -> WinnableDeal:
+    for _attempt in range(BAND_INLINE_ATTEMPTS):
+        seed = random_seed()
+        deal_code = deal_code_for_seed(seed)
+        solution = _certify(deal_code, node_budget=POOL_NODE_BUDGET)
+        if solution is None:
+            continue
+        deal, _created = WinnableDeal.objects.get_or_create(
+            seed=seed,
+            defaults={
+                "deal_code": deal_code,
+                "certificate": solution.line,
+                "solver_nodes": solution.nodes,
+                "solver_seconds": solution.seconds,
+                **_difficulty_fields(deal_code, solution),
+            },
+        )
+        if deal.difficulty_band == difficulty:
+            return deal
+    transaction.on_commit(_pool_top_up_enqueue, robust=True)
+    raise DifficultyUnavailableError(
+        f"no {difficulty} deal you have not played is ready right now; try again in a few "
+        "minutes or pick another difficulty"
+    )
+
+
+def _pool_top_up_enqueue() -> bool:
+    from games import tasks  # games.tasks imports this module
+
+    return tasks.enqueue(tasks.top_up_winnable_pool)
 
 
 # --- Post-game analysis ---

@@ -93,6 +93,18 @@ class VariantFiguresSerializer(serializers.Serializer[Any]):
     best_time = serializers.FloatField(allow_null=True, help_text="Seconds.")
     fewest_moves = serializers.IntegerField(allow_null=True)
     clean_wins = serializers.IntegerField()
+class BandResultsSerializer(serializers.Serializer[Any]):
+    played = serializers.IntegerField(help_text="Played games on deals of this band.")
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="won / played, 0 to 1; null before the first played game."
+    )
+
+
+class DifficultyResultsSerializer(serializers.Serializer[Any]):
+    easy = BandResultsSerializer()
+    medium = BandResultsSerializer()
+    hard = BandResultsSerializer()
 
 
 class StatsSerializer(FiguresSerializer):
@@ -104,6 +116,10 @@ class StatsSerializer(FiguresSerializer):
     variants = VariantFiguresSerializer(
         many=True,
         help_text="Per variant (GET /api/v1/variants/), every variant listed, Scorpion first.",
+    )
+    difficulty = DifficultyResultsSerializer(
+        help_text="Daily and winnable games by the difficulty band of their deal "
+        "(docs/difficulty.md): played, won and the win rate."
     )
 
 

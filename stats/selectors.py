@@ -23,7 +23,7 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.models import Game, GameMode, GameStatus, daily_reveal_moment
+from games.models import DifficultyBand, Game, GameMode, GameStatus, daily_reveal_moment
 from games.variants import DEFAULT_VARIANT, variant_names
 from stats.models import (
     ALL_MODES,
@@ -135,6 +135,18 @@ class VariantFigures:
             "fewest_moves": self.fewest_moves,
             "clean_wins": self.clean_wins,
         }
+class BandResults:
+    """A player's played games on deals of one difficulty band, and their wins."""
+
+    played: int
+    won: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return round(self.won / self.played, 4) if self.played else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"played": self.played, "won": self.won, "win_rate": self.win_rate}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +154,13 @@ class PlayerFigures:
     overall: Figures
     modes: dict[str, Figures]
     variants: list[VariantFigures]
+    difficulty: dict[str, BandResults]
 
     def to_dict(self) -> dict[str, Any]:
         body = self.overall.to_dict()
         body["modes"] = {mode: figures.to_dict() for mode, figures in self.modes.items()}
         body["variants"] = [figures.to_dict() for figures in self.variants]
+        body["difficulty"] = {band: result.to_dict() for band, result in self.difficulty.items()}
         return body
 
 
@@ -186,6 +200,7 @@ def stats_for(*, user: User) -> PlayerFigures:
         overall=_figures(rows.get(ALL_MODES), sum(in_play.values())),
         modes={mode: _figures(rows.get(mode), in_play.get(mode, 0)) for mode in STAT_MODES},
         variants=variant_figures(user=user),
+        difficulty=results_by_band(user=user),
     )
 
 
@@ -227,6 +242,25 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
             )
         )
     return figures
+
+
+def results_by_band(*, user: User) -> dict[str, BandResults]:
+    """The player's played games (won, resigned, or abandoned after a move: as ``played``
+    counts them) on certified deals, by the difficulty band each was announced in
+    (``Game.difficulty``: daily and winnable games; practice attempts and restarts count, as
+    they do in the modes' figures). One GROUP BY over the player's finished games."""
+    counted = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
+        status=GameStatus.ABANDONED, started_at__isnull=False
+    )
+    rows: dict[str, tuple[int, int]] = {
+        row["difficulty"]: (row["n"], row["won"])
+        for row in Game.objects.filter(counted, owner=user)
+        .exclude(difficulty="")
+        .order_by()
+        .values("difficulty")
+        .annotate(n=Count("pk"), won=Count("pk", filter=Q(status=GameStatus.WON)))
+    }
+    return {band: BandResults(*rows.get(band, (0, 0))) for band in DifficultyBand.values}
 
 
 # --- The daily leaderboard ---

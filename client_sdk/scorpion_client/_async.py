@@ -46,6 +46,7 @@ from scorpion_client.models import (
     CommandResult,
     CreateMode,
     Daily,
+    Difficulty,
     Event,
     FeedEvent,
     Game,
@@ -484,16 +485,25 @@ class AsyncGamesResource:
         code: str | None = None,
         pysol_number: int | None = None,
         variant: Variant | None = None,
+        difficulty: Difficulty | None = None,
     ) -> AsyncGameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters, 208 for Double Scorpion), a PySolFC ``pysol_number``,
         ``mode="daily"`` (today's challenge) or ``mode="winnable"`` (a deal the solver proved
         winnable). ``variant`` picks the game of the Scorpion family (default Scorpion; see
         ``client.variants()``); a seed or code is read in it; the daily and winnable modes
-        are Scorpion only. Safe to retry: a create whose answer was lost is re-sent with the
-        same ``Idempotency-Key``, and the server answers with the game the first one made."""
+        are Scorpion only. With ``mode="winnable"``, ``difficulty`` (``"easy"``, ``"medium"``
+        or ``"hard"``) draws a deal of that band (docs/difficulty.md); none of it ready raises
+        ``ServiceUnavailable`` (``difficulty_unavailable``). Safe to retry: a create whose
+        answer was lost is re-sent with the same ``Idempotency-Key``, and the server answers
+        with the game the first one made."""
         spec = Ops.games_create(
-            mode=mode, seed=seed, code=code, pysol_number=pysol_number, variant=variant
+            mode=mode,
+            seed=seed,
+            code=code,
+            pysol_number=pysol_number,
+            variant=variant,
+            difficulty=difficulty,
         )
         return self.handle(await self._client.request(spec))
 

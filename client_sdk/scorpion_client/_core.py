@@ -39,6 +39,7 @@ from scorpion_client.models import (
     CreateMode,
     Daily,
     DailyResult,
+    Difficulty,
     Event,
     FeedEvent,
     FeedResync,
@@ -428,9 +429,15 @@ class Ops:
         code: str | None = None,
         pysol_number: int | None = None,
         variant: Variant | None = None,
+        difficulty: Difficulty | None = None,
     ) -> Spec[Game]:
         body = _drop_none(
-            mode=mode, seed=seed, code=code, pysol_number=pysol_number, variant=variant
+            mode=mode,
+            seed=seed,
+            code=code,
+            pysol_number=pysol_number,
+            variant=variant,
+            difficulty=difficulty,
         )
         return Spec(
             ep.GAMES_CREATE.method,

@@ -2,7 +2,7 @@
 
     scorpion signup | login [--password] | logout
     scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
-                   | --resume | --game ID]
+                   | --resume | --game ID] [--difficulty easy|medium|hard]
     scorpion games [--status S]
     scorpion stats
 
@@ -348,6 +348,14 @@ class Cli:
                 cells.append(value(stats.daily_practice))
             table.add_row(*cells)
         self.console.print(table)
+        bands = [
+            f"{band} {figures.won}/{figures.played}"
+            + ("" if figures.win_rate is None else f" ({figures.win_rate:.0%})")
+            for band, figures in stats.difficulty.items()
+            if figures.played
+        ]
+        if bands:
+            self.console.print("Won by difficulty: " + ", ".join(bands))
         return 0
 
     # --- playing ---
@@ -364,8 +372,8 @@ class Cli:
             return games.create(code=args.code, variant=variant)
         if args.pysol is not None:
             return games.create(pysol_number=args.pysol, variant=variant)
-        if args.winnable:
-            return games.create(mode="winnable", variant=variant)
+        if args.winnable or args.difficulty:
+            return games.create(mode="winnable", variant=variant, difficulty=args.difficulty)
         if args.daily:
             if variant not in (None, "scorpion"):
                 # Said by the server (variant_not_offered), in its words.
@@ -569,6 +577,11 @@ def build_parser() -> argparse.ArgumentParser:
         "and winnable deals are Scorpion only)",
     )
     play.add_argument(
+        "--difficulty",
+        choices=["easy", "medium", "hard"],
+        help="a winnable deal of this difficulty band (implies --winnable)",
+    )
+    play.add_argument(
         "--no-follow",
         action="store_true",
         help="do not draw moves made on other devices as they happen",
@@ -598,6 +611,10 @@ def _read_password(prompt: str) -> str:
     return line.rstrip("\n")
 
 
+# The deal choices --difficulty cannot go with (it picks a winnable deal).
+_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "resume", "game")
+
+
 def run(
     argv: Sequence[str] | None = None,
     *,
@@ -607,7 +624,12 @@ def run(
 ) -> int:
     """Run the ``scorpion`` command; returns the exit status. ``read_line`` and
     ``read_password`` (default: the terminal) let a program or a test drive it."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "difficulty", None) and any(
+        getattr(args, name, None) not in (None, False) for name in _OTHER_DEALS
+    ):
+        parser.error("--difficulty chooses a winnable deal: it goes with --winnable only")
     console = console or Console(highlight=False)
     cli = Cli(
         args,

@@ -20,6 +20,7 @@ __all__ = [
     "Action",
     "Analysis",
     "AnalysisStep",
+    "BandResults",
     "Collection",
     "Column",
     "Command",
@@ -28,6 +29,8 @@ __all__ = [
     "CreateMode",
     "Daily",
     "DailyResult",
+    "DealDifficulty",
+    "Difficulty",
     "Event",
     "EventType",
     "FeedEvent",
@@ -64,6 +67,8 @@ CreateMode = Literal["random", "daily", "winnable"]
 Variant = Literal["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"]
 """Which game of the Scorpion family a game is (``client.variants()`` says each layout)."""
 GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
+# A certified deal's difficulty band (docs/difficulty.md).
+Difficulty = Literal["easy", "medium", "hard"]
 CommandType = Literal["move", "deal", "undo", "redo", "resign"]
 # What the log holds: the commands, and "abandon", written by the server when the player
 # starts another game of the same kind (a client never sends it).
@@ -260,6 +265,7 @@ _GAME_KEYS = (
     "code",
     "pysol_number",
     "daily_date",
+    "difficulty",
     "ranked",
     "restarted_from",
     "created_at",
@@ -283,6 +289,8 @@ class Game:
     the first move to the end (or to the answer). ``variant``: which game of the Scorpion
     family (7 or 10 ``columns``); ``reserve``: Three Blind Mice's face-up reserve cards, picked
     from column ``len(columns) + i`` (empty in the other variants).
+    the first move to the end (or to the answer). ``difficulty``: for daily and winnable
+    games, the deal's band as announced when the game began (None otherwise).
     """
 
     id: str
@@ -301,6 +309,7 @@ class Game:
     code: str | None = None
     pysol_number: int | None = None
     daily_date: dt.date | None = None
+    difficulty: Difficulty | None = None
     ranked: bool = False
     restarted_from: str | None = None
     created_at: dt.datetime | None = None
@@ -352,6 +361,7 @@ class Game:
             code=_opt_str(data.get("code")),
             pysol_number=_opt_int(data.get("pysol_number")),
             daily_date=_opt_date(data.get("daily_date")),
+            difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
             ranked=_bool(data.get("ranked")),
             restarted_from=_opt_str(data.get("restarted_from")),
             created_at=_opt_datetime(data.get("created_at")),
@@ -629,6 +639,33 @@ class Chances:
 
 
 @dataclass
+class DealDifficulty:
+    """A certified deal's difficulty with the measures behind it (docs/difficulty.md): in an
+    analysis only, served once the deal is revealed. ``score`` (0 easiest to 100 hardest) is
+    the one in force, ``model_score`` the formula's; ``games``: players' games blended in by
+    the calibration. ``measures``: first_actions, first_actions_won, first_action_share,
+    line_length, solver_nodes, playouts, playout_wins, playout_win_rate."""
+
+    band: Difficulty
+    score: int
+    model_score: int
+    games: int = 0
+    measures: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DealDifficulty:
+        return cls(
+            band=cast("Difficulty", _str(data["band"])),
+            score=_int(data["score"]),
+            model_score=_int(data["model_score"]),
+            games=_opt_int(data.get("games")) or 0,
+            measures=dict(_mapping(data.get("measures") or {})),
+            extra=_extra(data, ("band", "score", "model_score", "games", "measures")),
+        )
+
+
+@dataclass
 class Analysis:
     """The solver's analysis of a finished game (``GET .../analysis/``, docs/api.md).
 
@@ -637,6 +674,7 @@ class Analysis:
     or ``unknown``). ``outcome``: ``won``, ``unwinnable``, ``slipped`` (winnable at
     ``last_winnable_version``, lost by ``losing_event``), ``ended_winnable`` or ``unknown``.
     ``line``: a winning line from ``line_version``, each step with the table after it.
+    ``difficulty``: the deal's difficulty and measures (daily and winnable deals, else None).
     """
 
     status: str
@@ -652,6 +690,7 @@ class Analysis:
     node_budget: int | None = None
     created_at: dt.datetime | None = None
     retry_after: int | None = None
+    difficulty: DealDifficulty | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -661,6 +700,7 @@ class Analysis:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Analysis:
         losing = data.get("losing_event")
+        rating = data.get("difficulty")
         return cls(
             status=_str(data["status"]),
             game=_str(data["game"]),
@@ -675,6 +715,7 @@ class Analysis:
             node_budget=_opt_int(data.get("node_budget")),
             created_at=_opt_datetime(data.get("created_at")),
             retry_after=_opt_int(data.get("retry_after")),
+            difficulty=DealDifficulty.from_json(_mapping(rating)) if rating is not None else None,
             extra=_extra(
                 data,
                 (
@@ -691,6 +732,7 @@ class Analysis:
                     "node_budget",
                     "created_at",
                     "retry_after",
+                    "difficulty",
                 ),
             ),
         )
@@ -728,7 +770,9 @@ class Page(Generic[T]):
 class Daily:
     """Today's challenge for the caller: ``game`` is their latest attempt's id (or None),
     ``ranked_game`` their first attempt's, the only one that ranks (later ones are practice);
-    ``solved``: some attempt, practice included, was won."""
+    ``solved``: some attempt, practice included, was won. ``difficulty`` and
+    ``difficulty_score``: the day's band and score (0-100), announced before play (None until
+    the deal is certified and rated)."""
 
     date: dt.date
     game: str | None = None
@@ -738,6 +782,8 @@ class Daily:
     solved: bool = False
     attempts: int | None = None
     deal_ready: bool | None = None
+    difficulty: Difficulty | None = None
+    difficulty_score: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -753,6 +799,8 @@ class Daily:
             solved=_bool(data.get("solved")),
             attempts=_opt_int(data.get("attempts")),
             deal_ready=_opt_bool(data.get("deal_ready")),
+            difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
+            difficulty_score=_opt_int(data.get("difficulty_score")),
             extra=_extra(
                 data,
                 (
@@ -764,6 +812,8 @@ class Daily:
                     "solved",
                     "attempts",
                     "deal_ready",
+                    "difficulty",
+                    "difficulty_score",
                 ),
             ),
         )
@@ -839,6 +889,7 @@ _FIGURES_KEYS = (
     "modes",
     "variants",
     "daily",
+    "difficulty",
 )
 
 
@@ -891,13 +942,33 @@ class VariantFigures:
 
 
 @dataclass
+class BandResults:
+    """A player's played games on deals of one difficulty band, and their wins."""
+
+    played: int = 0
+    won: int = 0
+    win_rate: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BandResults:
+        return cls(
+            played=_opt_int(data.get("played")) or 0,
+            won=_opt_int(data.get("won")) or 0,
+            win_rate=_opt_float(data.get("win_rate")),
+            extra=_extra(data, ("played", "won", "win_rate")),
+        )
+
+
+@dataclass
 class Stats:
     """The caller's statistics over all games; ``modes`` holds the same figures per mode
     (``random``, ``seeded``, ``daily``, ``winnable``), so the daily challenge's stand apart,
     and ``daily_practice`` (the daily challenge's later attempts of a day, which never rank).
     Times are in seconds; ``played`` counts won, resigned and abandoned games (a game left
     behind with a move in it), ``in_play`` the games still open; ``win_rate`` is won / played,
-    0 to 1."""
+    0 to 1. ``difficulty``: played, won and win rate by difficulty band (``easy``, ``medium``,
+    ``hard``) of the daily and winnable games."""
 
     played: int = 0
     won: int = 0
@@ -913,6 +984,7 @@ class Stats:
     clean_wins: int | None = None
     modes: dict[str, Stats] = field(default_factory=dict)
     variants: list[VariantFigures] = field(default_factory=list)
+    difficulty: dict[str, BandResults] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def variant(self, name: Variant) -> VariantFigures | None:
@@ -937,6 +1009,12 @@ class Stats:
             for name, figures in raw_modes.items():
                 if isinstance(figures, Mapping):
                     modes[str(name)] = Stats.from_json(figures)
+        bands: dict[str, BandResults] = {}
+        raw_bands = data.get("difficulty")
+        if isinstance(raw_bands, Mapping):
+            for name, figures in raw_bands.items():
+                if isinstance(figures, Mapping):
+                    bands[str(name)] = BandResults.from_json(figures)
         daily = data.get("daily")
         if isinstance(daily, Mapping) and "daily" not in modes:
             modes["daily"] = Stats.from_json(daily)
@@ -955,6 +1033,7 @@ class Stats:
             clean_wins=_opt_int(data.get("clean_wins")),
             modes=modes,
             variants=_list_of(data.get("variants"), VariantFigures.from_json),
+            difficulty=bands,
             extra=_extra(data, _FIGURES_KEYS),
         )
 

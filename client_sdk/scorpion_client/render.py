@@ -150,6 +150,8 @@ def render_game(game: Game, *, now: dt.datetime | None = None) -> RenderableType
     title = f"{VARIANT_TITLES.get(game.variant, game.variant)} · {game.mode}"
     if game.daily_date is not None:
         title += f" {game.daily_date.isoformat()}"
+    if game.difficulty is not None:
+        title += f" · {game.difficulty}"
     if game.is_practice:
         title += " · practice (does not rank)"
     return Panel(

@@ -25,6 +25,7 @@ from games.services import (
     AnalysisUnavailableError,
     CertificationError,
     ChancesUnavailableError,
+    DifficultyUnavailableError,
     IdempotencyKeyReusedError,
     VariantNotOfferedError,
     VersionConflictError,
@@ -64,6 +65,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "precondition_failed": (412, "Precondition failed"),
     "throttled": (429, "Too many requests"),
     "deal_unavailable": (503, "No certified deal could be found right now"),
+    "difficulty_unavailable": (503, "No deal of that difficulty is ready right now"),
     "stream_unavailable": (503, "Event streams are not served by this process"),
     "server_error": (500, "Internal server error"),
 }
@@ -139,6 +141,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
+    if isinstance(exc, DifficultyUnavailableError):
+        return problem_response("difficulty_unavailable", str(exc), headers={"Retry-After": "300"})
     if isinstance(exc, CertificationError):
         logger.error("certification failed: %s", exc)
         return problem_response("deal_unavailable", str(exc))

@@ -15,17 +15,21 @@ from rest_framework import serializers
 from games.analysis import line_steps
 from games.engine.cards import card_code, parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
+from games.engine.difficulty import Measures
 from games.engine.errors import DealCodeError
 from games.engine.position import Move, player_view
 from games.history import OVER, Command, GameState
 from games.models import (
     AnalysisOutcome,
+    DailyDeal,
+    DifficultyBand,
     Game,
     GameChances,
     GameEvent,
     GameMode,
     GameStatus,
     SolverVerdict,
+    WinnableDeal,
 )
 from games.selectors import AnalysisView, HintsView
 from games.services import DealChoice
@@ -109,6 +113,12 @@ class GameCreateSerializer(StrictSerializer):
         # PySolFC numbers go up to 10**20; we store them in a 64-bit column.
         max_value=min(PYSOL_MAX_GAME_NUMBER, MAX_SEED),
     )
+    difficulty = serializers.ChoiceField(
+        choices=DifficultyBand.choices,
+        required=False,
+        help_text="Winnable mode only: draw a deal of this difficulty band (docs/difficulty.md); "
+        "absent: any band.",
+    )
 
     def is_valid(self, *, raise_exception: bool = False) -> bool:
         """Valid, and naming a variant there is (else ``unknown_variant``, raised even
@@ -149,6 +159,10 @@ class GameCreateSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {"mode": ["a seeded game needs a seed, a code or a pysol_number"]}
             )
+        if "difficulty" in attrs and mode != GameMode.WINNABLE:
+            raise serializers.ValidationError(
+                {"difficulty": ["only a winnable game has a difficulty to choose"]}
+            )
         return attrs
 
     def to_choice(self) -> DealChoice:
@@ -161,6 +175,7 @@ class GameCreateSerializer(StrictSerializer):
             code=data.get("code"),
             pysol_number=data.get("pysol_number"),
             variant=data.get("variant", DEFAULT_VARIANT),
+            difficulty=data.get("difficulty"),
         )
 
 
@@ -356,6 +371,12 @@ class GameSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(allow_null=True, help_text="The deal code; null like seed.")
     pysol_number = serializers.IntegerField(allow_null=True)
     daily_date = serializers.DateField(allow_null=True)
+    difficulty = serializers.ChoiceField(
+        choices=DifficultyBand.choices,
+        allow_null=True,
+        help_text="Daily and winnable games: the deal's difficulty band as announced when the "
+        "game began (docs/difficulty.md); null for other modes and deals not rated yet.",
+    )
     ranked = serializers.BooleanField(
         help_text="The caller's first attempt at the day's daily challenge: the only one that "
         "ranks on the leaderboard. False for later attempts of the day (practice) and for "
@@ -566,6 +587,15 @@ class DailySerializer(serializers.Serializer[Any]):
     solved = serializers.BooleanField(help_text="Some attempt of the day, practice included, won.")
     attempts = serializers.IntegerField()
     deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
+    difficulty = serializers.ChoiceField(
+        choices=DifficultyBand.choices,
+        allow_null=True,
+        help_text="The day's difficulty band, announced before play like its being winnable "
+        "(docs/difficulty.md); null until the deal is certified and rated.",
+    )
+    difficulty_score = serializers.IntegerField(
+        allow_null=True, help_text="The day's difficulty score, 0 (easiest) to 100 (hardest)."
+    )
 
 
 class AnalysisCommandSerializer(serializers.Serializer[Any]):
@@ -579,6 +609,34 @@ class AnalysisStepSerializer(serializers.Serializer[Any]):
     columns = ColumnSerializer(many=True, help_text="The table after the command.")
     stock = serializers.IntegerField()
     collected = serializers.ListField(child=serializers.CharField())
+
+
+class DifficultyMeasuresSerializer(serializers.Serializer[Any]):
+    """What a deal's score is computed from (docs/difficulty.md, "Measures")."""
+
+    first_actions = serializers.IntegerField(help_text="Legal first actions.")
+    first_actions_won = serializers.IntegerField(
+        help_text="First actions after which the solver still finds a win."
+    )
+    first_action_share = serializers.FloatField(help_text="first_actions_won / first_actions.")
+    line_length = serializers.IntegerField(help_text="Actions of the certificate's winning line.")
+    solver_nodes = serializers.IntegerField(help_text="Positions the certification searched.")
+    playouts = serializers.IntegerField(help_text="Games played by the simple hint policy.")
+    playout_wins = serializers.IntegerField()
+    playout_win_rate = serializers.FloatField(help_text="playout_wins / playouts.")
+
+
+class DealDifficultySerializer(serializers.Serializer[Any]):
+    """A certified deal's difficulty with the measures behind it: only in the analysis, which
+    is served once the deal is revealed (docs/difficulty.md, "Fair play")."""
+
+    band = serializers.ChoiceField(choices=DifficultyBand.choices, help_text="The band now.")
+    score = serializers.IntegerField(help_text="0 (easiest) to 100 (hardest), in force now.")
+    model_score = serializers.IntegerField(help_text="The formula's score from the measures.")
+    games = serializers.IntegerField(
+        help_text="Players' games blended into score by the calibration (0: the model's alone)."
+    )
+    measures = DifficultyMeasuresSerializer()
 
 
 class AnalysisSerializer(serializers.Serializer[Any]):
@@ -614,6 +672,11 @@ class AnalysisSerializer(serializers.Serializer[Any]):
     solver_nodes = serializers.IntegerField()
     node_budget = serializers.IntegerField(help_text="Positions the solver may visit per call.")
     created_at = serializers.DateTimeField()
+    difficulty = DealDifficultySerializer(
+        allow_null=True,
+        help_text="Daily and winnable deals: the deal's difficulty and its measures; null "
+        "for other deals and deals not rated yet.",
+    )
 
 
 class AnalysisPendingSerializer(serializers.Serializer[Any]):
@@ -759,6 +822,7 @@ def game_representation(
         "code": game.deal_code if reveal else None,
         "pysol_number": game.pysol_number,
         "daily_date": game.daily_date.isoformat() if game.daily_date else None,
+        "difficulty": game.difficulty or None,
         "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
         "created_at": game.created_at.isoformat(),
@@ -790,4 +854,17 @@ def analysis_representation(view: AnalysisView) -> dict[str, Any]:
         "solver_nodes": analysis.solver_nodes,
         "node_budget": analysis.node_budget,
         "created_at": analysis.created_at.isoformat(),
+        "difficulty": _deal_difficulty(view.deal),
+    }
+
+
+def _deal_difficulty(deal: DailyDeal | WinnableDeal | None) -> dict[str, Any] | None:
+    if deal is None or not deal.difficulty_band or deal.difficulty_score is None:
+        return None
+    return {
+        "band": deal.difficulty_band,
+        "score": deal.difficulty_score,
+        "model_score": deal.difficulty_model_score,
+        "games": deal.difficulty_games,
+        "measures": Measures.from_dict(deal.difficulty_measures).to_dict(),
     }

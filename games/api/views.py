@@ -469,6 +469,8 @@ class DailyView(ApiView):
                 "solved": summary.solved,
                 "attempts": summary.attempts,
                 "deal_ready": summary.deal_ready,
+                "difficulty": summary.difficulty,
+                "difficulty_score": summary.difficulty_score,
             }
         )
 

@@ -33,7 +33,9 @@ class TopUpResult:
 
 def pool_top_up(*, batch: int = tasks.POOL_BATCH, inline: int = INLINE_TOP_UP) -> TopUpResult:
     """Grow the winnable pool: by a task of ``batch`` deals when a broker is configured,
-    otherwise by ``inline`` deals certified now."""
+    otherwise by ``inline`` deals certified now. (The service's target is per difficulty
+    band: the pool's whole size plus the batch is above every band's count, so exactly the
+    batch is added.)"""
     size = WinnableDeal.objects.count()
     if settings.REDIS_URL:
         sent = tasks.enqueue(tasks.top_up_winnable_pool, size + batch, batch)

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from games import selectors as games_selectors
 from games.models import Game
 from scorpion_site.staff import charts, operations, selectors
 from scorpion_site.staff.replay import clamp_version, replay
@@ -56,6 +57,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "data": data,
         "days": selectors.SERIES_DAYS,
         "can_top_up": request.user.has_perm("games.add_winnabledeal"),
+        # First attempts by the band they were announced in (docs/difficulty.md): the
+        # calibration's check that the bands' win rates fall from easy to hard.
+        "bands": games_selectors.difficulty_bands(),
         **_dashboard_charts(data),
     }
     return render(request, "staff/dashboard.html", context)

@@ -113,6 +113,10 @@ class FakeSolution:
     seconds: float = 0.5
     verdict: str = "won"
 
+    @property
+    def won(self) -> bool:  # as games.engine.solver.Solution (the difficulty rating reads it)
+        return self.verdict == "won"
+
 
 @pytest.fixture
 def fake_solver(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:

@@ -29,6 +29,7 @@ from tests.admin.conftest import (
     winnable_deal,
     won_game,
 )
+from tests.difficulty_data import banded_pool
 
 pytestmark = pytest.mark.django_db
 
@@ -263,3 +264,23 @@ def test_query_count_does_not_grow_with_the_data(
     assert _dashboard_queries(admin_client) == small_count
     data: selectors.Dashboard = large.context["data"]
     assert sum(mode.started for mode in data.modes) == 100
+
+
+def test_win_rates_by_difficulty_band_count_first_attempts(admin_client: Client) -> None:
+    """The calibration's check (docs/difficulty.md): first attempts by the band they were
+    announced in; a restart is no first attempt, and unrated deals are counted apart."""
+    banded_pool()
+    dana = make_user("dana@example.com")
+    won = won_game(dana, WON[1], mode="winnable")  # drawn at random: some band
+    band = won.difficulty
+    services.game_restart(owner=dana, game_id=won.pk)
+    lost = new_game(dana, mode="winnable")
+    services.game_execute_command(owner=dana, game_id=lost.pk, command=Command("resign"))
+
+    response = admin_client.get(URL)
+    rows = {row.band: row for row in response.context["bands"].rows}
+    assert sum(row.deals for row in rows.values()) == len(WON)
+    assert sum(row.games for row in rows.values()) == 2
+    assert rows[band].won == 1
+    assert response.context["bands"].unrated == 0
+    assert f'data-band="{band}"' in response.content.decode()

@@ -226,6 +226,9 @@ def test_the_daily_summary_names_the_ranked_attempt(player: Player, today_deal: 
         "solved": False,
         "attempts": 0,
         "deal_ready": True,
+        # The fixture's deal is not rated (tests/api/test_difficulty.py shows a rated one).
+        "difficulty": None,
+        "difficulty_score": None,
     }
     first = player.new_game(mode="daily")
     player.command(first["id"], {"type": "resign"})

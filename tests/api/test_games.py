@@ -145,6 +145,8 @@ def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Pla
         "solved": False,
         "attempts": 0,
         "deal_ready": False,
+        "difficulty": None,
+        "difficulty_score": None,
     }
     DailyDeal.objects.create(date=today, candidate=0, **certified(WON_DEAL, 42))
     first = player.new_game(mode="daily")

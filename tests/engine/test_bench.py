@@ -59,3 +59,20 @@ def test_chance_hints_benchmark_reports_time_and_agreement_per_sample_count() ->
     assert [row[0] for row in rows] == ["5", "10"]
     assert all(row[3].endswith("%") for row in rows)
     assert "heuristic hint (visible only)" in finished.stdout
+
+
+def test_difficulty_benchmark_reports_terciles_bands_and_cpu_time() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/difficulty.py", "--deals", "3"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "3 certified deals among seeds 0-" in finished.stdout
+    assert "terciles: " in finished.stdout
+    assert "thresholds in force (31, 55)" in finished.stdout
+    assert "CPU per rating: median " in finished.stdout
+    assert "command: python bench/difficulty.py --deals 3" in finished.stdout

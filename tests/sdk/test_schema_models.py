@@ -40,6 +40,8 @@ MODELS: dict[str, type] = {
     "VariantFigures": models.VariantFigures,
     "Chances": models.Chances,
     "ActionChance": models.ActionChance,
+    "DealDifficulty": models.DealDifficulty,
+    "BandResults": models.BandResults,
 }
 # Components read by a model made for a larger one.
 ALSO_READ_BY: dict[str, type] = {
@@ -60,11 +62,14 @@ SDK_ONLY: dict[tuple[type, str], str] = {
 READ_AS_DICT: dict[str, str] = {
     "AnalysisCommand": "a command's body: the Command TypedDict's shape",
     "HintDetail": "a hint's reason as data: a reason word and the cards and columns involved",
+    "DifficultyMeasures": "a deal's measures: a small record of numbers (docs/difficulty.md)",
 }
 
 # Properties read into a field of another shape, with the reason.
 RESHAPED: dict[tuple[str, str], str] = {
     ("Stats", "modes"): "Stats.modes: dict[str, Stats] by mode name (the Modes object)",
+    ("Stats", "difficulty"): "Stats.difficulty: dict[str, BandResults] by band name "
+    "(the DifficultyResults object)",
 }
 
 
@@ -90,8 +95,15 @@ def model_fields(cls: type) -> dict[str, Any]:
 
 
 def component_of(prop: dict[str, Any]) -> str | None:
+    # A nullable enum is oneOf [the enum, NullEnum]; "nullable" says it may be null.
+    parts = [*prop.get("allOf", []), *prop.get("oneOf", [])]
     ref = prop.get("$ref") or next(
-        (part["$ref"] for part in prop.get("allOf", []) if "$ref" in part), None
+        (
+            part["$ref"]
+            for part in parts
+            if "$ref" in part and not part["$ref"].endswith("/NullEnum")
+        ),
+        None,
     )
     return ref.rsplit("/", 1)[-1] if ref else None
 
@@ -181,6 +193,8 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "VariantEnum",
         "BuildEnum",
         "EmptyColumnEnum",
+        "DifficultyEnum",
+        "NullEnum",
     }
     # Read by hand: a command's answer is a Game and its event; a page is a Page; deletion
     # counts are dicts; Modes is Stats.modes; Problem is read into the exceptions.
@@ -192,6 +206,8 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "DataDeleted",
         "DataDeletedCounts",
         "Modes",
+        "DifficultyResults",
+        "DifficultyMeasures",
         "Problem",
         # A refused command's problem and its details are read into the exceptions (the
         # problem body stays on the exception); a hint's details are dicts on HintMove.

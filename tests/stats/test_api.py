@@ -79,16 +79,19 @@ def test_a_new_player_has_empty_statistics(player: Player) -> None:
     response = player.get("/api/v1/stats/")
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == FIGURES | {"modes", "variants"}
+    assert set(body) == FIGURES | {"modes", "variants", "difficulty"}
     assert set(body["modes"]) == {"random", "seeded", "daily", "winnable", "daily_practice"}
     assert body["variants"][0]["variant"] == "scorpion"
     assert all(row["played"] == row["in_play"] == 0 for row in body["variants"])
     for figures in (body, *body["modes"].values()):
-        assert set(figures) - {"modes", "variants"} == FIGURES
+        assert set(figures) - {"modes", "variants", "difficulty"} == FIGURES
         assert figures["played"] == figures["won"] == figures["current_streak"] == 0
         assert figures["win_rate"] is None
         assert figures["best_time"] is None
         assert figures["average_win_time"] is None
+    assert body["difficulty"] == {
+        band: {"played": 0, "won": 0, "win_rate": None} for band in ("easy", "medium", "hard")
+    }
 
 
 def test_statistics_after_playing(player: Player) -> None:

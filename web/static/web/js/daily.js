@@ -29,6 +29,18 @@ async function play(button) {
 function showToday(summary) {
   const parts = [];
   parts.push(h("p", {}, `The deal of ${formatDate(`${summary.date}T00:00:00Z`, { time: false })} (UTC), the same for every player.`));
+  if (summary.difficulty) {
+    // Announced before play, like its being winnable (docs/difficulty.md, "Fair play").
+    parts.push(
+      h(
+        "p",
+        { id: "daily-difficulty" },
+        "Difficulty: ",
+        h("span", { class: `badge difficulty-${summary.difficulty}` }, summary.difficulty),
+        summary.difficulty_score === null ? "" : ` (${summary.difficulty_score} out of 100)`,
+      ),
+    );
+  }
   if (summary.solved) {
     parts.push(h("p", { class: "badge won" }, "Solved"));
   }

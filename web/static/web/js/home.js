@@ -173,7 +173,11 @@ function wireNewGame(section) {
   wireVariantPick(section);
   for (const button of section.querySelectorAll("button[data-mode]")) {
     button.addEventListener("click", async () => {
-      const failure = await start(withVariant({ mode: button.dataset.mode }), section);
+      const body = { mode: button.dataset.mode };
+      // Winnable deals come in difficulty bands (docs/difficulty.md); "any" sends none.
+      const difficulty = document.getElementById("winnable-difficulty")?.value;
+      if (body.mode === "winnable" && difficulty) body.difficulty = difficulty;
+      const failure = await start(withVariant(body), section);
       if (failure) toast(failure.detail, { kind: "error", ms: 5000 });
     });
   }

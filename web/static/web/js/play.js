@@ -185,6 +185,7 @@ function describeMode(g) {
   const parts = [MODE_LABELS[g.mode] || g.mode];
   if (g.variant && g.variant !== "scorpion") parts.unshift(variantTitle(g.variant));
   if (g.daily_date) parts.push(g.daily_date);
+  if (g.difficulty) parts.push(g.difficulty);
   if (isPractice(g)) parts.push("practice: does not rank");
   if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
   else if (g.seed !== null && g.seed !== undefined) parts.push(`seed ${g.seed}`);

@@ -51,6 +51,44 @@ function variantTable(variants) {
   return modeTable(rows, { heading: "Game", label: variantTitle, empty: "No figures per game yet." });
 }
 
+// The daily and winnable games by the difficulty band of their deal (docs/difficulty.md).
+function bandTable(bands) {
+  const names = ["easy", "medium", "hard"].filter((name) => bands && bands[name]);
+  if (!names.some((name) => bands[name].played)) {
+    return h("p", { class: "muted" }, "No daily or winnable game played yet.");
+  }
+  return h(
+    "table",
+    { class: "data", id: "band-table" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Difficulty"),
+        h("th", { scope: "col", class: "num" }, "Played"),
+        h("th", { scope: "col", class: "num" }, "Won"),
+        h("th", { scope: "col", class: "num" }, "Win rate"),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      names.map((name) =>
+        h(
+          "tr",
+          { dataset: { band: name } },
+          h("th", { scope: "row" }, name),
+          h("td", { class: "num" }, orDash(bands[name].played)),
+          h("td", { class: "num" }, orDash(bands[name].won)),
+          h("td", { class: "num" }, percent(bands[name].win_rate)),
+        ),
+      ),
+    ),
+  );
+}
+
 function modeTable(modes, { heading = "Deal", label = (name) => MODE_LABELS[name] || name, empty = "No figures per kind of deal yet." } = {}) {
   const names = Object.keys(modes || {});
   if (!names.length) return h("p", { class: "muted" }, empty);
@@ -245,6 +283,7 @@ async function main() {
   const chartBox = document.getElementById("chart");
   const modesBox = document.getElementById("modes");
   const variantsBox = document.getElementById("variants");
+  const bandsBox = document.getElementById("bands");
   const [figures, finished] = await Promise.allSettled([
     stats.get(),
     Promise.all([allGames("won"), allGames("resigned")]),
@@ -253,11 +292,13 @@ async function main() {
     figuresBox.replaceChildren(figureList(figures.value));
     modesBox.replaceChildren(h("div", { class: "table-scroll" }, modeTable(figures.value.modes)));
     variantsBox.replaceChildren(h("div", { class: "table-scroll" }, variantTable(figures.value.variants)));
+    bandsBox.replaceChildren(bandTable(figures.value.difficulty));
   } else {
     const error = figures.reason instanceof ApiError ? figures.reason : { detail: String(figures.reason) };
     figuresBox.replaceChildren(h("p", { class: "error" }, error.detail));
     modesBox.replaceChildren();
     variantsBox.replaceChildren();
+    bandsBox.replaceChildren();
   }
   if (finished.status === "fulfilled") {
     chartBox.replaceChildren(chart(...finished.value, chartBox.clientWidth));
