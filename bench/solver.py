@@ -1,7 +1,7 @@
 """Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
 
 Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
-[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395]``. Deal ``i`` is
+[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999]``. Deal ``i`` is
 ``deal_code_for_seed(start_seed + i)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
 machine. Every winning line found is replayed on the engine (games/engine/position.py) to
@@ -88,7 +88,10 @@ def main() -> None:
     parser.add_argument("--cross-check-budget", type=int, default=200_000)
     parser.add_argument("--tail", type=int, default=10, metavar="N", help="list the N slowest")
     parser.add_argument(
-        "--seeds", type=_seed_list, default=None, help="comma-separated seeds, instead of a range"
+        "--seeds",
+        type=_seed_list,
+        default=None,
+        help="comma-separated seeds or ranges (7908,2395 or 0-9999), instead of --deals",
     )
     arguments = parser.parse_args()
 
@@ -101,8 +104,8 @@ def main() -> None:
     total = len(seeds)
     described = (
         f"seeds {','.join(map(str, seeds))}"
-        if arguments.seeds
-        else f"seeds {first}-{first + total - 1}"
+        if arguments.seeds and seeds != list(range(seeds[0], seeds[0] + total))
+        else f"seeds {seeds[0]}-{seeds[-1]}"
     )
     print(
         f"deals:    {total} ({described}, deal_code_for_seed), "
@@ -186,7 +189,15 @@ def main() -> None:
 
 
 def _seed_list(text: str) -> list[int]:
-    return [int(part) for part in text.split(",") if part.strip()]
+    """ "7908,2395" or ranges, "0-9999" (inclusive), or both: "0-99,7908"."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if dash:
+            seeds.extend(range(int(first), int(last) + 1))
+        elif first:
+            seeds.append(int(first))
+    return seeds
 
 
 def cross_check(first: int, count: int, budget: int) -> None:

@@ -39,3 +39,21 @@ def test_solver_benchmark_prints_the_tail_and_measures_chosen_seeds() -> None:
     tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
     assert len(tail) == 2
     assert tail[0].split()[:3] == ["seed", "8", "lost"]  # seed 8 takes thousands of positions
+
+
+def test_solver_benchmark_takes_seed_ranges_and_ranks_the_tail_by_cpu_time() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/solver.py", "--seeds", "3-5,8", "--tail", "4"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "deals:    4 (seeds 3,4,5,8, deal_code_for_seed)" in finished.stdout
+    assert "tail:     the 4 slowest deals (by CPU time)" in finished.stdout
+    assert "s of CPU in solve (one core)" in finished.stdout
+    tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
+    assert sorted(int(line.split()[1]) for line in tail) == [3, 4, 5, 8]
+    assert all(line.endswith(" CPU") for line in tail)
