@@ -1,7 +1,7 @@
 """Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
 
 Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
-[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395]``. Deal ``i`` is
+[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999]``. Deal ``i`` is
 ``deal_code_for_seed(start_seed + i)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
 machine. Every winning line found is replayed on the engine (games/engine/position.py) to
@@ -88,7 +88,10 @@ def main() -> None:
     parser.add_argument("--cross-check-budget", type=int, default=200_000)
     parser.add_argument("--tail", type=int, default=10, metavar="N", help="list the N slowest")
     parser.add_argument(
-        "--seeds", type=_seed_list, default=None, help="comma-separated seeds, instead of a range"
+        "--seeds",
+        type=_seed_list,
+        default=None,
+        help="comma-separated seeds or ranges (7908,2395 or 0-9999), instead of --deals",
     )
     arguments = parser.parse_args()
 
@@ -101,8 +104,8 @@ def main() -> None:
     total = len(seeds)
     described = (
         f"seeds {','.join(map(str, seeds))}"
-        if arguments.seeds
-        else f"seeds {first}-{first + total - 1}"
+        if arguments.seeds and seeds != list(range(seeds[0], seeds[0] + total))
+        else f"seeds {seeds[0]}-{seeds[-1]}"
     )
     print(
         f"deals:    {total} ({described}, deal_code_for_seed), "
@@ -112,6 +115,8 @@ def main() -> None:
 
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[tuple[float, int]] = []
+    # CPU seconds per deal (time.process_time): the machine is shared, so wall time is noisy.
+    cpu: dict[int, float] = {}
     details: dict[int, tuple[str, int]] = {}
     nodes = 0
     confirmed = 0
@@ -119,7 +124,9 @@ def main() -> None:
     started = time.perf_counter()
     for index, seed in enumerate(seeds):
         code = deal_code_for_seed(seed)
+        cpu_started = time.process_time()
         solution = solve(code, node_budget=arguments.node_budget, time_budget=arguments.time_budget)
+        cpu[seed] = time.process_time() - cpu_started
         counts[solution.verdict] += 1
         times.append((solution.seconds, seed))
         details[seed] = (solution.verdict, solution.nodes)
@@ -158,14 +165,21 @@ def main() -> None:
         f"per deal: median {format_seconds(statistics.median(s for s, _ in times))}, "
         f"p99 {format_seconds(p99)}, max {format_seconds(slowest)} (seed {slowest_seed})"
     )
+    by_cpu = sorted(cpu.values())
+    print(
+        f"cpu:      {sum(by_cpu):.2f} s of CPU in solve (one core); per deal median "
+        f"{format_seconds(statistics.median(by_cpu))}, "
+        f"p99 {format_seconds(by_cpu[max(0, math.ceil(0.99 * len(by_cpu)) - 1)])}, "
+        f"max {format_seconds(by_cpu[-1])}"
+    )
     print(f"total:    {wall:.1f} s wall clock (line replays included)")
     if arguments.tail > 0:
-        print(f"tail:     the {min(arguments.tail, total)} slowest deals")
-        for seconds, seed in reversed(ordered[-arguments.tail :]):
+        print(f"tail:     the {min(arguments.tail, total)} slowest deals (by CPU time)")
+        for seed in sorted(cpu, key=cpu.__getitem__, reverse=True)[: arguments.tail]:
             verdict, searched = details[seed]
             print(
                 f"  seed {seed:>10}  {verdict:<7} {searched:>10,} positions  "
-                f"{format_seconds(seconds)}"
+                f"{format_seconds(cpu[seed])} CPU"
             )
 
     if arguments.cross_check:
@@ -175,7 +189,15 @@ def main() -> None:
 
 
 def _seed_list(text: str) -> list[int]:
-    return [int(part) for part in text.split(",") if part.strip()]
+    """ "7908,2395" or ranges, "0-9999" (inclusive), or both: "0-99,7908"."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if dash:
+            seeds.extend(range(int(first), int(last) + 1))
+        elif first:
+            seeds.append(int(first))
+    return seeds
 
 
 def cross_check(first: int, count: int, budget: int) -> None:

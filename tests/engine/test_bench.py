@@ -76,3 +76,21 @@ def test_difficulty_benchmark_reports_terciles_bands_and_cpu_time() -> None:
     assert "thresholds in force (31, 55)" in finished.stdout
     assert "CPU per rating: median " in finished.stdout
     assert "command: python bench/difficulty.py --deals 3" in finished.stdout
+
+
+def test_solver_benchmark_takes_seed_ranges_and_ranks_the_tail_by_cpu_time() -> None:
+    finished = subprocess.run(
+        [sys.executable, "bench/solver.py", "--seeds", "3-5,8", "--tail", "4"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert "deals:    4 (seeds 3,4,5,8, deal_code_for_seed)" in finished.stdout
+    assert "tail:     the 4 slowest deals (by CPU time)" in finished.stdout
+    assert "s of CPU in solve (one core)" in finished.stdout
+    tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
+    assert sorted(int(line.split()[1]) for line in tail) == [3, 4, 5, 8]
+    assert all(line.endswith(" CPU") for line in tail)
