@@ -93,6 +93,8 @@ class VariantFiguresSerializer(serializers.Serializer[Any]):
     best_time = serializers.FloatField(allow_null=True, help_text="Seconds.")
     fewest_moves = serializers.IntegerField(allow_null=True)
     clean_wins = serializers.IntegerField()
+
+
 class BandResultsSerializer(serializers.Serializer[Any]):
     played = serializers.IntegerField(help_text="Played games on deals of this band.")
     won = serializers.IntegerField()

@@ -135,6 +135,9 @@ class VariantFigures:
             "fewest_moves": self.fewest_moves,
             "clean_wins": self.clean_wins,
         }
+
+
+@dataclass(frozen=True, slots=True)
 class BandResults:
     """A player's played games on deals of one difficulty band, and their wins."""
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_lean_writes_and_snapshots'),
+        ('games', '0011_game_variant'),
     ]
 
     operations = [
