@@ -1,8 +1,8 @@
 """Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
 
 Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
-[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999]``. Deal ``i`` is
-``deal_code_for_seed(start_seed + i)``
+[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999] [--variant wasp]``.
+Deal ``i`` is ``deal_code_for_seed(start_seed + i, variant)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
 machine. Every winning line found is replayed on the engine (games/engine/position.py) to
 confirm it wins; ``--cross-check N`` also decides the first N deals by a plain exhaustive search
@@ -30,9 +30,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
 from games.engine.cards import parse_card
-from games.engine.deals import deal_code_for_seed
-from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
+from games.engine.position import DEAL, Action, play, resolve_move, status
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, solve
+from games.engine.variants import (
+    SCORPION,
+    VARIANTS,
+    Variant,
+    deal_code_for_seed,
+    deal_position,
+    get_variant,
+)
 
 Z_95 = 1.959963984540054
 
@@ -48,15 +55,17 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def line_wins(code: str, solution: Solution) -> bool:
+def line_wins(code: str, solution: Solution, variant: Variant = SCORPION) -> bool:
     """Replay a winning line on the engine, each command checked as a player's would be."""
-    position = deal_position(code)
+    position = deal_position(code, variant)
     for command in solution.line:
         action: Action
         if command["type"] == "deal":
             action = DEAL
         else:
-            action = resolve_move(position, parse_card(command["card"]), command["to"])
+            action = resolve_move(
+                position, parse_card(command["card"]), command["to"], command.get("from")
+            )
         position, _ = play(position, action)
     return status(position) == "won"
 
@@ -93,7 +102,11 @@ def main() -> None:
         default=None,
         help="comma-separated seeds or ranges (7908,2395 or 0-9999), instead of --deals",
     )
+    parser.add_argument(
+        "--variant", default="scorpion", choices=list(VARIANTS), help="the game of the family"
+    )
     arguments = parser.parse_args()
+    variant = get_variant(arguments.variant)
 
     print(f"command:  python {' '.join(sys.argv)}")
     print(f"python:   {platform.python_implementation()} {platform.python_version()}")
@@ -108,7 +121,8 @@ def main() -> None:
         else f"seeds {seeds[0]}-{seeds[-1]}"
     )
     print(
-        f"deals:    {total} ({described}, deal_code_for_seed), "
+        f"deals:    {total}{'' if variant is SCORPION else ' ' + variant.name} "
+        f"({described}, deal_code_for_seed), "
         f"node budget {arguments.node_budget:,}, time budget "
         f"{'none' if arguments.time_budget is None else f'{arguments.time_budget} s'}"
     )
@@ -123,16 +137,21 @@ def main() -> None:
     unconfirmed: list[int] = []
     started = time.perf_counter()
     for index, seed in enumerate(seeds):
-        code = deal_code_for_seed(seed)
+        code = deal_code_for_seed(seed, variant)
         cpu_started = time.process_time()
-        solution = solve(code, node_budget=arguments.node_budget, time_budget=arguments.time_budget)
+        solution = solve(
+            code,
+            node_budget=arguments.node_budget,
+            time_budget=arguments.time_budget,
+            variant=variant,
+        )
         cpu[seed] = time.process_time() - cpu_started
         counts[solution.verdict] += 1
         times.append((solution.seconds, seed))
         details[seed] = (solution.verdict, solution.nodes)
         nodes += solution.nodes
         if solution.won:
-            if line_wins(code, solution):
+            if line_wins(code, solution, variant):
                 confirmed += 1
             else:
                 unconfirmed.append(seed)
@@ -172,6 +191,11 @@ def main() -> None:
         f"p99 {format_seconds(by_cpu[max(0, math.ceil(0.99 * len(by_cpu)) - 1)])}, "
         f"max {format_seconds(by_cpu[-1])}"
     )
+    print(
+        f"decided:  {100 * decided / total:.1f}% of deals, won {100 * counts['won'] / total:.1f}% "
+        f"of deals; CPU time {sum(by_cpu):.1f} s in all, p99 "
+        f"{format_seconds(by_cpu[max(0, math.ceil(0.99 * len(by_cpu)) - 1)])} a deal"
+    )
     print(f"total:    {wall:.1f} s wall clock (line replays included)")
     if arguments.tail > 0:
         print(f"tail:     the {min(arguments.tail, total)} slowest deals (by CPU time)")
@@ -183,7 +207,7 @@ def main() -> None:
             )
 
     if arguments.cross_check:
-        cross_check(first, min(arguments.cross_check, total), arguments.cross_check_budget)
+        cross_check(first, min(arguments.cross_check, total), arguments.cross_check_budget, variant)
     if unconfirmed:
         sys.exit(1)
 
@@ -200,15 +224,15 @@ def _seed_list(text: str) -> list[int]:
     return seeds
 
 
-def cross_check(first: int, count: int, budget: int) -> None:
+def cross_check(first: int, count: int, budget: int, variant: Variant = SCORPION) -> None:
     """Compare with a plain exhaustive search on the first ``count`` deals."""
     from games.engine._solver_reference import exhaustive_verdict
 
     agree = disagree = undecided = 0
     for seed in range(first, first + count):
-        code = deal_code_for_seed(seed)
-        verdict = solve(code).verdict
-        reference, _ = exhaustive_verdict(deal_position(code), budget)
+        code = deal_code_for_seed(seed, variant)
+        verdict = solve(code, variant=variant).verdict
+        reference, _ = exhaustive_verdict(deal_position(code, variant), budget)
         if "unknown" in (verdict, reference):
             undecided += 1
         elif verdict == reference:

@@ -15,27 +15,29 @@ from games.engine.position import Position, apply, legal_actions
 ReferenceVerdict = Literal["won", "lost", "unknown"]
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
 def exhaustive_verdict(position: Position, node_budget: int) -> tuple[ReferenceVerdict, int]:
     """("won" | "lost" | "unknown", positions visited) by plain exhaustive search."""
-    seen: set[Position] = set()
-
-    def search(current: Position) -> bool:
-        if current in seen:
-            return False
-        seen.add(current)
-        if len(seen) > node_budget:
-            raise _OutOfBudget
-        if len(current.collected) == 4:
-            return True
-        return any(search(apply(current, action)[0]) for action in legal_actions(current))
-
-    # A game has at most 52 moves and a deal, so the recursion stays shallow.
-    try:
-        verdict: ReferenceVerdict = "won" if search(position) else "lost"
-    except _OutOfBudget:
-        verdict = "unknown"
-    return verdict, len(seen)
+    seen: set[Position] = {position}
+    if len(position.collected) == position.variant.runs:
+        return "won", 1
+    # An explicit stack, not recursion: in Wasp cards move more than once, so lines can be
+    # longer than Python's recursion limit.
+    stack = [iter(legal_actions(position))]
+    current = [position]
+    while stack:
+        for action in stack[-1]:
+            after = apply(current[-1], action)[0]
+            if after in seen:
+                continue
+            seen.add(after)
+            if len(seen) > node_budget:
+                return "unknown", len(seen)
+            if len(after.collected) == after.variant.runs:
+                return "won", len(seen)
+            stack.append(iter(legal_actions(after)))
+            current.append(after)
+            break
+        else:
+            stack.pop()
+            current.pop()
+    return "lost", len(seen)

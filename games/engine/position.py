@@ -384,11 +384,15 @@ def _add_variant_moves(position: Position, moves: list[Move] | list[Action]) -> 
     """Legal moves of any variant: onto each exposed card in column order, then to empty ones.
 
     A card already at the bottom of its column is not moved to an empty column (it changes
-    nothing, as in Scorpion); a reserve card is.
+    nothing, as in Scorpion); a reserve card is. When both copies of a two-deck card lie face
+    up in one column, only the upper one may make a move that both could make: a player names
+    a card by its face and the column it is picked from, and that names the upper copy
+    (docs/rules.md, "Double Scorpion").
     """
     variant = position.variant
     onto = variant.onto
     face_up = _face_up_cards(position)
+    two_decks = variant.decks > 1
     empty_columns: list[int] = []
     for target, column in enumerate(position.columns):
         if not column:
@@ -397,12 +401,22 @@ def _add_variant_moves(position: Position, moves: list[Move] | list[Action]) -> 
         for card in onto[column[-1]]:
             where = face_up.get(card)
             if where is not None and where[0] != target:
+                if two_decks and _shadowed(card, where, face_up):
+                    continue
                 moves.append(_MOVES[card][target])
     if empty_columns:
         any_card = variant.empty_column == "any"
-        for card, (_, index) in face_up.items():
-            if index and (any_card or card % 13 == KING):
+        for card, where in face_up.items():
+            if where[1] and (any_card or card % 13 == KING):
+                if two_decks and _shadowed(card, where, face_up):
+                    continue
                 moves.extend(_MOVES[card][target] for target in empty_columns)
+
+
+def _shadowed(card: int, where: tuple[int, int], face_up: dict[int, tuple[int, int]]) -> bool:
+    """Whether the other copy of ``card`` lies face up higher in the same column."""
+    other = face_up.get((card + FACES) % (2 * FACES))
+    return other is not None and other[0] == where[0] and other[1] > where[1]
 
 
 def status(position: Position) -> Status:

@@ -293,3 +293,11 @@ def test_two_deck_seeds_match_the_golden_vectors_of_the_docs() -> None:
         assert (
             f"| double-scorpion | {seed} | `{deal_code_for_seed(seed, DOUBLE_SCORPION)}` |" in text
         )
+
+
+def test_of_two_copies_in_one_column_only_the_upper_one_moves() -> None:
+    position = vtable(DOUBLE_SCORPION, "9H", "4D 8H 3C 8H'")
+    assert [move for move in legal_moves(position) if move.to == 0] == [
+        Move(parse_card("8H") + 52, 0)
+    ]
+    assert resolve_move(position, parse_card("8H"), 0, source=1) == Move(parse_card("8H") + 52, 0)
