@@ -1128,7 +1128,8 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     if game.variant not in ANALYSED_VARIANTS:
         raise AnalysisUnavailableError(
             "variant_not_analysed",
-            f"the solver does not play {game.variant} yet: no analysis of its games",
+            f"games of {game.variant} are not analysed: the solver cannot decide its deals "
+            "within the analysis' budget yet",
         )
     if not game.reveals_deal:
         assert game.daily_date is not None

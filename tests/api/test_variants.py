@@ -204,8 +204,11 @@ def test_a_wasp_game_is_won_through_the_api_and_counts_for_wasp(player: Player) 
     assert by_variant["wasp"]["win_rate"] == 1.0
     assert by_variant["scorpion"]["played"] == 0
     assert stats["won"] == 1  # and overall
-    # The solver does not play Wasp yet: no analysis rather than a wrong one.
-    problem(player.get(f"/api/v1/games/{game['id']}/analysis/"), 409, "variant_not_analysed")
+    # The solver plays Wasp by Wasp's rules: the won game's analysis is served.
+    analysis = player.get(f"/api/v1/games/{game['id']}/analysis/")
+    assert analysis.status_code == 200, analysis.content
+    assert analysis.json()["outcome"] == "won"
+    assert analysis.json()["deal"] == "won"
     # Replaying the history from the deal gives the Wasp game, not a Scorpion one.
     states = player.get(f"/api/v1/games/{game['id']}/states/?start=0&limit=2").json()
     assert states["results"][0]["variant"] == "wasp"
@@ -283,3 +286,10 @@ def test_an_exported_payload_loses_its_copies_undone_and_redone_too() -> None:
 
     payload = {"card": "8H", "ids": [60], "undone": {"card": "8H", "ids": [60]}}
     assert _without_copies(payload) == {"card": "8H", "undone": {"card": "8H"}}
+
+
+def test_a_variant_the_solver_cannot_afford_gets_no_analysis(player: Player) -> None:
+    game = player.new_game(variant="double-scorpion")
+    assert player.command(game["id"], {"type": "resign"}).status_code == 200
+    body = problem(player.get(f"/api/v1/games/{game['id']}/analysis/"), 409, "variant_not_analysed")
+    assert "double-scorpion" in body["detail"]
