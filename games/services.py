@@ -1212,6 +1212,14 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         raise ChancesUnavailableError(
             "game_finished", f"the game is {game.status}: chances are for games in play"
         )
+    if game.variant not in ANALYSED_VARIANTS:
+        # The same variants as the analysis: elsewhere the solver decides too few sampled
+        # deals within the budget for a chance to mean anything (games/variants.py).
+        raise ChancesUnavailableError(
+            "variant_not_analysed",
+            f"winning chances are not estimated in games of {game.variant}: the solver "
+            "cannot decide its deals within the budget yet",
+        )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:
         if _worker_available():

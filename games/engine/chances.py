@@ -48,6 +48,7 @@ from games.engine.position import (
     legal_actions,
 )
 from games.engine.solver import Verdict, solve
+from games.engine.variants import SCORPION, Variant
 
 __all__ = [
     "DEFAULT_CHANCE_NODE_BUDGET",
@@ -74,10 +75,17 @@ class VisibleTable:
     face_down: tuple[int, ...]  # how many face-down cards lie under each column's face-up ones
     stock_size: int
     collected: tuple[int, ...]  # suit indexes, in the order collected
+    # The game of the family: its rules are public, like the table. Only one-deck variants
+    # whose runs are one suit (Scorpion, Wasp): there a collected suit names its 13 cards, so
+    # the unseen cards are exactly the rest.
+    variant: Variant = SCORPION
 
     @classmethod
     def of(cls, position: Position) -> VisibleTable:
         """Read only the face-up cards, the counts, the stock's size and the collected suits."""
+        variant = position.variant
+        if variant.decks != 1 or variant.build != "suit" or variant.reserve_size:
+            raise ValueError(f"winning chances are not estimated in {variant.title}")
         return cls(
             face_up=tuple(
                 column[hidden:]
@@ -86,6 +94,7 @@ class VisibleTable:
             face_down=tuple(position.hidden),
             stock_size=len(position.stock),
             collected=tuple(position.collected),
+            variant=variant,
         )
 
     def unseen(self) -> tuple[int, ...]:
@@ -114,6 +123,7 @@ class VisibleTable:
             hidden=self.face_down,
             stock=tuple(cards[at:]),
             collected=self.collected,
+            variant=self.variant,
         )
 
 

@@ -136,3 +136,17 @@ def test_a_finished_game_has_no_chances(player: Player) -> None:
 def test_another_players_game_is_not_found(player: Player, make_player: Any) -> None:
     game = player.new_game(code=CODE)
     assert make_player().get(path(game)).status_code == 404
+
+
+def test_wasp_games_get_chances_and_the_slow_variants_a_clear_refusal(player: Player) -> None:
+    wasp = player.new_game(variant="wasp", seed=7)
+    answer = player.get(path(wasp))
+    assert answer.status_code == 200, answer.content
+    position = game_state(game=Game.objects.get(pk=wasp["id"])).position
+    assert len(answer.json()["actions"]) == len(legal_actions(position))
+    for name in ("scorpion-tail", "three-blind-mice", "double-scorpion"):
+        game = player.new_game(variant=name, seed=7)
+        refused = player.get(path(game))
+        assert refused.status_code == 409, refused.content
+        assert refused.json()["code"] == "variant_not_analysed"
+        assert player.post(path(game), {}).status_code == 409

@@ -125,3 +125,46 @@ def test_the_interval_holds_the_estimate_and_stays_in_zero_one(wins: int, trials
 def test_zero_samples_is_refused() -> None:
     with pytest.raises(ValueError, match="at least one sample"):
         chances(VisibleTable.of(deal_position(_SOME_DEAL)), samples=0, seed=1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.data())
+def test_wasp_chances_follow_wasps_rules_and_stay_fair(seed: int, data: st.DataObject) -> None:
+    from games.engine.variants import VARIANTS
+    from games.engine.variants import deal_code_for_seed as variant_deal
+    from games.engine.variants import deal_position as variant_position
+
+    wasp = VARIANTS["wasp"]
+    position = variant_position(variant_deal(seed, wasp), wasp)
+    for _ in range(data.draw(st.integers(0, 30))):
+        actions = legal_actions(position)
+        if not actions:
+            break
+        position = apply(position, actions[data.draw(st.integers(0, len(actions) - 1))])[0]
+    table = VisibleTable.of(position)
+    assert table.variant is wasp
+    order = data.draw(st.permutations(unseen_cards(position)))
+    shuffled = Position(
+        with_unseen(position, list(order)).columns,
+        position.hidden,
+        with_unseen(position, list(order)).stock,
+        position.collected,
+        variant=wasp,
+    )
+    real = chances(table, samples=3, seed=seed, node_budget=BUDGET)
+    assert real == chances(VisibleTable.of(shuffled), samples=3, seed=seed, node_budget=BUDGET)
+    # Wasp's own legal actions (any card may fill an empty column), not Scorpion's.
+    assert sorted(map(repr, (found.action for found in real))) == sorted(
+        map(repr, legal_actions(position))
+    )
+
+
+def test_chances_are_not_estimated_where_a_suit_does_not_name_its_cards() -> None:
+    from games.engine.variants import VARIANTS
+    from games.engine.variants import deal_code_for_seed as variant_deal
+    from games.engine.variants import deal_position as variant_position
+
+    for name in ("scorpion-tail", "three-blind-mice", "double-scorpion"):
+        variant = VARIANTS[name]
+        with pytest.raises(ValueError, match="not estimated"):
+            VisibleTable.of(variant_position(variant_deal(1, variant), variant))

@@ -66,6 +66,7 @@ let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
 let chances = null; // the chances answer (or {status: "pending"}) for the version on the table
+let chancesRefused = false; // the server estimates none in this game's variant: stop asking
 let idleTimer = null;
 // After this long without a change on the table, the server is asked to prepare the winning
 // chances, so that a hint asked for later finds them ready.
@@ -574,26 +575,29 @@ async function hint() {
 
 function schedulePrepare() {
   clearTimeout(idleTimer);
-  if (!game || !playable(game) || (chances && chances.version === game.version)) return;
+  if (!game || !playable(game) || chancesRefused || (chances && chances.version === game.version)) return;
   const version = game.version;
   idleTimer = setTimeout(async () => {
     if (!game || game.version !== version || !playable(game)) return;
     try {
       await games.prepareChances(gameId);
-    } catch {
-      // Only a head start: a hint asks again.
+    } catch (error) {
+      // Only a head start: a hint asks again (unless the variant has no chances at all).
+      if (error?.code === "variant_not_analysed") chancesRefused = true;
     }
   }, PAUSE_MS);
 }
 
 async function chanceText(option) {
   const version = game.version;
+  if (chancesRefused) return "";
   if (!chances || chances.version !== version || chances.status !== "ready") {
     try {
       const answer = await games.chances(gameId);
       if (!game || game.version !== version) return "";
       chances = answer;
-    } catch {
+    } catch (error) {
+      if (error?.code === "variant_not_analysed") chancesRefused = true;
       return "";
     }
   }
