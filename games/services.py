@@ -721,6 +721,25 @@ def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[D
     return deals
 
 
+# Past days rated per run of the daily task: a backlog of days certified before ratings existed
+# is worked off a few at a time (about 0.1-0.7 s each), never in one long task.
+DAILY_RATING_BACKLOG_BATCH = 10
+
+
+def daily_deals_rate_backlog(
+    *, today: datetime.date, limit: int = DAILY_RATING_BACKLOG_BATCH
+) -> int:
+    """Rate up to ``limit`` past days' deals that have no difficulty yet, latest first, so that
+    every certified deal gets one without staff running ``deal_difficulty --recompute``.
+    Returns how many were rated. Idempotent: a rated deal is never picked again."""
+    backlog = DailyDeal.objects.filter(date__lt=today, difficulty_band="").order_by("-date")
+    rated = 0
+    for deal in backlog[:limit]:
+        deal_difficulty_rate(deal=deal)
+        rated += 1
+    return rated
+
+
 def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyDeal:
     """Give a future day another deal (staff), e.g. after its deal leaked. Past and current
     days are never changed: players have played them and the leaderboard depends on them.

@@ -65,6 +65,7 @@ def ensure_daily_deals(days_ahead: int = DAYS_AHEAD) -> None:
     """Keep today's deal and the next ``days_ahead`` days' certified."""
     today = timezone.now().date()
     services.daily_deals_ensure_ahead(today=today, days_ahead=days_ahead)
+    services.daily_deals_rate_backlog(today=today)
 
 
 @shared_task(**RELIABLE, soft_time_limit=300, time_limit=360)

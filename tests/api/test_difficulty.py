@@ -59,6 +59,21 @@ def test_days_certified_before_ratings_existed_are_rated_by_the_daily_task() -> 
     assert DailyDeal.objects.get().difficulty_score == rate(deal.deal_code).score
 
 
+def test_past_days_left_unrated_are_rated_a_batch_at_a_time_latest_first() -> None:
+    days = [DAY - datetime.timedelta(days=offset) for offset in range(1, 4)]
+    for day in days:
+        services.daily_deal_ensure(day=day)
+    DailyDeal.objects.update(difficulty_band="", difficulty_score=None)
+
+    assert services.daily_deals_rate_backlog(today=DAY, limit=2) == 2
+    rated_days = set(DailyDeal.objects.exclude(difficulty_band="").values_list("date", flat=True))
+    assert rated_days == set(days[:2])  # the two latest
+    assert services.daily_deals_rate_backlog(today=DAY, limit=2) == 1
+    assert services.daily_deals_rate_backlog(today=DAY, limit=2) == 0
+    for deal in DailyDeal.objects.all():
+        assert deal.difficulty_band == rate(deal.deal_code).band
+
+
 def test_pool_deals_are_rated_and_the_top_up_stocks_every_band() -> None:
     services.winnable_pool_top_up(target=1, max_new=60)
     bands = set(WinnableDeal.objects.values_list("difficulty_band", flat=True))
