@@ -457,6 +457,10 @@ REST_FRAMEWORK = {
         "app": env_rate("THROTTLE_APP", "6000/min"),
         # Guest accounts created per address (accounts/guests.py).
         "guest": env_rate("THROTTLE_GUEST", "10/hour"),
+        # Solver runs a player's requests start (winning chances computed or queued, an
+        # analysis computed in the request, deals certified on the spot for a winnable game):
+        # each costs up to seconds of CPU, which the request count alone does not bound.
+        "solver": env_rate("THROTTLE_SOLVER", "12/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
