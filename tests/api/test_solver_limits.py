@@ -143,3 +143,22 @@ def test_analyses_computed_in_the_request_are_limited_per_account(player: Player
     assert refused.status_code == 429, refused.content
     # A stored analysis is still served.
     assert player.get(f"/api/v1/games/{finished[0]['id']}/analysis/").status_code == 200
+
+
+def test_another_players_game_is_a_404_on_chances_and_analysis_and_costs_them_nothing(
+    player: Player, make_player: Any
+) -> None:
+    mine = player.new_game(code=WON_DEAL["code"])
+    finished = player.new_game(variant="wasp", seed=3)
+    assert player.command(finished["id"], {"type": "resign"}).status_code == 200
+    intruder = make_player()
+    for _ in range(5):
+        for path in (
+            f"/api/v1/games/{mine['id']}/chances/",
+            f"/api/v1/games/{finished['id']}/analysis/",
+        ):
+            assert intruder.get(path).status_code == 404
+        assert intruder.post(f"/api/v1/games/{mine['id']}/chances/").status_code == 404
+    # The owner's solver budget is untouched by the intruder's requests.
+    assert chances(player, mine).status_code == 200
+    assert player.get(f"/api/v1/games/{finished['id']}/analysis/").status_code == 200
