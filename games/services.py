@@ -656,11 +656,15 @@ def _solver_run_take(*, owner: User) -> None:
     work at will (a move and an undo make a new version; a resigned game wants an analysis),
     so the request throttles alone would let one account keep cores busy. Only work that
     starts is counted: what is stored or already queued is served whatever the count."""
-    rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
-    rate = rates["solver"]
-    wait = throttles.take(f"solver:{owner.pk}", rate, now=time.time())
+    wait = _solver_run_count(owner_id=owner.pk)
     if wait is not None:
         raise SolverLimitError(wait)
+
+
+def _solver_run_count(*, owner_id: int) -> float | None:
+    """Count one solver run of the player: None if within the limit, else the seconds left."""
+    rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
+    return throttles.take(f"solver:{owner_id}", rates["solver"], now=time.time())
 
 
 def _difficulty_fields(deal_code: str, solution: Solution) -> dict[str, Any]:
@@ -1086,7 +1090,23 @@ def game_analysis_enqueue_on_commit(*, game: Game) -> None:
     """Have a worker analyse the game once the transaction that finished it commits (without a
     broker nothing is sent: the analysis is computed when first asked for). Whatever ends a
     game (a winning move, resign, abandon) calls this in the transaction that ends it."""
-    transaction.on_commit(partial(_analysis_enqueue, str(game.pk)), robust=True)
+    transaction.on_commit(
+        partial(_analysis_enqueue_finished, str(game.pk), game.owner_id), robust=True
+    )
+
+
+def _broker_configured() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+def _analysis_enqueue_finished(game_id: str, owner_id: int) -> bool:
+    """Send a finished game's analysis to a worker, within the player's solver runs: a
+    script that creates and resigns games would otherwise queue one solver run per game, at
+    the request throttle's pace. Past the limit nothing is sent (the game still ends): the
+    analysis is computed when asked for, and counted then."""
+    if _broker_configured() and _solver_run_count(owner_id=owner_id) is not None:
+        return False
+    return _analysis_enqueue(game_id)
 
 
 # While a worker holds a game's analysis task, requests answer "pending" without sending it

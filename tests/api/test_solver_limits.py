@@ -162,3 +162,19 @@ def test_another_players_game_is_a_404_on_chances_and_analysis_and_costs_them_no
     # The owner's solver budget is untouched by the intruder's requests.
     assert chances(player, mine).status_code == 200
     assert player.get(f"/api/v1/games/{finished['id']}/analysis/").status_code == 200
+
+
+def test_games_ended_past_the_limit_do_not_queue_their_analysis(
+    player: Player, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    sent: list[str] = []
+    monkeypatch.setattr(services, "_broker_configured", lambda: True)
+    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True)
+    ended = []
+    for _ in range(5):  # create and resign, as a script would
+        game = player.new_game(code=WON_DEAL["code"])
+        with django_capture_on_commit_callbacks(execute=True):
+            resigned = player.command(game["id"], {"type": "resign"})
+        assert resigned.status_code == 200  # the game ends whatever the limit
+        ended.append(game["id"])
+    assert sent == ended[:3]
