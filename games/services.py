@@ -1015,8 +1015,9 @@ def winnable_deal_draw(*, owner: User, difficulty: str | None = None) -> Winnabl
 # Held while a request certifies deals for a band on the spot: one such run at a time in the
 # whole service (a band run dry for one player is likely dry for others; they get
 # difficulty_unavailable at once rather than a core each). Expires by itself should the
-# process die holding it.
-BAND_INLINE_LOCK = "winnable-band-inline"
+# process die holding it. Under "throttle:" so that, while Redis is down, it is held in each
+# process (scorpion_site/cache.py) instead of failing open.
+BAND_INLINE_LOCK = "throttle:winnable-band-inline"
 BAND_INLINE_LOCK_SECONDS = 120
 
 
