@@ -91,3 +91,23 @@ def test_a_variant_filter_naming_no_variant_is_a_400(player: Player, query: str)
 
 def test_the_variants_list_ignores_a_huge_query(player: Player) -> None:
     assert player.get("/api/v1/variants/?x=" + HUGE).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "events/?after=" + HUGE,
+        "events/?limit=" + HUGE,
+        "states/?start=" + HUGE,
+        "states/?limit=" + HUGE,
+    ],
+)
+def test_a_5000_digit_query_number_is_a_400(player: Player, query: str) -> None:
+    game = player.new_game(variant="double-scorpion")
+    problem(player.get(f"/api/v1/games/{game['id']}/{query}"), 400, "validation_error")
+
+
+@pytest.mark.parametrize("query", ["page=" + HUGE, "page_size=" + HUGE])
+def test_a_5000_digit_page_of_a_variant_filtered_list_is_a_400(player: Player, query: str) -> None:
+    player.new_game(variant="wasp")
+    problem(player.get("/api/v1/games/?variant=wasp&" + query), 400, "validation_error")
