@@ -15,6 +15,7 @@ from django.core.cache import cache
 from games import services
 from games.models import WinnableDeal
 from tests.api.conftest import WON_DEAL, Player
+from tests.api.test_limits import redis_down  # noqa: F401 (a fixture)
 from tests.difficulty_data import banded_pool
 
 pytestmark = pytest.mark.django_db
@@ -178,3 +179,15 @@ def test_games_ended_past_the_limit_do_not_queue_their_analysis(
         assert resigned.status_code == 200  # the game ends whatever the limit
         ended.append(game["id"])
     assert sent == ended[:3]
+
+
+@pytest.mark.usefixtures("redis_down")
+def test_the_solver_limit_and_the_band_lock_hold_while_redis_is_down(player: Player) -> None:
+    game = player.new_game(code=WON_DEAL["code"])
+    for _ in range(3):
+        assert chances(player, game).status_code == 200
+        new_version(player, game)
+    assert chances(player, game).status_code == 429
+    # The lock is held in this process instead of failing open.
+    assert cache.add(services.BAND_INLINE_LOCK, True, 60)
+    assert not cache.add(services.BAND_INLINE_LOCK, True, 60)
