@@ -7,6 +7,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ from games.variants import (
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
+from scorpion_site import throttles
 from scorpion_site.cache import redis_client
 from stats import services as stats_services
 
@@ -634,6 +636,37 @@ class DifficultyUnavailableError(Exception):
     ``difficulty_unavailable``): the pool's top-up restocks it."""
 
 
+class SolverLimitError(Exception):
+    """The player has started as many solver runs as ``THROTTLE_SOLVER`` allows for now
+    (the API's 429 ``throttled``); ``wait`` is the seconds until they may start another."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+        super().__init__(
+            "you have asked for as much solver work (winning chances, analyses, deals "
+            f"certified on the spot) as is allowed for now; retry in {math.ceil(wait)} seconds"
+        )
+
+
+def _solver_run_take(*, owner: User) -> None:
+    """Count one solver run started by the player's request, or SolverLimitError.
+
+    Each run (chances computed or queued, an analysis computed in the request, deals certified
+    on the spot) costs up to seconds of CPU or of a worker's time, and a player can make new
+    work at will (a move and an undo make a new version; a resigned game wants an analysis),
+    so the request throttles alone would let one account keep cores busy. Only work that
+    starts is counted: what is stored or already queued is served whatever the count."""
+    wait = _solver_run_count(owner_id=owner.pk)
+    if wait is not None:
+        raise SolverLimitError(wait)
+
+
+def _solver_run_count(*, owner_id: int) -> float | None:
+    """Count one solver run of the player: None if within the limit, else the seconds left."""
+    rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
+    return throttles.take(f"solver:{owner_id}", rates["solver"], now=time.time())
+
+
 def _difficulty_fields(deal_code: str, solution: Solution) -> dict[str, Any]:
     """The rating of a deal just certified (games.engine.difficulty), as model fields. A
     fresh rating is the model's alone: calibration (``deal_difficulty_calibrate``) comes
@@ -988,16 +1021,40 @@ def winnable_deal_draw(*, owner: User, difficulty: str | None = None) -> Winnabl
         picked = list(unplayed[offset : offset + 1])
     deal = picked[0] if picked else unplayed.first()
     if deal is None and difficulty is not None:
-        return _winnable_band_inline(difficulty=difficulty)
+        return _winnable_band_inline(owner=owner, difficulty=difficulty)
     if deal is None:
         logger.warning(
             "winnable pool has no unplayed deal for user %s: certifying inline", owner.pk
         )
+        _solver_run_take(owner=owner)
         deal = winnable_pool_add()
     return deal
 
 
-def _winnable_band_inline(*, difficulty: str) -> WinnableDeal:
+# Held while a request certifies deals for a band on the spot: one such run at a time in the
+# whole service (a band run dry for one player is likely dry for others; they get
+# difficulty_unavailable at once rather than a core each). Expires by itself should the
+# process die holding it. Under "throttle:" so that, while Redis is down, it is held in each
+# process (scorpion_site/cache.py) instead of failing open.
+BAND_INLINE_LOCK = "throttle:winnable-band-inline"
+BAND_INLINE_LOCK_SECONDS = 120
+
+
+def _winnable_band_inline(*, owner: User, difficulty: str) -> WinnableDeal:
+    _solver_run_take(owner=owner)
+    if not cache.add(BAND_INLINE_LOCK, True, BAND_INLINE_LOCK_SECONDS):
+        transaction.on_commit(_pool_top_up_enqueue, robust=True)
+        raise DifficultyUnavailableError(
+            f"no {difficulty} deal you have not played is ready right now; try again in a few "
+            "minutes or pick another difficulty"
+        )
+    try:
+        return _winnable_band_certify(difficulty=difficulty)
+    finally:
+        cache.delete(BAND_INLINE_LOCK)
+
+
+def _winnable_band_certify(*, difficulty: str) -> WinnableDeal:
     for _attempt in range(BAND_INLINE_ATTEMPTS):
         seed = random_seed()
         deal_code = deal_code_for_seed(seed)
@@ -1053,7 +1110,23 @@ def game_analysis_enqueue_on_commit(*, game: Game) -> None:
     """Have a worker analyse the game once the transaction that finished it commits (without a
     broker nothing is sent: the analysis is computed when first asked for). Whatever ends a
     game (a winning move, resign, abandon) calls this in the transaction that ends it."""
-    transaction.on_commit(partial(_analysis_enqueue, str(game.pk)), robust=True)
+    transaction.on_commit(
+        partial(_analysis_enqueue_finished, str(game.pk), game.owner_id), robust=True
+    )
+
+
+def _broker_configured() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+def _analysis_enqueue_finished(game_id: str, owner_id: int) -> bool:
+    """Send a finished game's analysis to a worker, within the player's solver runs: a
+    script that creates and resigns games would otherwise queue one solver run per game, at
+    the request throttle's pace. Past the limit nothing is sent (the game still ends): the
+    analysis is computed when asked for, and counted then."""
+    if _broker_configured() and _solver_run_count(owner_id=owner_id) is not None:
+        return False
+    return _analysis_enqueue(game_id)
 
 
 # While a worker holds a game's analysis task, requests answer "pending" without sending it
@@ -1162,9 +1235,10 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    if _worker_available() and (
-        cache.get(_analysis_pending_key(str(game.pk))) or _analysis_enqueue(str(game.pk))
-    ):
+    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available():
+        return AnalysisAnswer(game, None)
+    _solver_run_take(owner=owner)
+    if _worker_available() and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk)
     if analysis is None:
@@ -1241,15 +1315,22 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:
+        counted = False
         if _worker_available():
             cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
-            if cache.get(_chances_key("queued", game.pk)) or _chances_schedule(
-                str(game.pk), game.version
-            ):
+            if cache.get(_chances_key("queued", game.pk)) is not None:  # (version 0 is falsy)
+                return ChancesAnswer(game, None, on_request=False)
+            # A task sent is a new run: counted, so that asking for the chances of one
+            # version after another, or of many games, cannot fill the queue.
+            _solver_run_take(owner=owner)
+            counted = True
+            if _chances_schedule(str(game.pk), game.version):
                 return ChancesAnswer(game, None, on_request=False)
         if not show:
             # Preparing is a worker's job: without one, nothing is computed until asked for.
             return ChancesAnswer(game, None, on_request=True)
+        if not counted:
+            _solver_run_take(owner=owner)
         stored = game_chances_ensure(
             game_id=game.pk, version=game.version, samples=INLINE_CHANCE_SAMPLES
         )

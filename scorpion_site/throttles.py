@@ -115,3 +115,22 @@ class GuestRateThrottle(FixedWindowRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def rate_parts(rate: str) -> tuple[int, int]:
+    """``"12/min"`` as (12, 60): DRF's reading of a rate (``SimpleRateThrottle.parse_rate``)."""
+    count, period = rate.split("/")
+    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
+
+
+def take(key: str, rate: str, *, now: float) -> float | None:
+    """Count one use of ``key`` against ``rate`` in a fixed window, as the throttles count a
+    request; None if allowed, else the seconds until the window ends. For work a request may
+    or may not start (a solver run), counted by the service only when it does start."""
+    limit, duration = rate_parts(rate)
+    counter, remaining = window_counter(f"throttle:{key}", duration, now)
+    # The default cache, as the throttles use (SimpleRateThrottle.cache).
+    from django.core.cache import cache
+
+    count = incr_counter(cache, counter, ttl=math.ceil(remaining) + 1)
+    return None if count <= limit else remaining

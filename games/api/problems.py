@@ -27,6 +27,7 @@ from games.services import (
     ChancesUnavailableError,
     DifficultyUnavailableError,
     IdempotencyKeyReusedError,
+    SolverLimitError,
     VariantNotOfferedError,
     VersionConflictError,
 )
@@ -141,6 +142,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.code, str(exc))
     if isinstance(exc, IdempotencyKeyReusedError):
         return problem_response("idempotency_key_reused", str(exc))
+    if isinstance(exc, SolverLimitError):
+        retry = str(max(1, math.ceil(exc.wait)))
+        return problem_response("throttled", str(exc), headers={"Retry-After": retry})
     if isinstance(exc, DifficultyUnavailableError):
         return problem_response("difficulty_unavailable", str(exc), headers={"Retry-After": "300"})
     if isinstance(exc, CertificationError):

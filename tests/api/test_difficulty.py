@@ -126,7 +126,13 @@ def test_a_band_with_no_unplayed_deal_is_answered_difficulty_unavailable(
     assert player.new_game(mode="winnable", difficulty="easy")["difficulty"] == "easy"
 
 
-def test_a_band_run_dry_is_restocked_on_the_spot_when_a_deal_of_it_turns_up() -> None:
+def test_a_band_run_dry_is_restocked_on_the_spot_when_a_deal_of_it_turns_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seeds in turn rather than at random: among 40 random deals none is easy about one time
+    # in five, which made this test fail as often. Seed 5 is the first winnable easy deal.
+    seeds = iter(range(1, 1000))
+    monkeypatch.setattr(services, "random_seed", lambda: next(seeds))
     owner = User.objects.create_user("keen", "keen@example.com", "pw")
     game = services.game_create(owner=owner, choice=DealChoice(mode="winnable", difficulty="easy"))
     assert game.difficulty == "easy"

@@ -14,6 +14,7 @@ from games.engine.cards import card_code
 from games.engine.errors import IllegalMoveError
 from games.engine.hints import ranked_hints
 from games.engine.position import (
+    Move,
     Position,
     Record,
     apply,
@@ -23,7 +24,8 @@ from games.engine.position import (
     resolve_move,
     undo,
 )
-from games.engine.variants import VARIANTS, Variant, deal_code_for_seed, deal_position
+from games.engine.position import _source_of as card_source
+from games.engine.variants import FACES, VARIANTS, Variant, deal_code_for_seed, deal_position
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -39,8 +41,10 @@ class Played:
 
 
 @st.composite
-def played(draw: st.DrawFn) -> Played:
-    variant: Variant = draw(st.sampled_from(list(VARIANTS.values())))
+def played(draw: st.DrawFn, variants: st.SearchStrategy[Variant] | None = None) -> Played:
+    if variants is None:
+        variants = st.sampled_from(list(VARIANTS.values()))
+    variant: Variant = draw(variants)
     seed = draw(st.integers(0, 2**63 - 1))
     position = start = deal_position(deal_code_for_seed(seed, variant), variant)
     steps = []
@@ -140,3 +144,95 @@ def test_refusals_and_hints_never_depend_on_an_unseen_card(
     assert [(h.score, h.reason, h.details) for h in ranked_hints(other)] == [
         (h.score, h.reason, h.details) for h in ranked_hints(position)
     ]
+
+
+def with_copies_swapped(position: Position, faces: set[int]) -> Position:
+    """The same table with, for each face in ``faces``, its two copies' card ints exchanged:
+    the deal as it would be had the other copy been dealt first. Which copy is which is what
+    the records keep (``ids``) and what says where an unseen copy lies; nothing a player is
+    shown may change with it."""
+
+    def relabel(card: int) -> int:
+        return (card + FACES) % (2 * FACES) if card % FACES in faces else card
+
+    return Position(
+        tuple(tuple(relabel(card) for card in column) for column in position.columns),
+        position.hidden,
+        tuple(relabel(card) for card in position.stock),
+        position.collected,
+        tuple(relabel(card) for card in position.reserve),
+        position.variant,
+    )
+
+
+def _answer_from(
+    position: Position, face: int, to: int | None, source: int | None
+) -> tuple[str, dict[str, object]]:
+    try:
+        move = resolve_move(position, face, to, source)
+    except IllegalMoveError as error:
+        return str(error), error.details
+    return f"legal {card_code(move.card)} from {card_source(position, move.card)} to {move.to}", {}
+
+
+def _shown(position: Position) -> list[tuple[object, ...]]:
+    """Every hint as the API serves it: the face, its source column, the target, and why."""
+    return [
+        (
+            card_code(hint.action.card) if isinstance(hint.action, Move) else "deal",
+            card_source(position, hint.action.card) if isinstance(hint.action, Move) else None,
+            hint.action.to if isinstance(hint.action, Move) else None,
+            hint.score,
+            hint.reason,
+            hint.details,
+        )
+        for hint in ranked_hints(position)
+    ]
+
+
+def _on_table(position: Position, face: int) -> bool:
+    """Both copies of ``face`` are on the table, the stock or the reserve (none collected)."""
+    placed = {card for column in position.columns for card in column}
+    placed |= set(position.stock) | set(position.reserve)
+    return face in placed and face + FACES in placed
+
+
+def _public(record: Record) -> dict[str, object]:
+    return {key: value for key, value in record.to_dict().items() if key != "ids"}
+
+
+TWO_DECKS = [variant for variant in VARIANTS.values() if variant.decks > 1]
+
+
+@SETTINGS
+@given(played(st.sampled_from(TWO_DECKS)), st.data())
+def test_which_copy_of_a_two_deck_card_is_which_changes_no_answer(
+    game: Played, data: st.DataObject
+) -> None:
+    position = data.draw(st.sampled_from(game.positions))
+    # Faces with one copy in sight and the other unseen: which of the two was dealt first
+    # (which is which) is then unknown to the player. (With both in sight the player saw
+    # where each was dealt; with both unseen a swap is a shuffle of unseen cards.)
+    hidden = set(unseen(position))
+    split = sorted(face for face in range(FACES) if (face in hidden) != (face + FACES in hidden))
+    split = [face for face in split if _on_table(position, face)]
+    assume(split)
+    faces = set(data.draw(st.sets(st.sampled_from(split), min_size=1)))
+    other = with_copies_swapped(position, faces)
+    assert player_view(other) == player_view(position)
+    places = position.variant.column_count + position.variant.reserve_size
+    for face in range(FACES):
+        for to in (None, *range(position.variant.column_count)):
+            for source in (None, *range(places)):
+                assert _answer_from(other, face, to, source) == _answer_from(
+                    position, face, to, source
+                )
+    assert _shown(other) == _shown(position)
+    # What each legal action's record shows (its public fields) is the same too.
+    for action in legal_actions(position):
+        mirrored = action
+        if isinstance(action, Move):
+            mirrored = resolve_move(
+                other, action.card % FACES, action.to, card_source(position, action.card)
+            )
+        assert _public(apply(other, mirrored)[1]) == _public(apply(position, action)[1])
