@@ -805,25 +805,33 @@ def daily_deal_regenerate(*, day: datetime.date, today: datetime.date) -> DailyD
     return deal
 
 
+def _winnable_certify_random() -> WinnableDeal | None:
+    """One random deal certified, rated and put in the pool; None if it is not winnable (or
+    not proven so within the pool's budget). A seed certified twice keeps its first row."""
+    seed = random_seed()
+    deal_code = deal_code_for_seed(seed)
+    solution = _certify(deal_code, node_budget=POOL_NODE_BUDGET)
+    if solution is None:
+        return None
+    deal, _created = WinnableDeal.objects.get_or_create(
+        seed=seed,
+        defaults={
+            "deal_code": deal_code,
+            "certificate": solution.line,
+            "solver_nodes": solution.nodes,
+            "solver_seconds": solution.seconds,
+            **_difficulty_fields(deal_code, solution),
+        },
+    )
+    return deal
+
+
 def winnable_pool_add(*, max_attempts: int = 200) -> WinnableDeal:
     """Certify one new random deal and add it to the pool."""
     for _attempt in range(max_attempts):
-        seed = random_seed()
-        deal_code = deal_code_for_seed(seed)
-        solution = _certify(deal_code, node_budget=POOL_NODE_BUDGET)
-        if solution is None:
-            continue
-        deal, _created = WinnableDeal.objects.get_or_create(
-            seed=seed,
-            defaults={
-                "deal_code": deal_code,
-                "certificate": solution.line,
-                "solver_nodes": solution.nodes,
-                "solver_seconds": solution.seconds,
-                **_difficulty_fields(deal_code, solution),
-            },
-        )
-        return deal
+        deal = _winnable_certify_random()
+        if deal is not None:
+            return deal
     raise CertificationError(f"no winnable deal among {max_attempts} random deals")
 
 
@@ -1056,21 +1064,9 @@ def _winnable_band_inline(*, owner: User, difficulty: str) -> WinnableDeal:
 
 def _winnable_band_certify(*, difficulty: str) -> WinnableDeal:
     for _attempt in range(BAND_INLINE_ATTEMPTS):
-        seed = random_seed()
-        deal_code = deal_code_for_seed(seed)
-        solution = _certify(deal_code, node_budget=POOL_NODE_BUDGET)
-        if solution is None:
+        deal = _winnable_certify_random()
+        if deal is None:
             continue
-        deal, _created = WinnableDeal.objects.get_or_create(
-            seed=seed,
-            defaults={
-                "deal_code": deal_code,
-                "certificate": solution.line,
-                "solver_nodes": solution.nodes,
-                "solver_seconds": solution.seconds,
-                **_difficulty_fields(deal_code, solution),
-            },
-        )
         if deal.difficulty_band == difficulty:
             return deal
     transaction.on_commit(_pool_top_up_enqueue, robust=True)
