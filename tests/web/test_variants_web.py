@@ -153,3 +153,42 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     sent = page.locator("#board").get_attribute("data-last-command") or ""
     assert f'"from":{hint["from"]}' in sent, sent
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion"])
+def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_stock(
+    browser: Any, live_server: Any, player: Player, variant: str
+) -> None:
+    game = player.new_game(seed=1, variant=variant)
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    Table(page).wait_version(0)
+    mode = page.locator("#mode")
+    expect(mode).to_contain_text(VARIANTS[variant].title)
+    # The whole name is drawn, not cut to "Three Blind …": nothing hidden past the box.
+    clipped = mode.evaluate(
+        "(el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1"
+    )
+    assert not clipped, mode.inner_text()
+    box = mode.bounding_box()
+    assert box is not None
+    title_width = mode.evaluate(
+        """(el, title) => {
+          const probe = document.createElement("span");
+          probe.style.font = getComputedStyle(el).font;
+          probe.textContent = title;
+          document.body.append(probe);
+          const width = probe.getBoundingClientRect().width;
+          probe.remove();
+          return width;
+        }""",
+        VARIANTS[variant].title,
+    )
+    assert title_width <= box["width"] + 1, (title_width, box)
+    # Three Blind Mice and Double Scorpion have no stock: no Deal button, and "d" says why.
+    expect(page.locator("#btn-deal")).to_be_hidden()
+    expect(page.locator("#stock")).to_have_attribute("aria-label", "No stock in this game")
+    page.keyboard.press("d")
+    expect(page.locator("#toast")).to_contain_text("no stock")
+    shoot(page, f"play-844x390-{variant}-name")
+    page.context.close()

@@ -167,10 +167,18 @@ function reserveElement(game, interactive) {
   );
 }
 
+// Three Blind Mice and Double Scorpion are dealt without a stock (docs/rules.md): their empty
+// stock slot is "none", not "dealt", and the play page hides its Deal button.
+export function hasStock(game) {
+  return game.variant !== "three-blind-mice" && game.variant !== "double-scorpion";
+}
+
 function stockElement(game, interactive) {
   const stockLabel = game.stock
     ? `Stock: ${game.stock} cards${interactive ? ". Deal them onto columns 1 to 3" : ""}`
-    : "Stock: dealt";
+    : hasStock(game)
+      ? "Stock: dealt"
+      : "No stock in this game";
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
     : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
