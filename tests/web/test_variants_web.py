@@ -192,3 +192,18 @@ def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_s
     expect(page.locator("#toast")).to_contain_text("no stock")
     shoot(page, f"play-844x390-{variant}-name")
     page.context.close()
+
+
+def test_new_game_after_a_wasp_game_deals_wasp_again(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(variant="wasp")
+    player.command(game["id"], {"type": "resign"})
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    page.locator("#banner button", has_text="New game").click()
+    page.wait_for_url(re.compile(r".*/play/(?!" + game["id"] + r")[0-9a-f-]+/$"))
+    new_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert player.get(f"/api/v1/games/{new_id}/").json()["variant"] == "wasp"
+    expect(page.locator("#mode")).to_contain_text("Wasp")
+    page.context.close()

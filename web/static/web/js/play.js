@@ -508,7 +508,10 @@ function describeEventForPlayer(body, event) {
 
 async function newGame() {
   try {
-    const created = await games.create({});
+    // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
+    // lobby picks another variant).
+    const variant = game?.variant && game.variant !== "scorpion" ? { variant: game.variant } : {};
+    const created = await games.create(variant);
     location.assign(`/play/${created.id}/`);
   } catch (error) {
     toast(error.detail, { kind: "error" });
