@@ -155,7 +155,7 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     page.context.close()
 
 
-@pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion"])
+@pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion", "wasp"])
 def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_stock(
     browser: Any, live_server: Any, player: Player, variant: str
 ) -> None:
@@ -185,6 +185,17 @@ def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_s
         VARIANTS[variant].title,
     )
     assert title_width <= box["width"] + 1, (title_width, box)
+    # The toolbar stays on screen beside the two-line name, and clear of it.
+    resign = page.locator("#btn-resign").bounding_box()
+    assert resign is not None
+    assert resign["x"] + resign["width"] <= 844, resign
+    first = page.locator(".toolbar button:visible").first.bounding_box()
+    assert first is not None
+    assert first["x"] >= box["x"] + box["width"], (first, box)
+    if variant == "wasp":
+        expect(page.locator("#btn-deal")).to_be_visible()
+        page.context.close()
+        return
     # Three Blind Mice and Double Scorpion have no stock: no Deal button, and "d" says why.
     expect(page.locator("#btn-deal")).to_be_hidden()
     expect(page.locator("#stock")).to_have_attribute("aria-label", "No stock in this game")
