@@ -326,4 +326,5 @@ def test_a_variant_the_solver_cannot_afford_gets_no_analysis(player: Player) -> 
     game = player.new_game(variant="double-scorpion")
     assert player.command(game["id"], {"type": "resign"}).status_code == 200
     body = problem(player.get(f"/api/v1/games/{game['id']}/analysis/"), 409, "variant_not_analysed")
-    assert "double-scorpion" in body["detail"]
+    # Said in words a player reads on the replay page: the game's title, not its slug.
+    assert body["detail"].startswith("Double Scorpion games are not analysed yet")
