@@ -199,6 +199,20 @@ def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_s
     # Three Blind Mice and Double Scorpion have no stock: no Deal button, and "d" says why.
     expect(page.locator("#btn-deal")).to_be_hidden()
     expect(page.locator("#stock")).to_have_attribute("aria-label", "No stock in this game")
+    if variant == "three-blind-mice":
+        # The stock's empty place names the reserve beside it (else it looks collected).
+        expect(page.locator("#stock .reserve-caption")).to_have_text("Reserve")
+        caption = page.locator("#stock .reserve-caption").bounding_box()
+        reserve = page.locator("#board .reserve").bounding_box()
+        assert caption is not None
+        assert reserve is not None
+        # On this screen the reserve lies under the caption, in the rail.
+        assert caption["y"] + caption["height"] <= reserve["y"] + 1, (caption, reserve)
+        # ... and stays within the stock's place, clear of the tenth column.
+        inside = page.locator("#stock .reserve-caption").evaluate(
+            "(el) => el.scrollWidth <= el.clientWidth + 1"
+        )
+        assert inside
     page.keyboard.press("d")
     expect(page.locator("#toast")).to_contain_text("no stock")
     shoot(page, f"play-844x390-{variant}-name")

@@ -179,9 +179,13 @@ function stockElement(game, interactive) {
     : hasStock(game)
       ? "Stock: dealt"
       : "No stock in this game";
+  // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
+  // would otherwise look like collected cards (the arrow follows the layout, in the CSS).
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
-    : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
+    : !hasStock(game) && game.variant === "three-blind-mice"
+      ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
+      : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
   const stock =
     interactive && game.stock
       ? h(
