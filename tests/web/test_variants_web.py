@@ -232,3 +232,18 @@ def test_new_game_after_a_wasp_game_deals_wasp_again(
     assert player.get(f"/api/v1/games/{new_id}/").json()["variant"] == "wasp"
     expect(page.locator("#mode")).to_contain_text("Wasp")
     page.context.close()
+
+
+def test_the_lobby_counts_one_move_as_one_move(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(seed=1, variant="three-blind-mice")
+    hint = player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"][0]
+    played = player.command(
+        game["id"], {"type": "move", "card": hint["card"], "to": hint["to"], "from": hint["from"]}
+    )
+    assert played.status_code == 200, played.content
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    expect(page.locator("#lobby")).to_contain_text("Three Blind Mice, chosen deal · 1 move")
+    expect(page.locator("#lobby")).not_to_contain_text("1 moves")
+    page.context.close()
