@@ -1216,8 +1216,9 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     if game.variant not in ANALYSED_VARIANTS:
         raise AnalysisUnavailableError(
             "variant_not_analysed",
-            f"games of {game.variant} are not analysed: the solver cannot decide its deals "
-            "within the analysis' budget yet",
+            # Shown as it is on the replay page: the variant by its title, as players know it.
+            f"{variant_named(game.variant).title} games are not analysed yet: the solver cannot "
+            "decide their deals within the analysis' budget",
         )
     if not game.reveals_deal:
         assert game.daily_date is not None
@@ -1306,8 +1307,8 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         # deals within the budget for a chance to mean anything (games/variants.py).
         raise ChancesUnavailableError(
             "variant_not_analysed",
-            f"winning chances are not estimated in games of {game.variant}: the solver "
-            "cannot decide its deals within the budget yet",
+            f"winning chances are not estimated in {variant_named(game.variant).title} games "
+            "yet: the solver cannot decide their deals within the budget",
         )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:

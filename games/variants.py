@@ -85,9 +85,11 @@ def deal_state(code: str, variant: str) -> GameState:
 _SUMMARIES = {
     "scorpion": "Seven columns of seven, three face down in each of the first four; a stock "
     "of three dealt once; any exposed King to an empty column.",
-    "wasp": "Scorpion with every card of the deal face up.",
-    "scorpion-tail": "Scorpion where a card goes on the next higher card of the same colour.",
-    "three-blind-mice": "Ten columns of five (three face down in the first seven), a stock of two.",
+    "wasp": "Scorpion with three face-down cards in each of the first three columns only; "
+    "any card, with everything on it, may go to an empty column.",
+    "scorpion-tail": "Scorpion where a card goes on the next higher card of the other colour.",
+    "three-blind-mice": "Ten columns of five, three face down in each of the last three; no "
+    "stock; a reserve of two face-up cards to play onto the columns.",
     "double-scorpion": "Two decks: ten columns, eight runs to collect.",
 }
 

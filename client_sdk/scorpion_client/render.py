@@ -130,7 +130,9 @@ def render_game(game: Game, *, now: dt.datetime | None = None) -> RenderableType
         rows.append(line)
 
     collected = " ".join(SUIT_SYMBOLS.get(s, s) for s in game.collected) or "none"
-    stock = f"{game.stock} (d to deal)" if game.stock else "dealt"
+    # Three Blind Mice and Double Scorpion are dealt without a stock: "none", never "dealt".
+    no_stock = game.variant in ("three-blind-mice", "double-scorpion")
+    stock = f"{game.stock} (d to deal)" if game.stock else "none" if no_stock else "dealt"
     if game.reserve or game.variant == "three-blind-mice":
         # Reserve card i is picked from column len(columns) + i + 1 on screen ("8h from 11").
         first = len(game.columns) + 1

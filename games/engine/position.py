@@ -587,8 +587,11 @@ def _resolve_variant_move(
         elsewhere = copies
         copies = [found for found in copies if found[1] == source]
         if not copies and elsewhere:
+            # A reserve card is picked from past the last column: name the reserve slot (1-based,
+            # as the table shows it), not a column the table does not have.
+            where = f"reserve slot {source - count + 1}" if source >= count else f"column {source}"
             raise IllegalMoveError(
-                f"{code} is not face up in column {source}",
+                f"{code} is not face up in {where}",
                 {"reason": "not_in_column", "card": code, "column": source + 1},
             )
     if not copies:
@@ -732,7 +735,14 @@ def play(position: Position, action: Action) -> tuple[Position, Record]:
     """Check ``action`` against the rules, then apply it."""
     if isinstance(action, Deal):
         if not position.stock:
-            raise StockEmptyError("the stock has already been dealt", {"reason": "stock_empty"})
+            # A variant dealt without a stock (Three Blind Mice, Double Scorpion) never had one
+            # to deal: say so rather than that it was dealt.
+            message = (
+                "the stock has already been dealt"
+                if position.variant.stock_size
+                else f"{position.variant.title} has no stock to deal"
+            )
+            raise StockEmptyError(message, {"reason": "stock_empty"})
         return apply(position, action)
     if position.variant is not SCORPION:
         # The exact card (a copy, in two decks) when it is legal: replay needs exactly it.

@@ -12,6 +12,7 @@ import pytest
 from games import services
 from games.engine.chances import VisibleTable, chances
 from games.engine.position import legal_actions
+from games.engine.variants import VARIANTS
 from games.models import Game, GameChances
 from games.selectors import game_state
 from tests.api.conftest import WON_DEAL, Player
@@ -149,4 +150,6 @@ def test_wasp_games_get_chances_and_the_slow_variants_a_clear_refusal(player: Pl
         refused = player.get(path(game))
         assert refused.status_code == 409, refused.content
         assert refused.json()["code"] == "variant_not_analysed"
+        title = VARIANTS[name].title  # the game as players know it, not its slug
+        assert f"in {title} games" in refused.json()["detail"]
         assert player.post(path(game), {}).status_code == 409

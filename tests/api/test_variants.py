@@ -58,6 +58,20 @@ def test_the_variants_are_listed_publicly_with_their_layouts() -> None:
     assert all(variant["summary"] and variant["title"] for variant in body)
 
 
+def test_each_variant_summary_agrees_with_its_layout_and_rules() -> None:
+    # The lobby's picker shows these sentences: they must not contradict the data beside them.
+    by_name = {variant["name"]: variant for variant in APIClient().get("/api/v1/variants/").json()}
+    wasp = by_name["wasp"]["summary"].lower()
+    assert "first three columns" in wasp
+    assert "any card" in wasp
+    assert "every card" not in wasp
+    assert "other colour" in by_name["scorpion-tail"]["summary"]
+    mice = by_name["three-blind-mice"]["summary"].lower()
+    assert "no stock" in mice
+    assert "reserve of two" in mice
+    assert "last three" in mice
+
+
 # --- Creating a game in a variant ---
 
 
@@ -245,6 +259,26 @@ def test_a_reserve_card_is_picked_from_past_the_last_column(player: Player) -> N
         assert move["card"] == game["reserve"][move["from"] - 10]
 
 
+def test_a_reserve_card_asked_for_from_the_wrong_slot_names_the_reserve_slot(
+    player: Player,
+) -> None:
+    game = player.new_game(seed=7, variant="three-blind-mice")
+    card = game["reserve"][1]  # in slot 2: asked for from slot 1 (index 10)
+    body = problem(
+        player.command(game["id"], {"type": "move", "card": card, "from": 10}), 422, "illegal_move"
+    )
+    assert body["details"]["reason"] == "not_in_column"
+    assert body["detail"] == f"{card} is not face up in reserve slot 1"
+
+
+@pytest.mark.parametrize("name", ["three-blind-mice", "double-scorpion"])
+def test_a_deal_in_a_variant_without_a_stock_says_it_has_none(player: Player, name: str) -> None:
+    game = player.new_game(variant=name)
+    body = problem(player.command(game["id"], {"type": "deal"}), 422, "stock_empty")
+    assert "has no stock" in body["detail"]
+    assert "already been dealt" not in body["detail"]
+
+
 @pytest.mark.parametrize("source", [-1, 12, "3", True, 10**30])
 def test_a_from_of_the_wrong_shape_is_a_clean_400(player: Player, source: Any) -> None:
     game = player.new_game(variant="double-scorpion")
@@ -292,4 +326,5 @@ def test_a_variant_the_solver_cannot_afford_gets_no_analysis(player: Player) -> 
     game = player.new_game(variant="double-scorpion")
     assert player.command(game["id"], {"type": "resign"}).status_code == 200
     body = problem(player.get(f"/api/v1/games/{game['id']}/analysis/"), 409, "variant_not_analysed")
-    assert "double-scorpion" in body["detail"]
+    # Said in words a player reads on the replay page: the game's title, not its slug.
+    assert body["detail"].startswith("Double Scorpion games are not analysed yet")

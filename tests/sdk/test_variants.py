@@ -99,3 +99,24 @@ def test_the_terminal_client_plays_a_variant(terminal: Terminal) -> None:
     status, out = terminal("play", "--daily", "--variant", "wasp", lines=["q"])
     assert status == 1, out
     assert "the daily mode deals Scorpion only, not wasp" in out
+
+
+def test_the_terminal_client_plays_a_reserve_card_from_the_prompt(terminal: Terminal) -> None:
+    # Three Blind Mice, seed 1: the reserve is KD and 4D; 4D (slot 2, "from 12" on screen)
+    # goes on the 5D of column 2.
+    assert terminal("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = terminal(
+        "play",
+        "--variant",
+        "three-blind-mice",
+        "--seed",
+        "1",
+        lines=["4d from 11", "4d from 12", "d", "q"],
+    )
+    assert status == 0, out
+    assert "(from 12)" in out
+    assert "4D is not face up in reserve slot 1" in out  # the wrong slot, named as a slot
+    assert "→ column 2" in out
+    assert "Stock: none" in out  # never "dealt": this game has no stock
+    assert "Stock: dealt" not in out
+    assert "Three Blind Mice has no stock to deal" in out

@@ -153,3 +153,97 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     sent = page.locator("#board").get_attribute("data-last-command") or ""
     assert f'"from":{hint["from"]}' in sent, sent
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion", "wasp"])
+def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_stock(
+    browser: Any, live_server: Any, player: Player, variant: str
+) -> None:
+    game = player.new_game(seed=1, variant=variant)
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    Table(page).wait_version(0)
+    mode = page.locator("#mode")
+    expect(mode).to_contain_text(VARIANTS[variant].title)
+    # The whole name is drawn, not cut to "Three Blind …": nothing hidden past the box.
+    clipped = mode.evaluate(
+        "(el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1"
+    )
+    assert not clipped, mode.inner_text()
+    box = mode.bounding_box()
+    assert box is not None
+    title_width = mode.evaluate(
+        """(el, title) => {
+          const probe = document.createElement("span");
+          probe.style.font = getComputedStyle(el).font;
+          probe.textContent = title;
+          document.body.append(probe);
+          const width = probe.getBoundingClientRect().width;
+          probe.remove();
+          return width;
+        }""",
+        VARIANTS[variant].title,
+    )
+    assert title_width <= box["width"] + 1, (title_width, box)
+    # The toolbar stays on screen beside the two-line name, and clear of it.
+    resign = page.locator("#btn-resign").bounding_box()
+    assert resign is not None
+    assert resign["x"] + resign["width"] <= 844, resign
+    first = page.locator(".toolbar button:visible").first.bounding_box()
+    assert first is not None
+    assert first["x"] >= box["x"] + box["width"], (first, box)
+    if variant == "wasp":
+        expect(page.locator("#btn-deal")).to_be_visible()
+        page.context.close()
+        return
+    # Three Blind Mice and Double Scorpion have no stock: no Deal button, and "d" says why.
+    expect(page.locator("#btn-deal")).to_be_hidden()
+    expect(page.locator("#stock")).to_have_attribute("aria-label", "No stock in this game")
+    if variant == "three-blind-mice":
+        # The stock's empty place names the reserve beside it (else it looks collected).
+        expect(page.locator("#stock .reserve-caption")).to_have_text("Reserve")
+        caption = page.locator("#stock .reserve-caption").bounding_box()
+        reserve = page.locator("#board .reserve").bounding_box()
+        assert caption is not None
+        assert reserve is not None
+        # On this screen the reserve lies under the caption, in the rail.
+        assert caption["y"] + caption["height"] <= reserve["y"] + 1, (caption, reserve)
+        # ... and stays within the stock's place, clear of the tenth column.
+        inside = page.locator("#stock .reserve-caption").evaluate(
+            "(el) => el.scrollWidth <= el.clientWidth + 1"
+        )
+        assert inside
+    page.keyboard.press("d")
+    expect(page.locator("#toast")).to_contain_text("no stock")
+    shoot(page, f"play-844x390-{variant}-name")
+    page.context.close()
+
+
+def test_new_game_after_a_wasp_game_deals_wasp_again(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(variant="wasp")
+    player.command(game["id"], {"type": "resign"})
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    page.locator("#banner button", has_text="New game").click()
+    page.wait_for_url(re.compile(r".*/play/(?!" + game["id"] + r")[0-9a-f-]+/$"))
+    new_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert player.get(f"/api/v1/games/{new_id}/").json()["variant"] == "wasp"
+    expect(page.locator("#mode")).to_contain_text("Wasp")
+    page.context.close()
+
+
+def test_the_lobby_counts_one_move_as_one_move(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(seed=1, variant="three-blind-mice")
+    hint = player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"][0]
+    played = player.command(
+        game["id"], {"type": "move", "card": hint["card"], "to": hint["to"], "from": hint["from"]}
+    )
+    assert played.status_code == 200, played.content
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    expect(page.locator("#lobby")).to_contain_text("Three Blind Mice, chosen deal · 1 move")
+    expect(page.locator("#lobby")).not_to_contain_text("1 moves")
+    page.context.close()

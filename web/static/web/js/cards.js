@@ -167,13 +167,25 @@ function reserveElement(game, interactive) {
   );
 }
 
+// Three Blind Mice and Double Scorpion are dealt without a stock (docs/rules.md): their empty
+// stock slot is "none", not "dealt", and the play page hides its Deal button.
+export function hasStock(game) {
+  return game.variant !== "three-blind-mice" && game.variant !== "double-scorpion";
+}
+
 function stockElement(game, interactive) {
   const stockLabel = game.stock
     ? `Stock: ${game.stock} cards${interactive ? ". Deal them onto columns 1 to 3" : ""}`
-    : "Stock: dealt";
+    : hasStock(game)
+      ? "Stock: dealt"
+      : "No stock in this game";
+  // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
+  // would otherwise look like collected cards (the arrow follows the layout, in the CSS).
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
-    : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
+    : !hasStock(game) && game.variant === "three-blind-mice"
+      ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
+      : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
   const stock =
     interactive && game.stock
       ? h(

@@ -2,7 +2,7 @@
 
 import { games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, isOver, modeLabel, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, isOver, modeLabel, movesText, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
 
 const box = document.getElementById("games");
 const form = document.getElementById("filters");
@@ -21,7 +21,7 @@ function row(game) {
       { class: "what" },
       [
         modeLabel(game),
-        `${game.moves} moves`,
+        movesText(game.moves),
         game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
       ]
         .filter(Boolean)

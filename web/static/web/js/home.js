@@ -8,6 +8,7 @@ import {
   h,
   isOver,
   modeLabel,
+  movesText,
   setBusy,
   STATUS_LABELS,
   toast,
@@ -61,7 +62,7 @@ async function start(body, control) {
 }
 
 function gameSummary(game) {
-  const parts = [modeLabel(game), `${game.moves} moves`];
+  const parts = [modeLabel(game), movesText(game.moves)];
   if (game.elapsed_seconds) parts.push(formatDuration(game.elapsed_seconds));
   return parts.join(" · ");
 }

@@ -21,6 +21,7 @@ import { games, serverNow } from "scorpion/api.js";
 import {
   cardLabel,
   describeRecord,
+  hasStock,
   layoutTable,
   renderTable,
   runsToCollect,
@@ -169,6 +170,7 @@ function render({ from = null } = {}) {
   }
   movesOut.textContent = String(shown.moves);
   modeOut.textContent = describeMode(game);
+  controls.deal.hidden = !hasStock(game); // nothing to deal, ever: room for the other buttons
   controls.deal.disabled = !playable(game) || !game.stock;
   controls.deal.querySelector(".n").textContent = game.stock ? ` (${game.stock})` : "";
   controls.undo.disabled = !game.can_undo;
@@ -458,7 +460,10 @@ function staleReason(body) {
     if (game.collected.includes(body.card[1])) return `the ${cardLabel(body.card)} has been collected`;
     return `the ${cardLabel(body.card)} is no longer face up`;
   }
-  if (body.type === "deal") return game.stock ? "" : "the stock has already been dealt";
+  if (body.type === "deal") {
+    if (game.stock) return "";
+    return hasStock(game) ? "the stock has already been dealt" : "this game has no stock to deal";
+  }
   if (body.type === "resign") return "";
   return `your ${body.type} was not applied, so as not to ${body.type} another move than the one you saw`;
 }
@@ -483,7 +488,7 @@ function refusalText(error) {
     column_not_empty: () => `A king can only go to an empty column, and column ${d.to} is not empty.`,
     already_at_bottom: () => `${the(d.card)} already lies at the bottom of its column.`,
     no_empty_column: () => `There is no empty column for ${the(d.card)}.`,
-    stock_empty: () => "The stock has already been dealt.",
+    stock_empty: () => (hasStock(game) ? "The stock has already been dealt." : "This game has no stock to deal."),
   }[d.reason];
   const text = words ? words() : spellCards(humanColumns(error.detail || "That did not work."));
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -503,7 +508,10 @@ function describeEventForPlayer(body, event) {
 
 async function newGame() {
   try {
-    const created = await games.create({});
+    // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
+    // lobby picks another variant).
+    const variant = game?.variant && game.variant !== "scorpion" ? { variant: game.variant } : {};
+    const created = await games.create(variant);
     location.assign(`/play/${created.id}/`);
   } catch (error) {
     toast(error.detail, { kind: "error" });
@@ -883,7 +891,8 @@ document.addEventListener("keydown", (event) => {
     hint();
   } else if (key === "d") {
     event.preventDefault();
-    if (game?.stock && playable(game)) command({ type: "deal" });
+    if (game && !hasStock(game)) toast("This game has no stock to deal.");
+    else if (game?.stock && playable(game)) command({ type: "deal" });
   } else if (key === "Escape") {
     hintShown = null;
     clearHighlight();

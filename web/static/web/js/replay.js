@@ -5,7 +5,7 @@
 
 import { games } from "scorpion/api.js";
 import { cardLabel, describeEvent, renderTable } from "scorpion/cards.js";
-import { formatDuration, h, MODE_LABELS, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { formatDuration, h, MODE_LABELS, movesText, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -94,7 +94,7 @@ function play() {
 }
 
 function describeGame(g) {
-  const parts = [MODE_LABELS[g.mode] || g.mode, STATUS_LABELS[g.status] || g.status, `${g.moves} moves`];
+  const parts = [MODE_LABELS[g.mode] || g.mode, STATUS_LABELS[g.status] || g.status, movesText(g.moves)];
   if (g.elapsed_seconds) parts.push(formatDuration(g.elapsed_seconds));
   return parts.join(" · ");
 }

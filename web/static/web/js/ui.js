@@ -92,6 +92,11 @@ export const VARIANT_TITLES = {
   "double-scorpion": "Double Scorpion",
 };
 
+// "1 move", "2 moves": a count with its word.
+export function movesText(n) {
+  return n === 1 ? "1 move" : `${n} moves`;
+}
+
 export function variantTitle(name) {
   return VARIANT_TITLES[name] || name;
 }
