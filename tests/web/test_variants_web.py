@@ -122,6 +122,11 @@ def test_the_ten_column_tables_fit_every_screen(
         if size[1] >= 768:
             bottom = max(corner["bottom"] for corner in found["corners"])
             assert bottom <= size[1], f"{name} {game['variant']}: the deal overflows"
+            # The collected runs' slots too: the last one, where the last run lands.
+            slots = page.locator("#board .foundations .slot")
+            last = slots.nth(runs - 1).bounding_box()
+            assert last is not None
+            assert last["y"] + last["height"] <= size[1], f"{name}: a run's slot is off screen"
         if game["variant"] == "three-blind-mice":
             reserve = page.locator("#board .reserve button.card")
             expect(reserve).to_have_count(2)

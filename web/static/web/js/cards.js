@@ -89,6 +89,7 @@ export function renderTable(root, game, { interactive = false } = {}) {
   root.dataset.variant = game.variant || "scorpion";
   root.style.setProperty("--cols", String(game.columns.length));
   root.style.setProperty("--runs", String(runsToCollect(game)));
+  root.dataset.runs = String(runsToCollect(game));
   const reserve = game.reserve || [];
   const topKey = JSON.stringify([game.stock, game.collected, reserve, interactive]);
   if (topRow.dataset.key !== topKey) {
