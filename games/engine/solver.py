@@ -40,9 +40,11 @@ resulting key is already known is skipped before it is made.
 *Move ordering* only matters for won positions (a lost one is searched whole): moves carrying
 the fewest cards first, then the deal last.
 
-Speed (bench/solver.py, one core of a shared 2-core machine): seeds 0-999 in 3.2 s (median
-0.08 ms a deal -- most deals are deadlocked at the root --, p99 58 ms, max 1.6 s); seeds 0-9999
-in 104 s, all decided with a budget of 2,000,000 positions (one deal needs 1,025,570, 31 s).
+Speed (bench/solver.py, CPU time on one core of a shared 2-core machine, README "Solver"):
+seeds 0-999 in about 3.3 s (median 0.08 ms a deal -- most deals are deadlocked at the root --,
+p99 56 ms, max 1.65 s); seeds 0-9999 in 147-168 s, all decided with a budget of 2,000,000
+positions. The tail is the proof of a loss: seed 7908 needs 1,025,570 positions (46 s); the
+pruning ideas measured against it, and why they did not pay, are in the README.
 
 Pure Python, no Django: importable by the web layer, the workers and the benchmark alike.
 """
