@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games.api.problems import PROBLEMS, problem_json_response
+from games.variants import variant_choices
 
 
 @ensure_csrf_cookie
@@ -15,7 +16,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
     The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
     """
-    return render(request, "home.html", {"page": "home"})
+    # The variant pickers list the registry (Scorpion first), never a copy of it.
+    return render(request, "home.html", {"page": "home", "variants": variant_choices()})
 
 
 def problem_type(request: HttpRequest, code: str) -> JsonResponse:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,11 +35,18 @@ def wasp_line(seed: int) -> list[dict[str, Any]]:
     return list(solution.line)
 
 
-def test_the_lobby_offers_every_variant_of_the_registry() -> None:
-    template = Path("scorpion_site/templates/home.html").read_text()
+@pytest.mark.django_db
+def test_the_lobby_offers_every_variant_of_the_registry(
+    client: Any, django_user_model: Any
+) -> None:
+    # Signed out, the page offers Play now's picker; signed in, the lobby's.
+    signed_out = client.get("/").content.decode()
+    client.force_login(django_user_model.objects.create_user("picker", "picker@example.com", "pw"))
+    page = signed_out + client.get("/").content.decode()
     for picker in ("variant-pick", "play-now-variant"):
-        block = template.split(f'id="{picker}"', 1)[1].split("</select>", 1)[0]
+        block = page.split(f'id="{picker}"', 1)[1].split("</select>", 1)[0]
         assert re.findall(r'value="([^"]+)"', block) == list(VARIANTS), picker
+        assert re.findall(r"<option[^>]*selected", block) == ['<option value="scorpion" selected']
 
 
 def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(browser: Any, live_server: Any) -> None:
