@@ -1,11 +1,13 @@
 """The two queues on real Celery workers against real Redis and PostgreSQL (no eager mode):
 the winning chances go to ``hints`` and only its worker (docker-compose.yml ``worker-hints``)
-takes them; the default worker (``worker``) takes everything else; each queue's worker records
-its own heartbeat, and ``services._worker_available`` asks about the right one."""
+takes them; the default worker (``worker``) takes everything else; each compose health check
+pings its own worker; each queue's worker records its own heartbeat, and
+``services._worker_available`` asks about the right one."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from contextlib import ExitStack
 from typing import Any
 
@@ -20,7 +22,15 @@ from scorpion_site import liveness
 from scorpion_site.celery import heartbeat
 from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
 from tests.api.conftest import WON_DEAL
-from tests.workers.harness import Process, compose_commands, process_env, running, wait_until
+from tests.ops.compose import operator_shell, service_healthcheck
+from tests.workers.harness import (
+    ROOT,
+    Process,
+    compose_commands,
+    process_env,
+    running,
+    wait_until,
+)
 from tests.workers.test_chances import START, new_game, play
 
 # The same services, and a purged broker, as the liveness tests (autouse: used by its name).
@@ -50,6 +60,14 @@ def start(stack: ExitStack, service: str) -> Process:
     return process
 
 
+def passes_healthcheck(service: str) -> bool:
+    """The service's compose health check, run here as the container's shell would."""
+    check = service_healthcheck(service, operator_shell())
+    env = process_env(str(settings.REDIS_URL))
+    done = subprocess.run(check, shell=True, env=env, cwd=ROOT, capture_output=True, check=False)
+    return done.returncode == 0
+
+
 def send_heartbeats() -> None:
     """What beat sends every 30 s: each heartbeat entry of the schedule, as it is routed."""
     entries = [
@@ -71,6 +89,10 @@ def test_the_chances_go_to_the_hints_worker_and_nothing_else_does() -> None:
         # Only the default worker runs: a chances task sent before a default task stays
         # queued while the default task, behind it in time, is done.
         default = start(stack, "worker")
+        # Each health check pings its own node: the default worker's answer is not the hints
+        # worker's (a plain `inspect ping` would pass for both).
+        assert passes_healthcheck("worker")
+        assert not passes_healthcheck("worker-hints")
         assert tasks.enqueue(tasks.compute_chances, str(game.pk), START - 1)
         assert tasks.enqueue(tasks.flush_hint_counts)
         wait_until(
@@ -84,6 +106,7 @@ def test_the_chances_go_to_the_hints_worker_and_nothing_else_does() -> None:
         # The hints worker takes it, and only it: a default task sent meanwhile is left to
         # the default worker.
         hints = start(stack, "worker-hints")
+        assert passes_healthcheck("worker-hints")
         wait_until(
             lambda: ran(hints, "games.tasks.compute_chances"),
             60,
