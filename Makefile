@@ -62,9 +62,11 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 # The worker and beat need a broker; like `make run` they default to DEBUG on (a laptop).
+# One worker consumes both queues here (the default one and `hints`, scorpion_site/queues.py),
+# so a developer runs one process; docker-compose.yml runs a worker per queue.
 worker: install-run
 	@test -n "$$REDIS_URL" || { echo "make worker needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
-	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site worker --loglevel=INFO
+	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site worker --loglevel=INFO --queues=celery,hints
 
 beat: install-run
 	@test -n "$$REDIS_URL" || { echo "make beat needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }

@@ -59,6 +59,7 @@ from games.variants import (
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
 from scorpion_site import throttles
 from scorpion_site.cache import redis_client
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -1189,13 +1190,14 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     return analysis
 
 
-def _worker_available() -> bool:
-    """A broker is configured and a worker ran the heartbeat lately (scorpion_site.liveness)."""
+def _worker_available(queue: str) -> bool:
+    """A broker is configured and a worker consuming ``queue`` ran its heartbeat lately
+    (scorpion_site.liveness): chances ask about the hints queue, everything else the default."""
     if not settings.REDIS_URL:
         return False
     from scorpion_site import liveness
 
-    return liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).worker_ok
+    return liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).queue_ok(queue)
 
 
 def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
@@ -1232,10 +1234,10 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available():
+    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available(DEFAULT_QUEUE):
         return AnalysisAnswer(game, None)
     _solver_run_take(owner=owner)
-    if _worker_available() and _analysis_enqueue(str(game.pk)):
+    if _worker_available(DEFAULT_QUEUE) and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk)
     if analysis is None:
@@ -1313,7 +1315,7 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:
         counted = False
-        if _worker_available():
+        if _worker_available(HINTS_QUEUE):
             cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
             if cache.get(_chances_key("queued", game.pk)) is not None:  # (version 0 is falsy)
                 return ChancesAnswer(game, None, on_request=False)

@@ -6,6 +6,8 @@ import os
 
 from celery import Celery
 
+from scorpion_site.queues import DEFAULT_QUEUE
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorpion_site.settings")
 
 app = Celery("scorpion")
@@ -21,10 +23,11 @@ app.autodiscover_tasks()
     # A heartbeat that waited longer than its interval says nothing new: drop it.
     expires=30,
 )
-def heartbeat() -> None:
-    """Sent by beat every few seconds; running it is how a worker says it is alive."""
+def heartbeat(queue: str = DEFAULT_QUEUE) -> None:
+    """Sent by beat to each queue every few seconds (``queue`` names the one it was sent to);
+    running it is how the worker consuming that queue says it is alive."""
     from django.conf import settings
 
     from scorpion_site import liveness
 
-    liveness.record(key=liveness.WORKER_KEY, redis_url=settings.REDIS_URL)
+    liveness.record(key=liveness.worker_key(queue), redis_url=settings.REDIS_URL)

@@ -58,11 +58,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def healthz_workers(request: HttpRequest) -> JsonResponse:
-    """200 when a worker ran the heartbeat and beat ticked recently, else 503: for the
-    monitoring of the worker and beat processes. Without Redis (the embedded default) there is
-    no background process to watch, and work is done on demand: 200, "not configured"."""
+    """200 when each queue's worker ran its heartbeat and beat ticked recently, else 503: for
+    the monitoring of the worker and beat processes. Without Redis (the embedded default) there
+    is no background process to watch, and work is done on demand: 200, "not configured"."""
     state = liveness.read(redis_url=settings.REDIS_URL, now=timezone.now())
-    healthy = not state.configured or (state.worker_ok and state.beat_ok)
+    # A dead hints worker fails this check too, though play goes on without it (the chances
+    # are then computed inline, with fewer samples, on the web processes' CPU): this check is
+    # for whoever watches the background processes, and a process of the deployment is down.
+    # The web processes' own /healthz/ never fails on any of them.
+    healthy = not state.configured or (state.worker_ok and state.hints_worker_ok and state.beat_ok)
     body = {"status": "ok" if healthy else "down", **state.as_dict()}
     return JsonResponse(body, status=200 if healthy else 503)
 

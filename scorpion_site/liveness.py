@@ -1,9 +1,12 @@
-"""Is anyone doing the background work? When a worker last ran a task, when beat last ticked.
+"""Is anyone doing the background work? When each queue's worker last ran a task, when beat
+last ticked.
 
-Both are a timestamp in Redis (the broker they share), written by the processes themselves:
+Each is a timestamp in Redis (the broker they share), written by the processes themselves:
 beat on every tick of its scheduler (scorpion_site.beat), a worker whenever it runs the
-``heartbeat`` task that beat sends every HEARTBEAT_SECONDS. A web process reads them for the
-health check and the staff dashboard, so an operator sees "beat stopped 20 minutes ago" rather
+``heartbeat`` task that beat sends to each queue every HEARTBEAT_SECONDS (scorpion_site/queues.py:
+the default queue and ``hints``, each with a worker of its own, so each has its own key). A web
+process reads them for the health check, the staff dashboard and the choice between sending
+work to a worker and doing it inline, so an operator sees "beat stopped 20 minutes ago" rather
 than a queue that quietly grows. Nothing here touches the database.
 """
 
@@ -15,7 +18,11 @@ from dataclasses import dataclass
 
 import redis
 
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+
+# The default queue's worker (the key's name predates the hints queue), then the hints one.
 WORKER_KEY = "scorpion:liveness:worker"
+HINTS_WORKER_KEY = f"{WORKER_KEY}:{HINTS_QUEUE}"
 BEAT_KEY = "scorpion:liveness:beat"
 HEARTBEAT_SECONDS = 30
 # A worker busy with long tasks (certification may run for minutes on a 2-process worker) runs
@@ -30,6 +37,7 @@ class Liveness:
     configured: bool
     worker_seen_at: datetime.datetime | None = None
     beat_ticked_at: datetime.datetime | None = None
+    hints_worker_seen_at: datetime.datetime | None = None
     error: str | None = None
     now: datetime.datetime | None = None
 
@@ -43,8 +51,16 @@ class Liveness:
         return self._fresh(self.worker_seen_at)
 
     @property
+    def hints_worker_ok(self) -> bool:
+        return self._fresh(self.hints_worker_seen_at)
+
+    @property
     def beat_ok(self) -> bool:
         return self._fresh(self.beat_ticked_at)
+
+    def queue_ok(self, queue: str) -> bool:
+        """A worker consuming ``queue`` ran its heartbeat lately."""
+        return self.hints_worker_ok if worker_key(queue) == HINTS_WORKER_KEY else self.worker_ok
 
     def as_dict(self) -> dict[str, object]:
         if not self.configured:
@@ -55,12 +71,23 @@ class Liveness:
             "configured": True,
             "stale_after_seconds": STALE_AFTER_SECONDS,
             "worker": {"ok": self.worker_ok, "last_seen": _iso(self.worker_seen_at)},
+            "hints_worker": {
+                "ok": self.hints_worker_ok,
+                "last_seen": _iso(self.hints_worker_seen_at),
+            },
             "beat": {"ok": self.beat_ok, "last_tick": _iso(self.beat_ticked_at)},
         }
 
 
 def _iso(moment: datetime.datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
+
+
+def worker_key(queue: str) -> str:
+    """The key a worker consuming ``queue`` records its heartbeats under."""
+    if queue not in QUEUES:
+        raise ValueError(f"no queue {queue!r}: the queues are {', '.join(QUEUES)}")
+    return WORKER_KEY if queue == DEFAULT_QUEUE else HINTS_WORKER_KEY
 
 
 def _client(redis_url: str) -> redis.Redis:
@@ -79,13 +106,16 @@ def read(*, redis_url: str | None, now: datetime.datetime) -> Liveness:
     if not redis_url:
         return Liveness(configured=False)
     try:
-        worker, beat = _client(redis_url).mget([WORKER_KEY, BEAT_KEY])
+        worker, beat, hints_worker = _client(redis_url).mget(
+            [WORKER_KEY, BEAT_KEY, HINTS_WORKER_KEY]
+        )
     except redis.RedisError as exc:
         return Liveness(configured=True, error=exc.__class__.__name__, now=now)
     return Liveness(
         configured=True,
         worker_seen_at=_moment(worker),
         beat_ticked_at=_moment(beat),
+        hints_worker_seen_at=_moment(hints_worker),
         now=now,
     )
 

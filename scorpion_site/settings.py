@@ -16,6 +16,9 @@ from typing import Any
 import environ
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
+
+from scorpion_site import queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -275,14 +278,29 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # ZRANGE on Redis, and a dead worker's task is back in the queue sooner.
     "unacked_restore_throttle": 1,
 }
+# Two queues (scorpion_site/queues.py): the winning chances on their own, everything else on
+# the default one. Declared here, so that a worker without -Q (make worker) consumes both and
+# purging clears both; the compose workers each name theirs (-Q). Fixed names, not settings:
+# each deployment has a broker of its own, and the names are the contract between web, beat
+# and the two workers.
+CELERY_TASK_DEFAULT_QUEUE = queues.DEFAULT_QUEUE
+CELERY_TASK_QUEUES = tuple(Queue(name) for name in queues.QUEUES)
+CELERY_TASK_ROUTES = {task: {"queue": queue} for task, queue in queues.ROUTED.items()}
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Beat records its ticks and sends the daily deal and pool work at start (scorpion_site/beat.py).
 CELERY_BEAT_SCHEDULER = "scorpion_site.beat:RecordingScheduler"
 CELERY_BEAT_SCHEDULE = {
-    # A worker that runs this is alive (the health check and the staff dashboard read it).
+    # A worker that runs this is alive (the health check and the staff dashboard read it):
+    # one per queue, so each queue's worker proves itself (scorpion_site/liveness.py).
     "heartbeat": {"task": "scorpion_site.heartbeat", "schedule": 30.0},
+    "heartbeat-hints": {
+        "task": "scorpion_site.heartbeat",
+        "schedule": 30.0,
+        "args": (queues.HINTS_QUEUE,),
+        "options": {"queue": queues.HINTS_QUEUE},
+    },
     # Keep today and the next 7 days certified; hourly, so a missed run is soon made good.
     "ensure-daily-deals": {"task": "games.tasks.ensure_daily_deals", "schedule": 3600.0},
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},

@@ -31,9 +31,9 @@ from django.db.models.functions import TruncDate
 
 from games.models import DailyDeal, Game, GameMode, GameStatus, WinnableDeal
 from scorpion_site import liveness
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
 
 SERIES_DAYS = 30
-CELERY_QUEUE = "celery"
 
 
 def day_start(day: datetime.date) -> datetime.datetime:
@@ -96,7 +96,8 @@ class DailyDay:
 @dataclass(frozen=True, slots=True)
 class QueueStatus:
     configured: bool
-    length: int | None = None
+    length: int | None = None  # the default queue
+    hints_length: int | None = None
     error: str | None = None
 
 
@@ -244,17 +245,19 @@ def daily_participation(*, today: datetime.date, days: int = SERIES_DAYS) -> lis
 
 
 def queue_status(*, redis_url: str | None) -> QueueStatus:
-    """Tasks waiting in the Celery queue (``LLEN celery`` on the broker), or why unknown."""
+    """Tasks waiting in each Celery queue (``LLEN`` of the default queue and of ``hints`` on the
+    broker), or why unknown."""
     if not redis_url:
         return QueueStatus(configured=False)
     import redis
 
     try:
         client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
-        length = client.llen(CELERY_QUEUE)
+        length = client.llen(DEFAULT_QUEUE)
+        hints_length = client.llen(HINTS_QUEUE)
     except redis.RedisError as exc:
         return QueueStatus(configured=True, error=exc.__class__.__name__)
-    return QueueStatus(configured=True, length=int(length))
+    return QueueStatus(configured=True, length=int(length), hints_length=int(hints_length))
 
 
 def deal_supply(*, now: datetime.datetime, today: datetime.date) -> DealSupply:

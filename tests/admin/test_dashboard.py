@@ -16,6 +16,7 @@ from accounts import guests
 from games import services
 from games.history import Command
 from games.models import DailyDeal, Game, GameStatus, WinnableDeal
+from scorpion_site import liveness
 from scorpion_site.staff import selectors
 from tests.admin.conftest import (
     NOW,
@@ -188,19 +189,39 @@ def test_figures_of_a_known_dataset(
     assert not re.search(r"""(?:src|href)=["'](?:https?:)?//""", body)
 
 
-def test_queue_length_from_redis(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_queue_lengths_from_redis(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import redis
 
     class FakeRedis:
         def llen(self, key: str) -> int:
-            assert key == "celery"
-            return 7
+            return {"celery": 7, "hints": 3}[key]
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     monkeypatch.setattr(redis.Redis, "from_url", classmethod(lambda cls, *a, **k: FakeRedis()))
     assert selectors.queue_status(redis_url=settings.REDIS_URL) == selectors.QueueStatus(
-        configured=True, length=7
+        configured=True, length=7, hints_length=3
     )
+
+
+def test_the_dashboard_shows_each_queue_and_each_worker(
+    admin_client: Client, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live default worker and a hints worker gone for ten minutes: the second is flagged."""
+    status = selectors.QueueStatus(configured=True, length=2, hints_length=41)
+    state = liveness.Liveness(
+        configured=True,
+        worker_seen_at=NOW - datetime.timedelta(seconds=20),
+        beat_ticked_at=NOW - datetime.timedelta(seconds=5),
+        hints_worker_seen_at=NOW - datetime.timedelta(minutes=10),
+        now=NOW,
+    )
+    monkeypatch.setattr(selectors, "queue_status", lambda *, redis_url: status)
+    monkeypatch.setattr(selectors.liveness, "read", lambda *, redis_url, now: state)
+    body = admin_client.get(URL).content.decode()
+    assert 'data-figure="queue">2<' in body
+    assert 'data-figure="hints-queue">41<' in body
+    assert re.search(r'class="number text" data-figure="worker-seen">[^<]*ago<', body)
+    assert re.search(r'class="number text bad" data-figure="hints-worker-seen">10', body)
 
 
 def test_queue_unreachable_is_reported() -> None:

@@ -138,7 +138,7 @@ def test_with_a_live_worker_the_answer_is_pending_and_a_task_is_sent(
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
     sent: list[str] = []
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
     monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True)
 
     response = player.get(analysis_path(game["id"]))
@@ -156,7 +156,7 @@ def test_a_task_already_sent_is_not_sent_again_while_pending(
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
     sent: list[str] = []
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
     monkeypatch.setattr(tasks, "enqueue", lambda task, game_id: sent.append(game_id) or True)
 
     answers = [player.get(analysis_path(game["id"])).status_code for _ in range(3)]
@@ -170,7 +170,7 @@ def test_a_broker_that_refuses_the_task_falls_back_to_computing_inline(
 ) -> None:
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
     monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: False)
 
     response = player.get(analysis_path(game["id"]))

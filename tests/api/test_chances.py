@@ -31,7 +31,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
-    monkeypatch.setattr(services, "_worker_available", lambda: False)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 
 
 def path(game: dict[str, Any]) -> str:

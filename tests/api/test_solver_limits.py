@@ -26,7 +26,7 @@ def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 4)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 4)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 2_000)
-    monkeypatch.setattr(services, "_worker_available", lambda: False)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")
 
 
@@ -66,7 +66,7 @@ def test_chances_queued_for_a_worker_count_once_per_task_sent(
     sent: list[tuple[Any, ...]] = []
     from games import tasks
 
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
     monkeypatch.setattr(tasks, "enqueue", lambda task, *args: sent.append(args) or True)
     game = player.new_game(code=WON_DEAL["code"])
     for _ in range(3):

@@ -23,7 +23,7 @@ COMPOSE_FILE = ROOT / "docker-compose.yml"
 NGINX_TEMPLATES = ROOT / "deploy" / "nginx"
 
 _INTERPOLATION = re.compile(
-    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}"
+    r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}"
 )
 _TEMPLATE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -40,9 +40,11 @@ def service(name: str) -> dict[str, Any]:
 
 def interpolate(value: str, shell: Mapping[str, str]) -> str:
     """Compose's interpolation: ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``,
-    ``${VAR:?error}`` and ``${VAR?error}``."""
+    ``${VAR:?error}`` and ``${VAR?error}``; ``$$`` is a plain ``$`` (for the shell)."""
 
     def one(match: re.Match[str]) -> str:
+        if match[0] == "$$":
+            return "$"
         name, op, arg = match["name"], match["op"], match["arg"]
         value = shell.get(name)
         usable = bool(value) if op in (":-", ":?") else value is not None
@@ -73,6 +75,13 @@ def operator_shell(**chosen: str) -> dict[str, str]:
 def service_env(name: str, shell: Mapping[str, str]) -> dict[str, str]:
     environment = service(name).get("environment", {})
     return {key: interpolate(str(value), shell) for key, value in environment.items()}
+
+
+def service_healthcheck(name: str, shell: Mapping[str, str]) -> str:
+    """A service's ``CMD-SHELL`` health check, as compose hands it to the container's shell."""
+    test = service(name)["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL", test
+    return interpolate(str(test[1]), shell)
 
 
 def template_variables() -> set[str]:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 from tests.ops.compose import (
     NGINX_TEMPLATES,
     ROOT,
@@ -21,11 +22,21 @@ from tests.ops.compose import (
     operator_shell,
     service,
     service_env,
+    service_healthcheck,
     template_variables,
 )
 from tests.site.test_settings import manage
 
-APP_SERVICES = ("migrate", "web", "stream", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "stream", "worker", "worker-hints", "beat")
+WORKERS = {"worker": DEFAULT_QUEUE, "worker-hints": HINTS_QUEUE}
+
+
+def option(command: list[str], name: str) -> str:
+    """The value of ``--name=value`` in a command line (given once, and only in that form)."""
+    values = [part.split("=", 1)[1] for part in command if part.startswith(f"--{name}=")]
+    assert len(values) == 1, (name, command)
+    assert f"--{name}" not in command, (name, command)
+    return values[0]
 
 
 def test_only_the_proxy_is_published() -> None:
@@ -64,6 +75,35 @@ def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:
     assert service_env("proxy", operator_shell(TLS="on"))["TLS"] == "on"
     for mode in ("on", "off"):
         assert (NGINX_TEMPLATES / f"scorpion-tls-{mode}.conf.template").exists()
+
+
+def test_each_queue_has_a_worker_service_of_its_own() -> None:
+    """worker takes the default queue only, worker-hints the chances only; both are the app
+    image with the app environment, and each health check pings its own node, not any."""
+    shell = operator_shell()
+    for name, queue in WORKERS.items():
+        spec = service(name)
+        command = [str(part) for part in spec["command"]]
+        assert command[:4] == ["celery", "-A", "scorpion_site", "worker"], command
+        assert option(command, "queues") == queue
+        node = option(command, "hostname")
+        assert node == f"{node.split('@')[0]}@%h"
+        check = service_healthcheck(name, shell)
+        assert f"--destination {node.replace('%h', '$(hostname)')} " in check, check
+        assert spec["build"] == service("web")["build"]
+        assert spec["image"] == service("web")["image"]
+        assert service_env(name, shell) == service_env("web", shell)
+    nodes = {option(service(name)["command"], "hostname") for name in WORKERS}
+    assert len(nodes) == len(WORKERS)
+    assert set(WORKERS.values()) == set(QUEUES)
+
+
+def test_make_worker_consumes_every_queue() -> None:
+    """A developer runs one worker process: it must take the chances too."""
+    makefile = (ROOT / "Makefile").read_text()
+    target = makefile.split("\nworker:", 1)[1].split("\n\n", 1)[0]
+    command = next(line for line in target.splitlines() if "celery -A scorpion_site worker" in line)
+    assert set(option(command.split(), "queues").split(",")) == set(QUEUES)
 
 
 def test_the_app_environment_is_accepted_by_the_settings() -> None:

@@ -1,14 +1,14 @@
 """docker-compose.yml's process commands, run natively (there is no Docker engine here).
 
 migrate, web (gunicorn: the compose command line, only its address changed), stream (uvicorn,
-likewise), the Celery worker and beat, and nginx with the templates of deploy/nginx/ rendered
-from the compose proxy's environment, against PostgreSQL and Redis, with the compose app
-environment and a real host name in ALLOWED_HOSTS. Through the proxy: the health check, a live
-stream that gets each event at once (unbuffered), a page served without a redirect to
-an https nobody listens on, a static file served by nginx itself; and 50 slow-header
-connections do not delay ``/healthz/`` beyond a second, while 8 of them sent straight to
-gunicorn leave it unanswerable (which is why the proxy is there). With TLS=on: HTTPS, and
-plain HTTP redirecting to it.
+likewise), the two Celery workers (the default queue's and the hints queue's) and beat, and
+nginx with the templates of deploy/nginx/ rendered from the compose proxy's environment,
+against PostgreSQL and Redis, with the compose app environment and a real host name in
+ALLOWED_HOSTS. Through the proxy: the health check, a live stream that gets each event at once
+(unbuffered), a page served without a redirect to an https nobody listens on, a static file
+served by nginx itself; and 50 slow-header connections do not delay ``/healthz/`` beyond a
+second, while 8 of them sent straight to gunicorn leave it unanswerable (which is why the proxy
+is there). With TLS=on: HTTPS, and plain HTTP redirecting to it.
 
 Skipped on a laptop without PostgreSQL, Redis or nginx; in CI (CI=true) it fails instead.
 """
@@ -44,6 +44,7 @@ from tests.ops.compose import (
     render_nginx,
     service,
     service_env,
+    service_healthcheck,
 )
 from tests.workers.harness import Process, free_port, running, wait_until
 
@@ -173,6 +174,7 @@ class Stack:
     stream: Process
     stream_port: int
     worker: Process
+    worker_hints: Process
     beat: Process
     proxy: Process
     proxy_port: int
@@ -256,6 +258,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         )
 
         worker = stack.enter_context(running("worker", service("worker")["command"], env))
+        worker_hints = stack.enter_context(
+            running("worker-hints", service("worker-hints")["command"], env)
+        )
         beat_command = [
             part.replace("/tmp/celerybeat-schedule", str(tmp / "beat-schedule"))
             for part in service("beat")["command"]
@@ -278,6 +283,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             streams,
             stream_port,
             worker,
+            worker_hints,
             beat,
             proxy,
             proxy_port,
@@ -313,13 +319,18 @@ def test_the_compose_healthchecks_pass_with_a_real_host_name(stack: Stack) -> No
     command = [part.replace("127.0.0.1:8000", f"127.0.0.1:{stack.web_port}") for part in test[1:]]
     check = subprocess.run(command, env=stack.env, capture_output=True, text=True, check=False)
     assert check.returncode == 0, check.stderr
-    stack.worker.wait_for_output("ready.")
-    test = service("worker")["healthcheck"]["test"]
-    assert test[0] == "CMD-SHELL"
-    ping = subprocess.run(
-        test[1], shell=True, env=stack.env, cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert ping.returncode == 0, ping.stdout + ping.stderr
+    for name, worker in (("worker", stack.worker), ("worker-hints", stack.worker_hints)):
+        worker.wait_for_output("ready.")
+        ping = subprocess.run(
+            service_healthcheck(name, operator_shell()),
+            shell=True,
+            env=stack.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert ping.returncode == 0, ping.stdout + ping.stderr
     stack.beat.wait_for_output("beat: Starting")
     assert stack.beat.popen.poll() is None
 

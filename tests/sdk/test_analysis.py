@@ -64,7 +64,7 @@ def test_a_pending_answer_is_asked_again_after_retry_after(
     # The first request finds a "live worker" and enqueues; by the second the worker is gone,
     # so the server computes the analysis itself.
     alive = iter([True])
-    monkeypatch.setattr(services, "_worker_available", lambda: next(alive, False))
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: next(alive, False))
     monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
 
     analysis = game.analysis()
@@ -78,7 +78,7 @@ def test_waiting_is_bounded(
 ) -> None:
     game = client.games.create(code=WON_DEAL["code"])
     game.resign()
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
     monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
 
     analysis = game.analysis(wait=0)

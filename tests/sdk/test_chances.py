@@ -18,7 +18,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
-    monkeypatch.setattr(services, "_worker_available", lambda: False)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 
 
 def test_the_chances_of_every_legal_action_are_served(client: Scorpion) -> None:
@@ -57,7 +57,7 @@ def test_a_pending_answer_is_asked_again_after_retry_after(
     # The first request finds a "live worker" and enqueues; by the second the worker is gone,
     # so the server computes the chances itself.
     alive = iter([True])
-    monkeypatch.setattr(services, "_worker_available", lambda: next(alive, False))
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: next(alive, False))
     monkeypatch.setattr(services, "_chances_schedule", lambda game_id, version: True)
 
     chances = game.chances()

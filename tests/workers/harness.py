@@ -165,9 +165,10 @@ def private_redis(port: int) -> Iterator[Process]:
 
 
 def compose_commands() -> dict[str, list[str]]:
-    """The process commands docker-compose.yml gives web, worker and beat."""
+    """The process commands docker-compose.yml gives web, the two workers and beat."""
     spec = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    return {name: list(spec["services"][name]["command"]) for name in ("web", "worker", "beat")}
+    names = ("web", "worker", "worker-hints", "beat")
+    return {name: list(spec["services"][name]["command"]) for name in names}
 
 
 def web_command(port: int) -> list[str]:

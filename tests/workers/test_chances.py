@@ -1,6 +1,7 @@
 """Winning chances on a real Celery worker against real Redis and PostgreSQL (no eager mode):
-computed in the background, coalesced per game (one task queued, the latest version wins),
-served once ready and counted as one hint."""
+computed in the background by the hints queue's worker (docker-compose.yml ``worker-hints``),
+coalesced per game (one task queued, the latest version wins), served once ready and counted
+as one hint."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameChances, GameMode
 from scorpion_site.celery import app as celery_app
+from scorpion_site.queues import HINTS_QUEUE
 from tests.api.conftest import WON_DEAL
 from tests.conftest import require_service
 from tests.workers.harness import Process, compose_commands, process_env, running, wait_until
@@ -33,14 +35,15 @@ def _services(monkeypatch: pytest.MonkeyPatch) -> None:
     require_service("Redis", bool(settings.REDIS_URL))
     celery_app.control.purge()
     cache.clear()
-    # No beat runs here to report the worker alive; the worker below is.
-    monkeypatch.setattr(services, "_worker_available", lambda: True)
+    # No beat runs here to report the worker alive; the hints worker below is (chances ask
+    # about the hints queue only: asked about another, this says no and they run inline).
+    monkeypatch.setattr(services, "_worker_available", lambda queue: queue == HINTS_QUEUE)
 
 
 @pytest.fixture
 def worker() -> Iterator[Process]:
-    command = compose_commands()["worker"]
-    with running("worker", command, process_env(str(settings.REDIS_URL))) as process:
+    command = compose_commands()["worker-hints"]
+    with running("worker-hints", command, process_env(str(settings.REDIS_URL))) as process:
         process.wait_for_output("ready.")
         yield process
 
@@ -100,8 +103,8 @@ def test_requests_at_successive_versions_coalesce_and_the_latest_wins() -> None:
         play(owner, game, step)
     latest = START + 3
     assert services.game_chances_request(owner=owner, game_id=game.pk, show=False).chances is None
-    command = compose_commands()["worker"]
-    with running("worker", command, process_env(str(settings.REDIS_URL))) as worker:
+    command = compose_commands()["worker-hints"]
+    with running("worker-hints", command, process_env(str(settings.REDIS_URL))) as worker:
         wait_until(
             lambda: GameChances.objects.filter(game=game, version=latest).exists(),
             120,

@@ -1,4 +1,5 @@
-"""Beat and a worker say they are alive; beat sends the daily-deal work as soon as it starts."""
+"""Beat and each queue's worker say they are alive; beat sends the daily-deal work as soon as
+it starts."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def test_workers_health_is_down_before_any_worker_or_beat_ran() -> None:
     status_code, body = workers_health()
     assert status_code == 503
     assert body["worker"] == {"ok": False, "last_seen": None}
+    assert body["hints_worker"] == {"ok": False, "last_seen": None}
     assert body["beat"] == {"ok": False, "last_tick": None}
 
 
@@ -50,9 +52,26 @@ def test_a_stale_heartbeat_is_reported_as_down() -> None:
     assert body["beat"]["ok"] is True  # type: ignore[index]
 
 
-def test_fresh_beat_certifies_today_at_once_and_both_report_alive(tmp_path: Path) -> None:
-    """The compose commands of worker and beat, natively: today's deal does not wait an hour
-    for beat's first hourly run, and the health check sees both processes."""
+def test_a_silent_hints_worker_alone_makes_the_workers_check_fail() -> None:
+    """The default worker and beat are fresh; play goes on (chances inline), but a process
+    of the deployment is down and whoever watches the workers must hear of it."""
+    liveness.record(key=liveness.WORKER_KEY, redis_url=settings.REDIS_URL)
+    liveness.record(key=liveness.BEAT_KEY, redis_url=settings.REDIS_URL)
+    status_code, body = workers_health()
+    assert status_code == 503
+    assert body["worker"]["ok"] is True  # type: ignore[index]
+    assert body["hints_worker"]["ok"] is False  # type: ignore[index]
+    liveness.record(key=liveness.HINTS_WORKER_KEY, redis_url=settings.REDIS_URL)
+    assert workers_health()[0] == 200
+    web = Client().get("/healthz/")
+    assert web.status_code == 200
+    assert json.loads(web.content)["background"]["hints_worker"]["ok"] is True
+
+
+def test_fresh_beat_certifies_today_at_once_and_all_report_alive(tmp_path: Path) -> None:
+    """The compose commands of both workers and beat, natively: today's deal does not wait an
+    hour for beat's first hourly run, and the health check sees every process (beat sends a
+    heartbeat to each queue)."""
     commands = compose_commands()
     env = process_env(str(settings.REDIS_URL))
     beat_command = [
@@ -63,6 +82,7 @@ def test_fresh_beat_certifies_today_at_once_and_both_report_alive(tmp_path: Path
     assert not DailyDeal.objects.filter(date=today).exists()
     with (
         running("worker", commands["worker"], env) as worker,
+        running("worker-hints", commands["worker-hints"], env) as hints_worker,
         running("beat", beat_command, env) as beat,
     ):
         wait_until(
@@ -75,10 +95,17 @@ def test_fresh_beat_certifies_today_at_once_and_both_report_alive(tmp_path: Path
         wait_until(
             lambda: workers_health()[0] == 200,
             90,
-            lambda: f"workers never reported alive: {workers_health()}\n{worker.output[-2000:]}",
+            lambda: (
+                f"workers never reported alive: {workers_health()}\n{worker.output[-2000:]}\n"
+                f"{hints_worker.output[-2000:]}"
+            ),
         )
+    assert "games.tasks.compute_chances[" not in worker.output
+    assert "scorpion_site.heartbeat[" in hints_worker.output
+    assert "games.tasks.ensure_daily_deals[" not in hints_worker.output
     _, body = workers_health()
     assert body["worker"]["ok"] is True  # type: ignore[index]
+    assert body["hints_worker"]["ok"] is True  # type: ignore[index]
     assert body["beat"]["ok"] is True  # type: ignore[index]
     health = json.loads(Client().get("/healthz/").content)
     assert health["background"]["worker"]["ok"] is True

@@ -1,10 +1,12 @@
-"""The beat schedule: every entry runs a task the workers know (no service needed)."""
+"""The beat schedule and the routes: every entry runs a task the workers know, the chances go
+to their own queue, and each queue gets a heartbeat (no service needed)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 
 from scorpion_site.celery import app as celery_app
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 
 
 def test_every_beat_entry_names_a_registered_task() -> None:
@@ -12,3 +14,32 @@ def test_every_beat_entry_names_a_registered_task() -> None:
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled
     assert scheduled <= set(celery_app.tasks), scheduled - set(celery_app.tasks)
+
+
+def queue_of(task: str, **options: object) -> str:
+    """The queue Celery's router sends ``task`` to, as ``apply_async(**options)`` would."""
+    route = celery_app.amqp.router.route(dict(options), task)
+    return str(route["queue"].name)
+
+
+def test_only_the_chances_go_to_the_hints_queue() -> None:
+    celery_app.loader.import_default_modules()
+    ours = [name for name in celery_app.tasks if not name.startswith("celery.")]
+    routed = {name: queue_of(name) for name in ours}
+    assert routed.pop("games.tasks.compute_chances") == HINTS_QUEUE
+    assert set(routed.values()) == {DEFAULT_QUEUE}, routed
+    assert {queue.name for queue in celery_app.amqp.queues.values()} == set(QUEUES)
+
+
+def test_beat_sends_a_heartbeat_to_each_queue_naming_it() -> None:
+    heartbeats = [
+        entry
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+        if entry["task"] == "scorpion_site.heartbeat"
+    ]
+    sent = {queue_of(entry["task"], **entry.get("options", {})) for entry in heartbeats}
+    assert sent == set(QUEUES)
+    for entry in heartbeats:
+        queue = queue_of(entry["task"], **entry.get("options", {}))
+        # The task records the key of the queue it names: it must name the one it is sent to.
+        assert tuple(entry.get("args") or (DEFAULT_QUEUE,)) == (queue,), entry
