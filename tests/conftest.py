@@ -56,23 +56,31 @@ LIVE_SERVER_DRAIN_SECONDS = 10.0
 class _LiveServerGate:
     """Keeps the live server's requests and the test database's flush apart.
 
-    On SQLite the live server's threads share the test's in-memory connection (pytest-django's
-    ``connections_override``), so a request still running when a test ends (a page's fetch sent
-    just before the test closed the browser) had a read open on that connection while the flush
-    deleted the rows: "database table is locked". Each request passes through here; before the
-    flush no new one starts and the running ones are waited for, and after it (the next live
-    server test) they go on. Waiting costs nothing when no request is running, the usual case.
+    On SQLite the test database lives in memory, one database that the test's connection and
+    the live server threads' own connections share (SQLite's shared cache, locked table by
+    table), so a request still running when a test ends (a page's fetch sent just before the
+    test closed the browser) held a table while the flush deleted its rows: "database table is
+    locked". Each request passes through here; before the flush no new one starts and the
+    running ones are waited for, and after it (the next live server test) they go on. Waiting
+    costs nothing when no request is running, the usual case.
+
+    On SQLite the requests also run one at a time (``one_at_a_time``): two of a page's fetches
+    at once deadlocked the test process, one thread holding the GIL while it waited for a
+    SQLite mutex, the other holding that mutex (in a query calling one of Django's SQL
+    functions written in Python) while it waited for the GIL. The shared cache ran one query
+    at a time anyway.
     """
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._running = 0
         self._open = True
+        self.one_at_a_time = False
 
     def wrap(self, app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
         def gated(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
             with self._changed:
-                self._changed.wait_for(lambda: self._open, timeout=LIVE_SERVER_DRAIN_SECONDS)
+                self._changed.wait_for(self._may_start, timeout=LIVE_SERVER_DRAIN_SECONDS)
                 self._running += 1
             try:
                 result = app(environ, start_response)
@@ -82,6 +90,9 @@ class _LiveServerGate:
             return _ClosedThen(result, self._done)
 
         return gated
+
+    def _may_start(self) -> bool:
+        return self._open and not (self.one_at_a_time and self._running)
 
     def _done(self) -> None:
         with self._changed:
@@ -121,7 +132,7 @@ class _ClosedThen:
                 then()
 
 
-_live_server_gate = _LiveServerGate()
+live_server_gate = _LiveServerGate()
 
 
 @pytest.fixture(autouse=True)
@@ -131,11 +142,14 @@ def _live_server_quiet_for_flush(request: pytest.FixtureRequest) -> Iterator[Non
     if "live_server" not in request.fixturenames:
         yield
         return
+    from django.db import connection
+
     request.getfixturevalue("transactional_db")
     server = request.getfixturevalue("live_server").thread.httpd
     if not getattr(server, "scorpion_gated", False):
-        server.set_app(_live_server_gate.wrap(server.get_app()))
+        server.set_app(live_server_gate.wrap(server.get_app()))
         server.scorpion_gated = True
-    _live_server_gate.open()
+        live_server_gate.one_at_a_time = connection.vendor == "sqlite"
+    live_server_gate.open()
     yield
-    _live_server_gate.close_and_drain()
+    live_server_gate.close_and_drain()
