@@ -91,15 +91,28 @@ def credentials_recheck(request: Request) -> Callable[[], bool] | None:
     database), or None when nothing needs asking again.
 
     An app's access token is looked up again: revoked, expired, or of an app suspended since,
-    it no longer holds. A player's own session (token or cookie) is checked when the stream
-    opens, and again when it resumes (``STREAM_MAX_SECONDS``).
+    it no longer holds. A player's own session (the app's ``X-Session-Token`` or the browser's
+    cookie) is loaded again: signed out, expired, its user deactivated, deleted or given a new
+    password, it no longer holds (``SessionStore.authenticated_user``: one cache read).
     """
     token = request.auth
-    if not isinstance(token, Token):
+    if isinstance(token, Token):
+        token_id = token.pk
+
+        def token_is_live() -> bool:
+            return access_token_is_live(token_id=token_id)
+
+        return token_is_live
+    # X-Session-Token authenticates with its session as request.auth; DRF's
+    # SessionAuthentication (the cookie) with the middleware's session and no auth.
+    session = token if isinstance(token, SessionStore) else getattr(request, "session", None)
+    session_key = getattr(session, "session_key", None)
+    if not isinstance(session_key, str):
         return None
-    token_id = token.pk
+    user_id = request.user.pk
 
-    def still_valid() -> bool:
-        return access_token_is_live(token_id=token_id)
+    def session_is_live() -> bool:
+        user = SessionStore(session_key=session_key).authenticated_user()
+        return user is not None and user.pk == user_id
 
-    return still_valid
+    return session_is_live

@@ -73,6 +73,11 @@ class GameStatus(models.TextChoices):
 
 FINISHED_STATUSES = (GameStatus.WON, GameStatus.RESIGNED, GameStatus.ABANDONED)
 
+# The games that count as played (stats.models): won, resigned, or abandoned after at least one
+# move or deal; a game abandoned untouched counts for nothing. Filters on Game, defined once.
+COUNTED_ABANDON = Q(status=GameStatus.ABANDONED, started_at__isnull=False)
+PLAYED = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | COUNTED_ABANDON
+
 # The deal of day D is shown to players from 00:00 UTC on D + 2: once D is over, and so is
 # the day after it, during which an attempt begun late on D may still be won and rank (the
 # leaderboard counts a ranked win only if it came before this moment, stats.selectors). Shown

@@ -19,6 +19,7 @@ from games.engine.hints import Hint, ranked_hints
 from games.engine.position import Move, Position
 from games.history import GameState
 from games.models import (
+    PLAYED,
     SNAPSHOT_INTERVAL,
     DailyDeal,
     Game,
@@ -319,15 +320,12 @@ def difficulty_bands() -> BandSummary:
                 deals[band] = deals.get(band, 0) + count
             else:
                 unrated += count
-    played = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
-        status=GameStatus.ABANDONED, started_at__isnull=False
-    )
     first = Q(mode=GameMode.DAILY, ranked=True) | Q(
         mode=GameMode.WINNABLE, restarted_from__isnull=True
     )
     results: dict[str, tuple[int, int]] = {
         row["difficulty"]: (row["n"], row["won"])
-        for row in Game.objects.filter(played & first)
+        for row in Game.objects.filter(PLAYED & first)
         .exclude(difficulty="")
         .order_by()
         .values("difficulty")

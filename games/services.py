@@ -35,6 +35,7 @@ from games.engine.solver import Solution, solve
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
     FINISHED_STATUSES,
+    PLAYED,
     SNAPSHOT_INTERVAL,
     DailyDeal,
     Game,
@@ -908,16 +909,13 @@ def _counted_games(deal: DailyDeal | WinnableDeal) -> models.QuerySet[Game]:
     """The games whose result calibrates a deal: first attempts, played (won, resigned, or
     abandoned after a move, as the statistics count them). For the daily, the ranked first
     attempt of each player; for the winnable pool, games that are not restarts."""
-    played = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
-        status=GameStatus.ABANDONED, started_at__isnull=False
-    )
     if isinstance(deal, DailyDeal):
         games = Game.objects.filter(mode=GameMode.DAILY, daily_date=deal.date, ranked=True)
     else:
         games = Game.objects.filter(
             mode=GameMode.WINNABLE, deal_code=deal.deal_code, restarted_from__isnull=True
         )
-    return games.filter(played)
+    return games.filter(PLAYED)
 
 
 def _deal_label(deal: DailyDeal | WinnableDeal) -> str:

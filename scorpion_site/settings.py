@@ -512,6 +512,9 @@ STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 10, minimum=1)
 STREAM_MAX_REPLAY = env_int("STREAM_MAX_REPLAY", 200, minimum=1)
 # A stream ends after this long; the client reconnects and resumes (credentials checked again).
 STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 900, minimum=1)
+# An open stream's credentials (an app's access token, a player's session) are checked again
+# this often: revoked, expired or signed out, the stream ends at the next check.
+STREAM_CREDENTIALS_SECONDS = env_int("STREAM_CREDENTIALS_SECONDS", 15, minimum=1)
 # How long a client waits before reconnecting (the SSE retry field).
 STREAM_RETRY_MS = env_int("STREAM_RETRY_MS", 2000, minimum=100)
 

@@ -23,7 +23,15 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.models import DifficultyBand, Game, GameMode, GameStatus, daily_reveal_moment
+from games.models import (
+    COUNTED_ABANDON,
+    PLAYED,
+    DifficultyBand,
+    Game,
+    GameMode,
+    GameStatus,
+    daily_reveal_moment,
+)
 from games.variants import DEFAULT_VARIANT, variant_names
 from stats.models import (
     ALL_MODES,
@@ -213,7 +221,6 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     definitions as the stored rows (stats.models: an abandoned game counts only if it was
     started; a win's time is ``win_time_expression``)."""
     won = Q(status=GameStatus.WON)
-    counted_abandon = Q(status=GameStatus.ABANDONED, started_at__isnull=False)
     rows: dict[str, dict[str, Any]] = {
         row["variant"]: dict(row)
         for row in Game.objects.filter(owner=user)
@@ -223,7 +230,7 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
             in_play=Count("pk", filter=Q(status__in=(GameStatus.PLAYING, GameStatus.STUCK))),
             won=Count("pk", filter=won),
             resigned=Count("pk", filter=Q(status=GameStatus.RESIGNED)),
-            abandoned=Count("pk", filter=counted_abandon),
+            abandoned=Count("pk", filter=COUNTED_ABANDON),
             best_time=Min(win_time_expression(), filter=won),
             fewest_moves=Min("moves", filter=won),
             clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
@@ -252,12 +259,9 @@ def results_by_band(*, user: User) -> dict[str, BandResults]:
     counts them) on certified deals, by the difficulty band each was announced in
     (``Game.difficulty``: daily and winnable games; practice attempts and restarts count, as
     they do in the modes' figures). One GROUP BY over the player's finished games."""
-    counted = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | Q(
-        status=GameStatus.ABANDONED, started_at__isnull=False
-    )
     rows: dict[str, tuple[int, int]] = {
         row["difficulty"]: (row["n"], row["won"])
-        for row in Game.objects.filter(counted, owner=user)
+        for row in Game.objects.filter(PLAYED, owner=user)
         .exclude(difficulty="")
         .order_by()
         .values("difficulty")

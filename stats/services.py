@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet, Sum
 
 from accounts.services import account_lock
-from games.models import FINISHED_STATUSES, Game, GameStatus
+from games.models import FINISHED_STATUSES, PLAYED, Game, GameStatus
 from stats.models import ALL_MODES, PlayerStats, StatsMode, stats_mode, stats_mode_expression
 from stats.selectors import win_time_expression
 
@@ -70,9 +70,7 @@ class FinishedGame:
 def counted_games(*, user_id: int) -> QuerySet[Game]:
     """The player's games that count as played: won, resigned, or abandoned after at least
     one move or deal (an untouched game left behind counts for nothing)."""
-    return Game.objects.filter(owner_id=user_id, status__in=FINISHED_STATUSES).exclude(
-        status=GameStatus.ABANDONED, started_at__isnull=True
-    )
+    return Game.objects.filter(PLAYED, owner_id=user_id)
 
 
 def _lock_rows(*, user_id: int) -> dict[str, PlayerStats]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pytest
 
@@ -41,3 +44,112 @@ def _fresh_cache() -> None:
                 client.delete(key)
         else:
             cache.clear()
+
+
+# --- The live server and the test database's flush ---
+
+# How long the flush waits for the live server's requests to end, and how long a request that
+# arrives during the flush waits for it: far above a request's milliseconds, a bound on a hang.
+LIVE_SERVER_DRAIN_SECONDS = 10.0
+
+
+class _LiveServerGate:
+    """Keeps the live server's requests and the test database's flush apart.
+
+    On SQLite the test database lives in memory, one database that the test's connection and
+    the live server threads' own connections share (SQLite's shared cache, locked table by
+    table), so a request still running when a test ends (a page's fetch sent just before the
+    test closed the browser) held a table while the flush deleted its rows: "database table is
+    locked". Each request passes through here; before the flush no new one starts and the
+    running ones are waited for, and after it (the next live server test) they go on. Waiting
+    costs nothing when no request is running, the usual case.
+
+    On SQLite the requests also run one at a time (``one_at_a_time``): two of a page's fetches
+    at once deadlocked the test process, one thread holding the GIL while it waited for a
+    SQLite mutex, the other holding that mutex (in a query calling one of Django's SQL
+    functions written in Python) while it waited for the GIL. The shared cache ran one query
+    at a time anyway.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running = 0
+        self._open = True
+        self.one_at_a_time = False
+
+    def wrap(self, app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+        def gated(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+            with self._changed:
+                self._changed.wait_for(self._may_start, timeout=LIVE_SERVER_DRAIN_SECONDS)
+                self._running += 1
+            try:
+                result = app(environ, start_response)
+            except BaseException:
+                self._done()
+                raise
+            return _ClosedThen(result, self._done)
+
+        return gated
+
+    def _may_start(self) -> bool:
+        return self._open and not (self.one_at_a_time and self._running)
+
+    def _done(self) -> None:
+        with self._changed:
+            self._running -= 1
+            self._changed.notify_all()
+
+    def close_and_drain(self) -> None:
+        with self._changed:
+            self._open = False
+            self._changed.wait_for(lambda: self._running == 0, timeout=LIVE_SERVER_DRAIN_SECONDS)
+
+    def open(self) -> None:
+        with self._changed:
+            self._open = True
+            self._changed.notify_all()
+
+
+class _ClosedThen:
+    """A WSGI response that calls ``then`` once the server closes it (after the body, when
+    Django's request_finished runs; the server closes it on a client's disconnection too)."""
+
+    def __init__(self, result: Iterable[bytes], then: Callable[[], None]) -> None:
+        self.result = result
+        self.then: Callable[[], None] | None = then
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.result)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.result, "close", None)
+            if close is not None:
+                close()
+        finally:
+            then, self.then = self.then, None
+            if then is not None:
+                then()
+
+
+live_server_gate = _LiveServerGate()
+
+
+@pytest.fixture(autouse=True)
+def _live_server_quiet_for_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a test that uses ``live_server``: its requests end before the test database is
+    flushed (``_LiveServerGate``). Set up after ``transactional_db``, so torn down before it."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    from django.db import connection
+
+    request.getfixturevalue("transactional_db")
+    server = request.getfixturevalue("live_server").thread.httpd
+    if not getattr(server, "scorpion_gated", False):
+        server.set_app(live_server_gate.wrap(server.get_app()))
+        server.scorpion_gated = True
+        live_server_gate.one_at_a_time = connection.vendor == "sqlite"
+    live_server_gate.open()
+    yield
+    live_server_gate.close_and_drain()

@@ -159,10 +159,11 @@ class _Stream:
             return
         heartbeat = float(settings.STREAM_HEARTBEAT_SECONDS)
         deadline = self.loop.time() + settings.STREAM_MAX_SECONDS
-        # Credentials that can die while the stream is open (an app's access token) are
-        # checked again every heartbeat interval, busy or idle: a revoked token's stream ends
-        # there, and its reconnection is refused (401).
-        recheck_at = self.loop.time() + heartbeat if start.still_valid else math.inf
+        # The credentials that opened the stream (an app's access token, a player's session)
+        # are checked again every STREAM_CREDENTIALS_SECONDS, busy or idle: a revoked token's
+        # or a signed-out session's stream ends there, and its reconnection is refused (401).
+        recheck = float(settings.STREAM_CREDENTIALS_SECONDS)
+        recheck_at = self.loop.time() + recheck if start.still_valid else math.inf
         while True:
             now = self.loop.time()
             remaining = deadline - now
@@ -171,7 +172,7 @@ class _Stream:
             if now >= recheck_at:
                 if not await self._still_valid():
                     return
-                recheck_at = now + heartbeat
+                recheck_at = now + recheck
             item = await self.subscription.next(min(heartbeat, remaining, recheck_at - now))
             if item is None:
                 if self.loop.time() < deadline:

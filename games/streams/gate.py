@@ -56,7 +56,7 @@ class StreamStart:
     # (cursor) -> what the stream missed after it, read from the log (run in a thread)
     catch_up: Callable[[int], payloads.Backlog | payloads.FeedBacklog] | None = None
     # () -> whether the credentials that opened the stream still hold (run in a thread,
-    # every STREAM_HEARTBEAT_SECONDS); None: nothing to check again (accounts.authentication)
+    # every STREAM_CREDENTIALS_SECONDS); None: nothing to check again (accounts.authentication)
     still_valid: Callable[[], bool] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -141,6 +141,24 @@ def test_column_must_be_0_to_6() -> None:
     assert refusal(position, "8H", -1) == "column must be 0-6, not -1"
 
 
+def test_the_column_a_card_is_picked_from_is_checked_as_in_every_variant() -> None:
+    # One check for every variant: Scorpion's `from` was refused in words of its own, naming
+    # where the card lies rather than the column asked for, and before `to` was checked.
+    position = table("7D", "9H", "8H")
+
+    assert resolve_move(position, parse_card("8H"), 1, source=2) == move("8H", 1)
+    with pytest.raises(IllegalMoveError) as refused:
+        resolve_move(position, parse_card("8H"), 1, source=0)
+    assert str(refused.value) == "8H is not face up in column 0"
+    assert refused.value.details == {"reason": "not_in_column", "card": "8H", "column": 1}
+    with pytest.raises(IllegalMoveError) as refused:
+        resolve_move(position, parse_card("8H"), 1, source=7)
+    assert str(refused.value) == "the card must be picked from column 0-6, not 7"
+    with pytest.raises(IllegalMoveError) as refused:
+        resolve_move(position, parse_card("8H"), 9, source=0)
+    assert str(refused.value) == "column must be 0-6, not 9"
+
+
 def test_empty_column_takes_only_a_king() -> None:
     position = table("9H 8H", "", "4C KS")
 

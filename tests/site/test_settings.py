@@ -146,6 +146,8 @@ def test_debug_has_a_fixed_development_daily_deal_secret() -> None:
         ("GUEST_IDLE_DAYS", "a month"),
         ("GUEST_IDLE_DAYS", "0"),
         ("THROTTLE_GUEST", "many"),
+        ("STREAM_CREDENTIALS_SECONDS", "half a minute"),
+        ("STREAM_CREDENTIALS_SECONDS", "0"),
     ],
 )
 def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, value: str) -> None:

@@ -10,6 +10,7 @@ set, else in-process), which is what the streams follow.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,6 +111,28 @@ class Reader:
                 frames.append(self.event())
             except EOFError:
                 return frames
+
+
+def ends_soon(reader: Reader, within: float) -> list[str]:
+    """Reads the stream to its end, which must come within ``within`` seconds; answers the
+    comments seen on the way."""
+    began = time.monotonic()
+    comments: list[str] = []
+    while True:
+        try:
+            frame = reader.frame()
+        except EOFError:
+            break
+        comments += frame.comments
+        assert time.monotonic() - began < within, "the stream did not end"
+    assert time.monotonic() - began < within
+    return comments
+
+
+@pytest.fixture
+def fast_credential_checks(settings: Any) -> None:
+    """An open stream's credentials are checked again every second (STREAM_CREDENTIALS_SECONDS)."""
+    settings.STREAM_CREDENTIALS_SECONDS = 1
 
 
 class Streams:

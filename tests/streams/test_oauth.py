@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.oauth import services
 from tests.accounts.conftest import App, authorize, register
 from tests.api.conftest import Player
-from tests.streams.conftest import Reader, Streams
+from tests.streams.conftest import Reader, Streams, ends_soon
 
 FEED = "/api/v1/me/stream/"
 
@@ -30,27 +30,6 @@ def connect(streams: Streams, path: str, access_token: str) -> tuple[Any, Reader
 @pytest.fixture
 def app(transactional_db: None) -> App:
     return register()
-
-
-@pytest.fixture
-def fast_checks(settings: Any) -> None:
-    settings.STREAM_HEARTBEAT_SECONDS = 1
-
-
-def ends_soon(reader: Reader, within: float) -> list[str]:
-    """Reads the stream to its end, which must come within ``within`` seconds; answers the
-    comments seen on the way."""
-    began = time.monotonic()
-    comments: list[str] = []
-    while True:
-        try:
-            frame = reader.frame()
-        except EOFError:
-            break
-        comments += frame.comments
-        assert time.monotonic() - began < within, "the stream did not end"
-    assert time.monotonic() - began < within
-    return comments
 
 
 def test_the_read_scope_opens_the_game_stream_and_the_feed(
@@ -83,7 +62,7 @@ def test_a_token_without_the_read_scope_is_refused(
         assert 'scope="games:read"' in response.headers["WWW-Authenticate"]
 
 
-@pytest.mark.usefixtures("fast_checks")
+@pytest.mark.usefixtures("fast_credential_checks")
 def test_revoking_the_app_ends_its_open_streams_and_refuses_them_again(
     streams: Streams, player: Player, app: App
 ) -> None:
@@ -110,7 +89,7 @@ def test_revoking_the_app_ends_its_open_streams_and_refuses_them_again(
     assert own.event().event == "command"
 
 
-@pytest.mark.usefixtures("fast_checks")
+@pytest.mark.usefixtures("fast_credential_checks")
 def test_suspending_the_app_ends_its_streams(streams: Streams, player: Player, app: App) -> None:
     token = authorize(player, app, "games:read").access_token
     _, reader = connect(streams, FEED, token)
@@ -121,7 +100,7 @@ def test_suspending_the_app_ends_its_streams(streams: Streams, player: Player, a
     assert response.status_code == 401
 
 
-@pytest.mark.usefixtures("fast_checks")
+@pytest.mark.usefixtures("fast_credential_checks")
 def test_a_token_that_expires_ends_its_stream(streams: Streams, player: Player, app: App) -> None:
     token = authorize(player, app, "games:read").access_token
     _, reader = connect(streams, FEED, token)
@@ -130,7 +109,7 @@ def test_a_token_that_expires_ends_its_stream(streams: Streams, player: Player, 
     ends_soon(reader, within=5)
 
 
-@pytest.mark.usefixtures("fast_checks")
+@pytest.mark.usefixtures("fast_credential_checks")
 def test_a_live_token_keeps_its_stream_open_through_its_checks(
     streams: Streams, player: Player, app: App
 ) -> None:
