@@ -23,13 +23,12 @@ DEFAULT_VARIANT = SCORPION.name
 CERTIFIED_VARIANTS = frozenset({SCORPION.name})
 # Variants whose games in play get winning chances (every variant's finished games get the
 # post-game analysis, with budgets of their own: games.analysis.analysis_budgets). A chance is
-# the share of sampled deals the solver proves won within a small budget, so it only means
-# something where the solver decides nearly all of them: Scorpion and Wasp. In the others it
-# leaves too many undecided (README, "Solver": at 2,000 positions a deal, Scorpion Tail 30%
-# decided, Double Scorpion 6%), or, in Three Blind Mice (which it now decides), the sampling of
-# the unseen cards and the fairness test were not written yet. Their games answer
+# the share of sampled deals the solver proves won within a small budget (20,000 positions),
+# so it only means something where the solver decides nearly all of them: Scorpion, Wasp and
+# Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py). In Scorpion Tail and
+# Double Scorpion it leaves most deals undecided (README, "Solver"), so their games answer
 # ``variant_not_analysed`` to a request for chances.
-CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp"})
+CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "three-blind-mice"})
 
 __all__ = [
     "CERTIFIED_VARIANTS",
