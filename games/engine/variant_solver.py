@@ -27,7 +27,7 @@ the README's per-variant table.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.engine.cards import card_code
@@ -235,23 +235,37 @@ def dead(position: Position) -> bool:
     an empty column (face up, a column empty), or, in a column, when a run it heads is
     collected (face up). A column empties only when its bottom card leaves its place.
 
-    D is the largest set of candidates (cards that are not glued, except that in a one-deck
-    suit-building variant a glued card can never be picked again -- its one destination lies
-    under it -- and is left out of the separating cards above) such that every card of D:
+    A glued card also leaves its place when it is collected where it lies. Then the cards under
+    it down to its run's *foot* -- the first that is a King or not glued -- are collected with
+    it, each still on the card it lay on, unless one of them left its place before: so one of
+    them must leave its place first, or the foot is a King at the bottom of its column whose
+    run is collected with it.
+
+    Candidates: every card on the table or in the reserve except a column's bottom King, and,
+    in a one-deck suit-building variant (Three Blind Mice), except the glued cards (one of them
+    can never be picked again: its one destination lies under it; it leaves its place only with
+    its run, whose King is a candidate or a bottom King; so it is also left out of the
+    separating cards above). D is the largest set of candidates such that every card of D:
     - is a non-King whose face-down requirement is made only of cards of D, or each of whose
-      destinations has one unmet requirement made only of cards of D; or
+      destinations has one unmet requirement made only of cards of D -- and, if it is glued,
+      whose foot condition is unmet too: the cards under it down to its foot are all in D, and
+      a bottom King foot heads no completable run; or
     - is a King, face down under a card of D, or such that no column can ever empty (every
       column's bottom card is a non-King of D, or a King none of whose runs can be completed)
       and, if it is in a column, none of its runs can be completed. A run headed by King ``k``
-      cannot be completed if for some rank every card that could stand at that rank in it is a
-      card of D (it stays on a card it may not go onto, so it is in no run) or collected.
+      cannot be completed if for some rank every card that could stand at that rank in it is
+      collected or an *unglued* non-King of D (which stays on a card it may not go onto, so it
+      is in no run; a glued card of D is not counted, since the argument must not rest on the
+      very cards a collection would take).
     Then no card of D ever leaves its place: at the first time one does, the cards of its
-    unmet requirement (or those its King condition names) were all still in place, so it could
-    not. (A glued card never belongs to D, so none leaves by a collection first.) The position
-    is lost if D holds a non-King or a reserve card (each must be picked), or the card on a
-    face-down card (which must turn up to be collected), or if, in a one-deck suit-building
-    variant, a face-down card has a card glued on it (which never leaves). D is computed as a
-    greatest fixpoint, from all the candidates.
+    unmet requirement (or those its King or foot condition names) were all still in place, so
+    it could not. (If it left with a collected run, the cards under it in the run were still in
+    place, so the run stood on its foot, which is in D or a bottom King with no completable
+    run: a contradiction.) Every card must leave its place at last, since a won game has
+    collected them all, so the position is lost as soon as D is not empty; and, in a one-deck
+    suit-building variant, if a face-down card has a card glued on it (which never leaves, so
+    the card under it never turns up). D is computed as a greatest fixpoint, from all the
+    candidates.
     """
     variant = position.variant
     decks = variant.decks
@@ -304,7 +318,12 @@ def dead(position: Position) -> bool:
     # requirements[card]: (the face-down need or None, the needs per destination or None for a
     # King); a need is a list of cards one of which must leave its place first.
     requirements: dict[int, tuple[list[int] | None, list[list[list[int]]] | None]] = {}
-    on_face_down: list[int] = []
+    # The non-Kings of D that lie on a card they may not go onto: never in a completed run.
+    unglued: set[int] = set()
+    # collect[card], for a glued candidate: the cards below it down to its run's foot (one of
+    # which must leave its place before it can be collected), and that foot if it is a King at
+    # the bottom of its column (-1 otherwise), whose runs must be completable.
+    collect: dict[int, tuple[list[int], int]] = {}
     for index, column in enumerate(columns):
         face_down = hidden[index]
         below = -1
@@ -313,12 +332,19 @@ def dead(position: Position) -> bool:
                 on_top = column[height + 1]
                 if fixed_glue and glued(on_top, card):
                     return True  # glued onto a face-down card: it stays face down
-                on_face_down.append(on_top)
             face_need = [column[height + 1]] if height < face_down else None
             if card % 13 == _KING:
                 if height:
                     requirements[card] = (face_need, None)
-            elif not glued(card, below):
+            else:
+                is_glued = glued(card, below)
+                if is_glued:
+                    if fixed_glue:
+                        below = card
+                        continue
+                    collect[card] = _foot(column, height, glued)
+                else:
+                    unglued.add(card)
                 requirements[card] = (
                     face_need,
                     [
@@ -332,6 +358,7 @@ def dead(position: Position) -> bool:
         if card % 13 == _KING:
             requirements[card] = (None, None)
         else:
+            unglued.add(card)
             requirements[card] = (
                 None,
                 [
@@ -355,7 +382,7 @@ def dead(position: Position) -> bool:
         stand there is collected or a non-King of D."""
         return any(
             all(
-                copy not in present or copy in requirements
+                copy not in present or (copy in unglued and copy in requirements)
                 for face in faces
                 for copy in range(face, deck_size, FACES)
             )
@@ -375,7 +402,13 @@ def dead(position: Position) -> bool:
                 continue
             if options is not None:
                 if all(any(stuck_need(need) for need in option) for option in options):
-                    continue
+                    foot = collect.get(card)
+                    if foot is None:
+                        continue
+                    # A glued card also leaves its place when its run is collected.
+                    below_it, king = foot
+                    if stuck_need(below_it) and (king < 0 or cannot_complete(king)):
+                        continue
             else:
                 # A King: stuck if no column can empty and it can head no completed run.
                 if column_can_empty is None:
@@ -392,10 +425,8 @@ def dead(position: Position) -> bool:
                     continue
             del requirements[card]
             changed = True
-    for card in requirements:
-        if card % 13 != _KING or card in reserve:
-            return True
-    return any(card in requirements for card in on_face_down)
+    # Every card must leave its place at last (be collected), and none of D ever does.
+    return bool(requirements)
 
 
 def _faces_at(king: int, rank: int, build: str) -> tuple[int, ...]:
@@ -412,3 +443,21 @@ _RUN_FACES = {
     )
     for build in ("suit", "alternate")
 }
+
+
+def _foot(
+    column: tuple[int, ...], height: int, glued: Callable[[int, int], bool]
+) -> tuple[list[int], int]:
+    """The cards under the glued card at ``height``, down to the first one that is a King or
+    not glued itself (its run's foot, if it is ever collected where it lies); the foot is
+    returned apart (and left out of the list) if it is a King at the bottom of the column."""
+    below: list[int] = []
+    at = height - 1
+    while True:
+        card = column[at]
+        if card % 13 == _KING and at == 0:
+            return below, card
+        below.append(card)
+        if card % 13 == _KING or at == 0 or not glued(card, column[at - 1]):
+            return below, -1
+        at -= 1

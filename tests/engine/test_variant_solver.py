@@ -103,7 +103,7 @@ def test_a_deal_of_every_variant_can_be_solved_by_code(variant: Variant) -> None
 # --- Deadlock detection (games.engine.variant_solver.dead) --------------------------------------
 
 # Two suits on the table, in the variants the solver looks for deadlocks in: the plain search
-# still decides most of these, and deadlocks are common enough to test (about 110 of the 130
+# still decides most of these, and deadlocks are common enough to test (about 125 of the 130
 # Scorpion Tail positions below, 100 of the 180 Three Blind Mice ones).
 WIDER = {
     SCORPION_TAIL: ({0, 1}, (2, 3)),
