@@ -17,8 +17,8 @@ winnable; positions met again (after an undo) are solved once. Along the way:
   of the deal itself within its budget.
 
 Every solver call has a node budget (so the same game gets the same analysis on every machine)
-and the whole analysis a total one. A verdict the solver could not reach within them is said as
-such: "unknown", never guessed.
+and the whole analysis a total one, both per variant (``analysis_budgets``). A verdict the solver
+could not reach within them is said as such: "unknown", never guessed.
 """
 
 from __future__ import annotations
@@ -34,15 +34,33 @@ from games.history import GameState, fold_event, new_game_state
 __all__ = [
     "ANALYSIS_NODE_BUDGET",
     "ANALYSIS_TOTAL_BUDGET",
+    "VARIANT_ANALYSIS_BUDGETS",
     "Analysis",
     "Outcome",
     "analyse",
+    "analysis_budgets",
     "line_steps",
 ]
 
-# Positions visited per solver call, and in all for one game.
+# Positions visited per solver call, and in all for one game: Scorpion's (its solver visits
+# about 37,000 positions a second of CPU, so an analysis takes at most about a minute).
 ANALYSIS_NODE_BUDGET = 500_000
 ANALYSIS_TOTAL_BUDGET = 2_000_000
+# The other variants are searched on engine positions (games/engine/variant_solver.py), at
+# 2,500-9,000 positions a second of CPU: smaller budgets, so that an analysis holds a worker
+# (or, without one, a request) for seconds, not minutes. Measured with bench/analysis.py
+# (README, "Post-game analysis of the variants"): at most about 21 s of CPU a game (Scorpion
+# Tail, on a loaded machine), Double Scorpion 10 s, Wasp and Three Blind Mice well under 1 s.
+# A deal they leave undecided is analysed as "unknown", said as such.
+VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
+    ("wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"), (25_000, 100_000)
+)
+
+
+def analysis_budgets(variant: str) -> tuple[int, int]:
+    """(positions per solver call, positions in all) for a game of ``variant`` (its slug)."""
+    return VARIANT_ANALYSIS_BUDGETS.get(variant, (ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET))
+
 
 Outcome = Literal["won", "unwinnable", "slipped", "ended_winnable", "unknown"]
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.services import account_lock
 from games import history, selectors
-from games.analysis import ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET, analyse
+from games.analysis import analyse, analysis_budgets
 from games.engine.cards import parse_deal_code
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
@@ -50,8 +50,8 @@ from games.models import (
 )
 from games.streams import publish
 from games.variants import (
-    ANALYSED_VARIANTS,
     CERTIFIED_VARIANTS,
+    CHANCES_VARIANTS,
     DEFAULT_VARIANT,
     deal_state,
     normalise_deal_code,
@@ -501,8 +501,7 @@ def game_execute_command(
                     continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
-                if game.variant in ANALYSED_VARIANTS:
-                    game_analysis_enqueue_on_commit(game=game)
+                game_analysis_enqueue_on_commit(game=game)
         elif not _append(game, changes, event):
             continue  # another command got there first; nothing was written
         # Live streams get the event once it is durable (a lost publish is repaired from the
@@ -1152,17 +1151,19 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     if existing is not None:
         return existing
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game.is_finished or game.variant not in ANALYSED_VARIANTS:
+    if game is None or not game.is_finished:
         return None
     events = list(
         game.events.filter(seq__lte=game.version).order_by("seq").values_list("type", "payload")
     )
+    # The variant's budgets: an undecided deal is analysed as "unknown", never guessed.
+    node_budget, total_budget = analysis_budgets(game.variant)
     result = analyse(
         deal_state(game.deal_code, game.variant).position,
         events,
         won=game.status == GameStatus.WON,
-        node_budget=ANALYSIS_NODE_BUDGET,
-        total_budget=ANALYSIS_TOTAL_BUDGET,
+        node_budget=node_budget,
+        total_budget=total_budget,
     )
     try:
         with transaction.atomic():
@@ -1179,7 +1180,7 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
                     "line": result.line,
                     "solver_nodes": result.nodes,
                     "solver_seconds": result.seconds,
-                    "node_budget": ANALYSIS_NODE_BUDGET,
+                    "node_budget": node_budget,
                 },
             )
     except IntegrityError:
@@ -1212,13 +1213,6 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
         raise AnalysisUnavailableError(
             "game_not_finished",
             f"the game is {game.status}: its analysis is served once it is over",
-        )
-    if game.variant not in ANALYSED_VARIANTS:
-        raise AnalysisUnavailableError(
-            "variant_not_analysed",
-            # Shown as it is on the replay page: the variant by its title, as players know it.
-            f"{variant_named(game.variant).title} games are not analysed yet: the solver cannot "
-            "decide their deals within the analysis' budget",
         )
     if not game.reveals_deal:
         assert game.daily_date is not None
@@ -1302,9 +1296,9 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         raise ChancesUnavailableError(
             "game_finished", f"the game is {game.status}: chances are for games in play"
         )
-    if game.variant not in ANALYSED_VARIANTS:
-        # The same variants as the analysis: elsewhere the solver decides too few sampled
-        # deals within the budget for a chance to mean anything (games/variants.py).
+    if game.variant not in CHANCES_VARIANTS:
+        # Elsewhere the solver decides too few sampled deals within the budget for a chance to
+        # mean anything (games/variants.py).
         raise ChancesUnavailableError(
             "variant_not_analysed",
             f"winning chances are not estimated in {variant_named(game.variant).title} games "

@@ -21,18 +21,18 @@ DEFAULT_VARIANT = SCORPION.name
 # Modes whose deals are certified ahead (the daily challenge, the winnable pool): Scorpion
 # only. The daily is one deal for everyone, so it is one variant for everyone (docs/api.md).
 CERTIFIED_VARIANTS = frozenset({SCORPION.name})
-# Variants whose finished games get the solver's post-game analysis. The solver plays every
-# variant by its own rules, but within the analysis' budgets (2,000,000 positions a game,
-# computed inline when no worker runs) only these decide at Scorpion's pace: measured with
-# CPU time on seeds 0-9 at 100,000 positions a deal, Scorpion 8,974 positions in 0.28 s, Wasp
-# 1,829 in 0.09 s, but Scorpion Tail 701,101 in 50 s, and one Three Blind Mice or Double
-# Scorpion deal 200,000 undecided positions in 15 s and 36 s. Their games answer
-# ``variant_not_analysed`` until the solver is faster there (or they get budgets of their own).
-ANALYSED_VARIANTS = frozenset({SCORPION.name, "wasp"})
+# Variants whose games in play get winning chances (every variant's finished games get the
+# post-game analysis, with budgets of their own: games.analysis.analysis_budgets). A chance is
+# the share of sampled deals the solver proves won within a small budget (20,000 positions),
+# so it only means something where the solver decides nearly all of them: Scorpion, Wasp and
+# Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py). In Scorpion Tail and
+# Double Scorpion it leaves most deals undecided (README, "Solver"), so their games answer
+# ``variant_not_analysed`` to a request for chances.
+CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "three-blind-mice"})
 
 __all__ = [
-    "ANALYSED_VARIANTS",
     "CERTIFIED_VARIANTS",
+    "CHANCES_VARIANTS",
     "DEFAULT_VARIANT",
     "UnknownVariantError",
     "Variant",

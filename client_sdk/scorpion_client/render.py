@@ -206,7 +206,8 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
 _DEAL_VERDICTS = {
     "won": "The deal could be won from the start.",
     "lost": "The deal could not be won, whatever the play.",
-    "unknown": "Whether the deal could be won is unknown (the solver ran out of budget).",
+    "unknown": "Whether the deal could be won is unknown "
+    "(the solver could not decide this deal within its budget).",
 }
 
 
@@ -228,7 +229,11 @@ def render_analysis(analysis: Analysis) -> Text:
     elif outcome == "ended_winnable":
         text.append(f"The game ended at step {version} while it could still be won.\n", "bold")
     elif outcome == "unknown":
-        text.append("Where the game turned is unknown (the solver ran out of budget).\n", "yellow")
+        text.append(
+            "Where the game turned is unknown (the solver could not decide it within its "
+            "budget).\n",
+            "yellow",
+        )
     if analysis.line:
         start = "the deal" if not analysis.line_version else f"step {analysis.line_version}"
         text.append(f"A winning line from {start}:\n", style="bold cyan")

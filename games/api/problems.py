@@ -48,7 +48,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "version_conflict": (409, "The game changed meanwhile"),
     "game_not_finished": (409, "The game is not over yet"),
     "deal_not_revealed": (409, "The daily deal is still secret"),
-    "variant_not_analysed": (409, "Games of this variant are not analysed"),
+    "variant_not_analysed": (409, "Winning chances are not estimated in this variant"),
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
     "unknown_variant": (400, "No game of the Scorpion family has that name"),

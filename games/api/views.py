@@ -285,10 +285,8 @@ class GameAnalysisView(ApiView):
             200: AnalysisSerializer,
             202: AnalysisPendingSerializer,
             409: OpenApiResponse(
-                description="game_not_finished (the game is on), deal_not_revealed (a "
-                "daily whose deal is still secret; available_at says until when), or "
-                "variant_not_analysed (a variant whose deals the solver cannot yet decide "
-                "within the budget)"
+                description="game_not_finished (the game is on), or deal_not_revealed (a "
+                "daily whose deal is still secret; available_at says until when)"
             ),
         },
     )

@@ -4,13 +4,15 @@ The solver (``games.engine.solver``) knows every card, so its verdict on the rea
 give away the face-down cards and the stock. Here it is only ever shown *made-up* positions:
 
 1. ``VisibleTable.of(position)`` keeps what the player sees -- the face-up cards of each column,
-   the number of face-down cards under them, the stock's size and the suits collected -- and
+   the number of face-down cards under them, the stock's size, the reserve (Three Blind Mice's
+   two face-up cards) and the suits collected -- and
    drops everything else. Every later step reads only the table, so nothing downstream can
    depend on a card the player cannot see.
-2. The unseen cards are the 52 minus the face-up and collected ones: exactly the set the player
-   can work out. Each sample shuffles them (Fisher-Yates driven by ``SplitMix64``, seeded by
-   the caller -- the service derives the seed from the game id and version) into the face-down
-   slots and the stock: a deal drawn uniformly among those consistent with what was seen.
+2. The unseen cards are the 52 minus the face-up, reserve and collected ones: exactly the set
+   the player can work out. Each sample shuffles them (Fisher-Yates driven by ``SplitMix64``,
+   seeded by the caller -- the service derives the seed from the game id and version) into the
+   face-down slots and the stock: a deal drawn uniformly among those consistent with what was
+   seen. (Three Blind Mice has no stock, and its reserve is face up: only face-down cards.)
 3. For each legal action, each sample's position after the action is solved with a node budget:
    won, lost, or undecided (budget spent). The chance of an action is its share of won samples;
    an undecided sample counts as not won, so a chance errs low, never high.
@@ -76,15 +78,16 @@ class VisibleTable:
     stock_size: int
     collected: tuple[int, ...]  # suit indexes, in the order collected
     # The game of the family: its rules are public, like the table. Only one-deck variants
-    # whose runs are one suit (Scorpion, Wasp): there a collected suit names its 13 cards, so
-    # the unseen cards are exactly the rest.
+    # whose runs are one suit (Scorpion, Wasp, Three Blind Mice): there a collected suit names
+    # its 13 cards, so the unseen cards are exactly the rest.
     variant: Variant = SCORPION
+    reserve: tuple[int, ...] = ()  # face up, in slot order (Three Blind Mice)
 
     @classmethod
     def of(cls, position: Position) -> VisibleTable:
         """Read only the face-up cards, the counts, the stock's size and the collected suits."""
         variant = position.variant
-        if variant.decks != 1 or variant.build != "suit" or variant.reserve_size:
+        if variant.decks != 1 or variant.build != "suit":
             raise ValueError(f"winning chances are not estimated in {variant.title}")
         return cls(
             face_up=tuple(
@@ -95,11 +98,13 @@ class VisibleTable:
             stock_size=len(position.stock),
             collected=tuple(position.collected),
             variant=variant,
+            reserve=tuple(position.reserve),
         )
 
     def unseen(self) -> tuple[int, ...]:
         """The cards the player cannot see (face down or in the stock), in card order."""
         seen = {card for column in self.face_up for card in column}
+        seen.update(self.reserve)
         seen.update(suit * 13 + rank for suit in self.collected for rank in range(13))
         unseen = tuple(card for card in range(DECK_SIZE) if card not in seen)
         if len(unseen) != sum(self.face_down) + self.stock_size:
@@ -123,6 +128,7 @@ class VisibleTable:
             hidden=self.face_down,
             stock=tuple(cards[at:]),
             collected=self.collected,
+            reserve=self.reserve,
             variant=self.variant,
         )
 

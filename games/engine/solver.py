@@ -60,7 +60,7 @@ from games.engine.cards import DECK_SIZE, card_code, parse_card, parse_deal_code
 from games.engine.variants import SCORPION, Variant
 
 if TYPE_CHECKING:
-    from games.engine.position import Action, Position
+    from games.engine.position import Action
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
@@ -169,12 +169,14 @@ def solve(
     Returns "won" with a winning line, "lost" (proven), or "unknown" once more than
     ``node_budget`` positions have been visited or ``time_budget`` seconds have passed.
     """
-    # Another variant of the family (a position's own, or the one named for a deal): the plain
-    # search at the end of this file; the search below is Scorpion's (its key and its proofs
-    # rely on Scorpion's rules, see _VariantSearch).
+    # Another variant of the family (a position's own, or the one named for a deal): the search
+    # of games/engine/variant_solver.py; the search below is Scorpion's (its key and its proofs
+    # rely on Scorpion's rules, see that module).
     variant = getattr(cards_or_position, "variant", None) or variant or SCORPION
     if variant is not SCORPION:
-        return _solve_variant(cards_or_position, variant, node_budget, time_budget)
+        from games.engine.variant_solver import solve_variant
+
+        return solve_variant(cards_or_position, variant, node_budget, time_budget)
     started = time.perf_counter()
     columns, hidden, stock, collected = _read_position(cards_or_position)
     deadline = None if time_budget is None else started + time_budget
@@ -777,154 +779,3 @@ class _Search:
             if card % 13 != 12:
                 return True
         return any(card in requirements for card in on_face_down)
-
-
-# --- The other variants of the family -------------------------------------------------------------
-
-
-def _solve_variant(
-    source: Sequence[int] | str | PositionLike,
-    variant: Variant,
-    node_budget: int,
-    time_budget: float | None,
-) -> Solution:
-    from games.engine.position import Position
-    from games.engine.variants import initial_position, parse_deal_code
-
-    started = time.perf_counter()
-    if isinstance(source, str):
-        source = parse_deal_code(source, variant)
-    if isinstance(source, Position):
-        position = source
-    elif isinstance(source, Sequence):
-        position = initial_position([int(card) for card in source], variant)
-    else:
-        raise ValueError("a position of another variant is a games.engine.position.Position")
-    deadline = None if time_budget is None else started + time_budget
-    search = _VariantSearch(variant, node_budget, deadline)
-    try:
-        verdict: Verdict = "won" if search.run(position) else "lost"
-    except _OutOfBudget:
-        verdict = "unknown"
-    line = search.line if verdict == "won" else []
-    return Solution(verdict, line, search.nodes, time.perf_counter() - started)
-
-
-class _VariantSearch:
-    """A plain depth-first search over engine positions, for the variants other than Scorpion.
-
-    Scorpion's search (``_Search``) keys a position by the set of cards moved, which is only
-    sound because there a card, once moved, can never move again; that fails in Wasp (any card
-    may go to an empty column and back), Scorpion Tail (a card on ``9S`` may move on to an
-    exposed ``9C``) and Double Scorpion (from one copy of its successor to the other). So this
-    search has no deadlock detection and no safe moves, only reductions that are sound in every
-    variant: the transposition key treats columns that nothing distinguishes as interchangeable
-    (all of them, except the stock's target columns while the stock is full) and the two copies
-    of a face as one card (the rules never tell them apart); a move into an empty column is
-    tried into one of the interchangeable empty columns only. Verdicts are as sound as
-    ``_Search``'s: "lost" means everything reachable was searched.
-    """
-
-    def __init__(self, variant: Variant, node_budget: int, deadline: float | None) -> None:
-        self.variant = variant
-        self.node_budget = node_budget
-        self.deadline = deadline
-        self.nodes = 0
-        self.seen: set[tuple[object, ...]] = set()
-        self.line: list[dict[str, Any]] = []
-
-    def _key(self, position: Position) -> tuple[object, ...]:
-        if self.variant.decks > 1:
-            piles = [
-                (tuple(card % 52 for card in column), hidden)
-                for column, hidden in zip(position.columns, position.hidden, strict=True)
-            ]
-            reserve = tuple(sorted(card % 52 for card in position.reserve))
-        else:
-            piles = list(zip(position.columns, position.hidden, strict=True))
-            reserve = tuple(sorted(position.reserve))
-        fixed = len(position.stock)
-        return (tuple(piles[:fixed]), tuple(sorted(piles[fixed:])), reserve)
-
-    def _actions(self, position: Position) -> list[Action]:
-        """Legal actions, likeliest to win first: uncovering moves, then by cards carried."""
-        from games.engine.position import Deal, _face_up_cards, legal_actions
-
-        face_up = _face_up_cards(position)
-        columns, hidden = position.columns, position.hidden
-        count = len(columns)
-        stock_targets = len(position.stock)
-        tried_empty: set[tuple[int, int]] = set()
-        scored: list[tuple[int, int, Action]] = []
-        for order, action in enumerate(legal_actions(position)):
-            if isinstance(action, Deal):
-                scored.append((1_000, order, action))
-                continue
-            source, index = face_up[action.card]
-            if not columns[action.to]:
-                # Interchangeable empty columns: try one of them only.
-                kind = (action.card, action.to if action.to < stock_targets else -1)
-                if kind in tried_empty:
-                    continue
-                tried_empty.add(kind)
-            carried = 1 if source >= count else len(columns[source]) - index
-            uncovers = source < count and index > 0 and index == hidden[source]
-            empties_target = not columns[action.to]
-            scored.append(
-                (2 * carried + (0 if uncovers else 1) + 40 * empties_target, order, action)
-            )
-        scored.sort(key=lambda item: (item[0], item[1]))
-        return [action for _, _, action in scored]
-
-    def _count(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.node_budget:
-            raise _OutOfBudget
-        if (
-            self.deadline is not None
-            and not self.nodes % _CHECK_CLOCK_EVERY
-            and time.perf_counter() > self.deadline
-        ):
-            raise _OutOfBudget
-
-    def run(self, root: Position) -> bool:
-        from games.engine.position import Deal, apply
-
-        runs = self.variant.runs
-        if len(root.collected) == runs:
-            return True
-        self.seen.add(self._key(root))
-        self._count()
-        # Iterative: lines in Wasp can be long (cards move more than once).
-        stack = [(root, iter(self._actions(root)))]
-        path: list[dict[str, Any]] = []
-        while stack:
-            position, actions = stack[-1]
-            for action in actions:
-                after, record = apply(position, action)
-                key = self._key(after)
-                if key in self.seen:
-                    continue
-                self.seen.add(key)
-                self._count()
-                if isinstance(action, Deal):
-                    path.append({"type": "deal"})
-                else:
-                    path.append(
-                        {
-                            "type": "move",
-                            "card": card_code(action.card),
-                            "to": action.to,
-                            "from": record.from_col,
-                        }
-                    )
-                if len(after.collected) == runs:
-                    self.line = path
-                    return True
-                stack.append((after, iter(self._actions(after))))
-                break
-            else:
-                stack.pop()
-                if stack:
-                    path.pop()
-        return False

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games.analysis import VARIANT_ANALYSIS_BUDGETS, analysis_budgets
 from games.engine.solver import solve
 from games.engine.variants import VARIANTS, deal_code_for_seed, deal_position
 from games.models import Game
@@ -322,9 +323,50 @@ def test_an_exported_payload_loses_its_copies_undone_and_redone_too() -> None:
     assert _without_copies(payload) == {"card": "8H", "undone": {"card": "8H"}}
 
 
-def test_a_variant_the_solver_cannot_afford_gets_no_analysis(player: Player) -> None:
-    game = player.new_game(variant="double-scorpion")
+def analysis_of_a_resigned_game(player: Player, variant: str, seed: int) -> dict[str, Any]:
+    game = player.new_game(variant=variant, seed=seed)
     assert player.command(game["id"], {"type": "resign"}).status_code == 200
-    body = problem(player.get(f"/api/v1/games/{game['id']}/analysis/"), 409, "variant_not_analysed")
-    # Said in words a player reads on the replay page: the game's title, not its slug.
-    assert body["detail"].startswith("Double Scorpion games are not analysed yet")
+    response = player.get(f"/api/v1/games/{game['id']}/analysis/")
+    assert response.status_code == 200, response.content
+    body: dict[str, Any] = response.json()
+    assert body["status"] == "ready"
+    return body
+
+
+def test_a_finished_game_of_every_variant_is_analysed_by_its_own_budget(player: Player) -> None:
+    # Three Blind Mice seed 0 and Scorpion Tail seed 8 are proven lost at the deal (a
+    # deadlock); Three Blind Mice seed 1 and Scorpion Tail seed 7 are won within the budget.
+    expected = {
+        ("three-blind-mice", 0): "lost",
+        ("three-blind-mice", 1): "won",
+        ("scorpion-tail", 8): "lost",
+        ("scorpion-tail", 7): "won",
+    }
+    for (variant, seed), deal in expected.items():
+        body = analysis_of_a_resigned_game(player, variant, seed)
+        assert body["node_budget"] == analysis_budgets(variant)[0] < analysis_budgets("scorpion")[0]
+        assert body["deal"] == deal, (variant, seed)
+        # Resigned at once: a lost deal was unwinnable, a won one ended winnable, with its line.
+        if deal == "lost":
+            assert body["outcome"] == "unwinnable"
+            assert body["line"] == []
+        else:
+            assert body["outcome"] == "ended_winnable"
+            # Version 1, the resign (which changes no position), is the game's last.
+            assert body["last_winnable_version"] == body["line_version"] == body["version"] == 1
+            assert body["line"]
+
+
+def test_a_deal_the_solver_cannot_decide_is_analysed_as_unknown_not_guessed(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small budget, so that the test is quick: Double Scorpion seed 0 is undecided with it.
+    monkeypatch.setitem(VARIANT_ANALYSIS_BUDGETS, "double-scorpion", (500, 1_000))
+    body = analysis_of_a_resigned_game(player, "double-scorpion", 0)
+    assert body["deal"] == "unknown"
+    assert body["outcome"] == "unknown"
+    assert body["last_winnable_version"] is None
+    assert body["line"] == []
+    assert body["line_version"] is None
+    assert body["node_budget"] == 500
+    assert 0 < body["solver_nodes"] <= 1_000

@@ -9,6 +9,18 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
+def bench_output(script: str, *args: str) -> str:
+    """What a benchmark prints, run from the repository root as documented."""
+    return subprocess.run(
+        [sys.executable, script, *args],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+
+
 def test_engine_benchmark_runs_and_reports_its_figures() -> None:
     finished = subprocess.run(
         [sys.executable, "bench/engine.py", "--games", "20", "--rounds", "1"],
@@ -94,3 +106,11 @@ def test_solver_benchmark_takes_seed_ranges_and_ranks_the_tail_by_cpu_time() -> 
     tail = finished.stdout.split("tail:", 1)[1].splitlines()[1:]
     assert sorted(int(line.split()[1]) for line in tail) == [3, 4, 5, 8]
     assert all(line.endswith(" CPU") for line in tail)
+
+
+def test_analysis_benchmark_reports_cpu_per_analysis_with_the_variants_budgets() -> None:
+    stdout = bench_output("bench/analysis.py", "--variant", "three-blind-mice", "--games", "2")
+
+    assert "budgets:  25,000 positions a solver call, 100,000 an analysis" in stdout
+    assert "games:    2 three-blind-mice (seeds 0-1)" in stdout
+    assert "an analysis" in stdout.split("cpu:", 1)[1]

@@ -127,33 +127,43 @@ def test_zero_samples_is_refused() -> None:
         chances(VisibleTable.of(deal_position(_SOME_DEAL)), samples=0, seed=1)
 
 
+@pytest.mark.parametrize("name", ["wasp", "three-blind-mice"])
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**63 - 1), st.data())
-def test_wasp_chances_follow_wasps_rules_and_stay_fair(seed: int, data: st.DataObject) -> None:
+def test_variant_chances_follow_the_variants_rules_and_stay_fair(
+    name: str, seed: int, data: st.DataObject
+) -> None:
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal
     from games.engine.variants import deal_position as variant_position
 
-    wasp = VARIANTS["wasp"]
-    position = variant_position(variant_deal(seed, wasp), wasp)
+    variant = VARIANTS[name]
+    position = variant_position(variant_deal(seed, variant), variant)
     for _ in range(data.draw(st.integers(0, 30))):
         actions = legal_actions(position)
         if not actions:
             break
         position = apply(position, actions[data.draw(st.integers(0, len(actions) - 1))])[0]
     table = VisibleTable.of(position)
-    assert table.variant is wasp
+    assert table.variant is variant
+    # Three Blind Mice's reserve is seen, never sampled: only the face-down cards are unseen.
+    assert table.reserve == position.reserve
+    assert sorted(table.unseen()) == sorted(unseen_cards(position))
     order = data.draw(st.permutations(unseen_cards(position)))
     shuffled = Position(
         with_unseen(position, list(order)).columns,
         position.hidden,
         with_unseen(position, list(order)).stock,
         position.collected,
-        variant=wasp,
+        position.reserve,
+        variant,
     )
+    sample = table.sample(SplitMix64(seed))
+    assert VisibleTable.of(sample) == table
     real = chances(table, samples=3, seed=seed, node_budget=BUDGET)
     assert real == chances(VisibleTable.of(shuffled), samples=3, seed=seed, node_budget=BUDGET)
-    # Wasp's own legal actions (any card may fill an empty column), not Scorpion's.
+    # The variant's own legal actions (Wasp: any card may fill an empty column; Three Blind
+    # Mice: the reserve cards are played too), not Scorpion's.
     assert sorted(map(repr, (found.action for found in real))) == sorted(
         map(repr, legal_actions(position))
     )
@@ -164,7 +174,7 @@ def test_chances_are_not_estimated_where_a_suit_does_not_name_its_cards() -> Non
     from games.engine.variants import deal_code_for_seed as variant_deal
     from games.engine.variants import deal_position as variant_position
 
-    for name in ("scorpion-tail", "three-blind-mice", "double-scorpion"):
+    for name in ("scorpion-tail", "double-scorpion"):
         variant = VARIANTS[name]
         with pytest.raises(ValueError, match="not estimated"):
             VisibleTable.of(variant_position(variant_deal(1, variant), variant))

@@ -5,12 +5,24 @@ collected), after the deal, so that the plain search decides them."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine._solver_reference import exhaustive_verdict
 from games.engine.cards import parse_card
-from games.engine.position import DEAL, Action, Position, play, resolve_move, status
+from games.engine.position import (
+    DEAL,
+    Action,
+    Position,
+    apply,
+    legal_actions,
+    play,
+    resolve_move,
+    status,
+)
 from games.engine.solver import solve
+from games.engine.variant_solver import dead, solve_variant
 from games.engine.variants import (
     DOUBLE_SCORPION,
     SCORPION_TAIL,
@@ -30,9 +42,11 @@ KEPT = {
 }
 
 
-def small_position(variant: Variant, seed: int) -> Position:
+def small_position(
+    variant: Variant, seed: int, kept: dict[Variant, tuple[set[int], tuple[int, ...]]] = KEPT
+) -> Position:
     dealt = deal_position(deal_code_for_seed(seed, variant), variant)
-    suits, collected = KEPT[variant]
+    suits, collected = kept[variant]
     columns = []
     hidden = []
     for column, face_down in zip(dealt.columns, dealt.hidden, strict=True):
@@ -84,3 +98,62 @@ def test_a_deal_of_every_variant_can_be_solved_by_code(variant: Variant) -> None
     solution = solve(deal_code_for_seed(0, variant), node_budget=300, variant=variant)
     assert solution.verdict in ("won", "lost", "unknown")
     assert solution.nodes <= 301
+
+
+# --- Deadlock detection (games.engine.variant_solver.dead) --------------------------------------
+
+# Two suits on the table, in the variants the solver looks for deadlocks in: the plain search
+# still decides most of these, and deadlocks are common enough to test (about 125 of the 130
+# Scorpion Tail positions below, 100 of the 180 Three Blind Mice ones).
+WIDER = {
+    SCORPION_TAIL: ({0, 1}, (2, 3)),
+    THREE_BLIND_MICE: ({0, 1}, (2, 3)),
+}
+
+
+def positions_along_random_play(variant: Variant, seed: int) -> list[Position]:
+    """A small position (``WIDER``) and the positions of a random game played from it, seeded
+    so that every run checks the same ones."""
+    rng = random.Random(seed)
+    position = small_position(variant, seed, WIDER)
+    found = [position]
+    for _ in range(40):
+        actions = legal_actions(position)
+        if not actions:
+            break
+        position = apply(position, rng.choice(actions))[0]
+        if status(position) == "won":
+            break
+        found.append(position)
+    return found
+
+
+@pytest.mark.parametrize("variant", list(WIDER), ids=lambda variant: variant.name)
+def test_a_position_called_dead_is_never_won_by_the_exhaustive_search(variant: Variant) -> None:
+    dead_and_decided = 0
+    lost_seen = 0
+    for seed in range(30):
+        for position in positions_along_random_play(variant, seed)[::4]:
+            reference, _ = exhaustive_verdict(position, 5_000)
+            lost_seen += reference == "lost"
+            if dead(position):
+                assert reference != "won", (seed, position)
+                dead_and_decided += reference == "lost"
+    # The check has teeth: deadlocks were found among positions the reference decided.
+    assert dead_and_decided >= 10, (dead_and_decided, lost_seen)
+
+
+@pytest.mark.parametrize("variant", list(WIDER), ids=lambda variant: variant.name)
+def test_the_search_with_deadlock_detection_agrees_with_the_plain_one(variant: Variant) -> None:
+    compared = 0
+    for seed in range(30):
+        position = small_position(variant, seed, WIDER)
+        pruned = solve_variant(position, variant, 20_000, None)
+        plain = solve_variant(position, variant, 20_000, None, prune=False)
+        if "unknown" in (pruned.verdict, plain.verdict):
+            continue
+        compared += 1
+        assert pruned.verdict == plain.verdict, seed
+        if pruned.won:
+            assert replays_to_a_win(position, pruned.line)
+    assert compared >= 10

@@ -11,6 +11,7 @@ import pytest
 from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion, cli
 
 from games import services
+from games.analysis import VARIANT_ANALYSIS_BUDGETS
 from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
 from tests.sdk.test_cli import Terminal
 from tests.sdk.test_games import play_line
@@ -126,3 +127,24 @@ def test_scorpion_analyse_shows_where_the_game_turned_and_a_winning_line(term: T
     assert "The game ended at step 1 while it could still be won." in out
     assert "A winning line from step 1:" in out
     assert f"{len(WON_DEAL['line']):>3}. " in out
+
+
+def test_scorpion_analyse_says_an_undecided_variant_deal_is_undecided(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small budget (the live server runs in this process): Double Scorpion seed 0 is undecided.
+    monkeypatch.setitem(VARIANT_ANALYSIS_BUDGETS, "double-scorpion", (500, 1_000))
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = term("play", "--variant", "double-scorpion", "--seed", "0", lines=["resign", "y"])
+    assert status == 0, out
+
+    status, out = term("analyse", "last")
+
+    assert status == 0, out
+    flat = " ".join(out.split())
+    assert (
+        "Whether the deal could be won is unknown (the solver could not decide this deal "
+        "within its budget)." in flat
+    )
+    assert "Where the game turned is unknown" in flat
+    assert "A winning line" not in flat

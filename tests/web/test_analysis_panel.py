@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games.analysis import VARIANT_ANALYSIS_BUDGETS
 from games.engine.cards import card_code
 from tests.engine.test_analysis import first_losing_point
 from tests.web.conftest import DESKTOP, shoot, won_deal
@@ -84,4 +85,40 @@ def test_a_game_still_on_has_no_analysis_panel(browser: Any, live_server: Any) -
 
     expect(page.locator("#step-count")).to_have_text("0 / 0")
     expect(page.locator("#analysis")).to_be_hidden()
+    page.close()
+
+
+CREATE = """async (body) => {
+  const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
+  const response = await fetch("/api/v1/games/", {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+    body: JSON.stringify(body),
+  });
+  return (await response.json()).id;
+}"""
+
+
+def test_a_variant_deal_the_solver_cannot_decide_is_said_undecided_on_the_replay(
+    browser: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small budget (the server runs in this process): Double Scorpion seed 0 stays undecided.
+    monkeypatch.setitem(VARIANT_ANALYSIS_BUDGETS, "double-scorpion", (500, 1_000))
+    base = live_server.url
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    sign_up(page, base)
+    game_id = page.evaluate(CREATE, {"variant": "double-scorpion", "seed": 0})
+    assert page.evaluate(SEND, [game_id, {"type": "resign"}]) == 200
+
+    page.goto(f"{base}/history/{game_id}/")
+
+    panel = page.locator("#analysis")
+    expect(panel).to_contain_text(
+        "Whether the deal could be won is unknown: the solver could not decide this deal "
+        "within its budget."
+    )
+    expect(page.locator("#analysis-undecided")).to_contain_text("Where the game turned is unknown")
+    expect(page.locator("#line-next")).to_have_count(0)  # no line is guessed
+    assert errors == []
     page.close()

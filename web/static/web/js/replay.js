@@ -166,7 +166,7 @@ const panel = document.getElementById("analysis");
 const DEAL_VERDICTS = {
   won: "The deal could be won from the start.",
   lost: "The deal could not be won, whatever the play.",
-  unknown: "Whether the deal could be won is unknown: the solver ran out of budget.",
+  unknown: "Whether the deal could be won is unknown: the solver could not decide this deal within its budget.",
 };
 
 function lineCommandText(command) {
@@ -208,7 +208,8 @@ function renderAnalysis(analysis) {
   } else if (analysis.outcome === "ended_winnable") {
     parts.push(h("p", { id: "analysis-turning-point" }, `The game ended at step ${turn} while it could still be won.`));
   } else if (analysis.outcome === "unknown") {
-    parts.push(h("p", {}, "Where the game turned is unknown: the solver ran out of budget."));
+    parts.push(h("p", { id: "analysis-undecided" },
+      "Where the game turned is unknown: the solver could not decide it within its budget."));
   }
   if (analysis.line.length) parts.push(...lineViewer(analysis));
   panel.replaceChildren(...parts);
