@@ -70,8 +70,9 @@ def test_the_flush_waits_for_a_request_still_running(live_server: Any, held: Hel
 
 
 def test_requests_on_the_shared_connection_run_one_at_a_time(live_server: Any) -> None:
-    if connection.vendor != "sqlite":
-        pytest.skip("on PostgreSQL the live server's requests run side by side")
+    # On SQLite (one shared in-memory database) the gate lets one request in at a time; on
+    # PostgreSQL they run side by side. Either way all three pass the gate and finish.
+    serial = connection.vendor == "sqlite"
     lock = threading.Lock()
     inside = [0]
     most = [0]
@@ -97,4 +98,8 @@ def test_requests_on_the_shared_connection_run_one_at_a_time(live_server: Any) -
             time.sleep(0.05)
     finally:
         request_started.disconnect(overlap)
-    assert most[0] == 1
+    assert done[0] == 3
+    if serial:
+        assert most[0] == 1
+    else:
+        assert most[0] >= 1
