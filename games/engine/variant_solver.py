@@ -10,12 +10,12 @@ search works on engine positions (``games.engine.position``), whose rules it sha
   them, except the stock's target columns while the stock is full) and the two copies of a face
   as one card (the rules never tell them apart); a move into an empty column is tried into one
   of the interchangeable empty columns only;
-- *deadlock detection* (``dead``) in Three Blind Mice (its proof holds in every one-deck
-  variant where only a King fills an empty column, Scorpion Tail too, but there it costs more
-  than it proves; in Double Scorpion it never fires, see ``_VariantSearch``): a position
-  where some card that must still be picked can provably never be picked is lost, and is not
-  searched further. The proof is in the docstring of ``dead``; it is tested against a plain
-  exhaustive search (tests/engine/test_variant_solver.py).
+- *deadlock detection* (``dead``) in the one-deck variants where only a King may fill an empty
+  column (Scorpion Tail, Three Blind Mice; in Double Scorpion it never fires, see
+  ``_VariantSearch``): a position where some card that must
+  still be picked can provably never be picked is lost, and is not searched further. The proof
+  is in the docstring of ``dead``; it is tested against a plain exhaustive search
+  (tests/engine/test_variant_solver.py).
 
 Verdicts are as sound as ``_Search``'s: "won" comes with a line, "lost" means everything
 reachable was searched (up to proven deadlocks), "unknown" that a budget ran out first.
@@ -23,8 +23,7 @@ reachable was searched (up to proven deadlocks), "unknown" that a budget ran out
 Decided shares (``python bench/solver.py --deals 1000 --variant <name> --node-budget 2000``,
 seeds 0-999; README, "Solver, the other variants"): Three Blind Mice 24.2% before the deadlock
 proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4% ->
-33.3% (27 deals proven lost, at 2.5-3.5 times the CPU per position: not worth it, so it
-searches without); Wasp 93.3% and Double
+33.3% (27 deals proven lost, at 2.5-3.5 times the CPU per position); Wasp 93.3% and Double
 Scorpion 8.2%, unchanged (no deadlock detection there).
 """
 
@@ -97,18 +96,9 @@ class _VariantSearch:
         self.seen: set[tuple[object, ...]] = set()
         self.line: list[dict[str, Any]] = []
         # Deadlock detection where its proof holds (an empty column takes Kings only) and where
-        # it pays: in two decks every card has two destinations, and it found none in 8,000
-        # positions of random Double Scorpion games (seeds 0-99); in Scorpion Tail (two
-        # destinations by colour) it proved 27 more of 1,000 deals lost at 2,000 positions but
-        # made every position 2.5-3.5 times dearer, so an analysis took 18.8 s of CPU instead of
-        # 3.5 s (bench/analysis.py, seeds 0-9) with the same verdicts on those games. Three
-        # Blind Mice only (24% -> 99.5% of deals decided).
-        self.prune = (
-            prune
-            and variant.empty_column == "king"
-            and variant.decks == 1
-            and variant.build == "suit"
-        )
+        # it finds deadlocks: in two decks every card has two destinations, and it found none in
+        # 8,000 positions of random Double Scorpion games (seeds 0-99), so it would only cost.
+        self.prune = prune and variant.empty_column == "king" and variant.decks == 1
 
     def _key(self, position: Position) -> tuple[object, ...]:
         if self.variant.decks > 1:
