@@ -89,7 +89,7 @@ class StrictRegexField(serializers.RegexField):
 
 class MeUpdateSerializer(StrictSerializer):
     display_name = StrictRegexField(
-        services.DISPLAY_NAME,
+        services.NON_EMPTY_DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
         error_messages={
