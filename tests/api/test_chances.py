@@ -141,8 +141,12 @@ def test_another_players_game_is_not_found(player: Player, make_player: Any) -> 
 
 @pytest.mark.parametrize("name", ["wasp", "three-blind-mice"])
 def test_variants_the_solver_decides_get_chances_by_their_own_rules(
-    player: Player, name: str
+    player: Player, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The sampling seed comes from the game's id, random in each run: fixed here, so that the
+    # run is the same every time (with the id's seed about 1 run in 6 drew more undecided
+    # Wasp samples than the bound below).
+    monkeypatch.setattr(services, "chance_seed", lambda *, game_id, version: 7 + version)
     game = player.new_game(variant=name, seed=7)
     answer = player.get(path(game))
     assert answer.status_code == 200, answer.content
