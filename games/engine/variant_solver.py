@@ -10,11 +10,12 @@ search works on engine positions (``games.engine.position``), whose rules it sha
   them, except the stock's target columns while the stock is full) and the two copies of a face
   as one card (the rules never tell them apart); a move into an empty column is tried into one
   of the interchangeable empty columns only;
-- *deadlock detection* (``dead``) in the one-deck variants where only a King may fill an empty
-  column (Scorpion Tail, Three Blind Mice; in Double Scorpion it never fires, see
-  ``_VariantSearch``): a position where some card that must
-  still be picked can provably never be picked is lost, and is not searched further. The proof
-  is in the docstring of ``dead``; it is tested against a plain exhaustive search
+- *deadlock detection* (``dead``) in Three Blind Mice (``uses_deadlock_proof``): a position
+  where some card that must still be picked can provably never be picked is lost, and is not
+  searched further. The proof holds in every one-deck variant where only a King may fill an
+  empty column, Scorpion Tail too, but there it costs more than it proves
+  (``_DEADLOCK_PROOF_NOT_WORTH_IT``); in Double Scorpion it never fires. The proof is in the
+  docstring of ``dead``; it is tested against a plain exhaustive search
   (tests/engine/test_variant_solver.py).
 
 Verdicts are as sound as ``_Search``'s: "won" comes with a line, "lost" means everything
@@ -22,9 +23,9 @@ reachable was searched (up to proven deadlocks), "unknown" that a budget ran out
 
 Decided shares (``python bench/solver.py --deals 1000 --variant <name> --node-budget 2000``,
 seeds 0-999; README, "Solver, the other variants"): Three Blind Mice 24.2% before the deadlock
-proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4% ->
-33.3% (27 deals proven lost, at 2.5-3.5 times the CPU per position); Wasp 93.3% and Double
-Scorpion 8.2%, unchanged (no deadlock detection there).
+proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4%, searched
+without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU per position);
+Wasp 93.3% and Double Scorpion 8.2% (no deadlock detection there).
 """
 
 from __future__ import annotations
@@ -41,14 +42,35 @@ from games.engine.solver import (
     Verdict,
     _OutOfBudget,
 )
-from games.engine.variants import FACES, Variant, is_red
+from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red
 
 if TYPE_CHECKING:
     from games.engine.position import Action, Position
 
-__all__ = ["dead", "solve_variant"]
+__all__ = ["dead", "solve_variant", "uses_deadlock_proof"]
 
 _KING = 12
+
+# Variants where the deadlock proof holds but costs more than it proves, so the search leaves
+# it out. Scorpion Tail (two destinations per card, by colour): at 2,000 positions a deal it
+# decided 33.3% of 1,000 deals instead of 30.4% (27 more proven lost) but made each position
+# 2.5-3.5 times dearer, and a post-game analysis took 18.8 s of CPU instead of 3.5-4.4 s
+# (median, seeds 0-9, bench/analysis.py; README, "Solver, the other variants" and "Post-game
+# analysis of the variants"). Without it, the analysis' 25,000 positions prove hardly any deal
+# lost: the verdict is "unknown" instead (tests/api/test_variants.py).
+_DEADLOCK_PROOF_NOT_WORTH_IT = frozenset({SCORPION_TAIL})
+
+
+def uses_deadlock_proof(variant: Variant) -> bool:
+    """Whether the search prunes ``dead`` positions in ``variant``: where the proof holds (an
+    empty column takes Kings only) and finds deadlocks (one deck: in two decks every card has
+    two destinations, and it found none in 8,000 positions of random Double Scorpion games,
+    seeds 0-99), unless it does not pay there (``_DEADLOCK_PROOF_NOT_WORTH_IT``)."""
+    return (
+        variant.empty_column == "king"
+        and variant.decks == 1
+        and variant not in _DEADLOCK_PROOF_NOT_WORTH_IT
+    )
 
 
 def solve_variant(
@@ -95,10 +117,7 @@ class _VariantSearch:
         self.nodes = 0
         self.seen: set[tuple[object, ...]] = set()
         self.line: list[dict[str, Any]] = []
-        # Deadlock detection where its proof holds (an empty column takes Kings only) and where
-        # it finds deadlocks: in two decks every card has two destinations, and it found none in
-        # 8,000 positions of random Double Scorpion games (seeds 0-99), so it would only cost.
-        self.prune = prune and variant.empty_column == "king" and variant.decks == 1
+        self.prune = prune and uses_deadlock_proof(variant)
 
     def _key(self, position: Position) -> tuple[object, ...]:
         if self.variant.decks > 1:
@@ -208,9 +227,9 @@ def dead(position: Position) -> bool:
 
     For the variants where only a King (with what lies on it) may go into an empty column:
     Scorpion Tail, Three Blind Mice, Double Scorpion (and Scorpion, whose own solver has the
-    bit-set version of this proof, ``_Search._dead``); the search calls it in the one-deck
-    ones. It generalises Scorpion's proof to several possible destinations (two colours, two
-    decks), a reserve and a stock.
+    bit-set version of this proof, ``_Search._dead``); the search calls it where it pays
+    (``uses_deadlock_proof``: Three Blind Mice). It generalises Scorpion's proof to several
+    possible destinations (two colours, two decks), a reserve and a stock.
 
     A card's *place* is the card directly beneath it (none at a column's bottom; "the
     reserve" for a reserve card). A card leaves its place only when it is picked (moved, with
