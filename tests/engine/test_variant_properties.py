@@ -11,12 +11,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import card_code
-from games.engine.errors import IllegalMoveError
+from games.engine.errors import EngineError, IllegalMoveError
 from games.engine.hints import ranked_hints
 from games.engine.position import (
     Move,
     Position,
     Record,
+    _face_up_cards,
+    _face_up_copies,
     apply,
     legal_actions,
     player_view,
@@ -236,3 +238,44 @@ def test_which_copy_of_a_two_deck_card_is_which_changes_no_answer(
                 other, action.card % FACES, action.to, card_source(position, action.card)
             )
         assert _public(apply(other, mirrored)[1]) == _public(apply(position, action)[1])
+
+
+def _any_answer(
+    position: Position, card: int, to: int | None, source: int | None, *, shortcut: bool
+) -> tuple[object, ...]:
+    try:
+        move = resolve_move(position, card, to, source, shortcut=shortcut)
+    except EngineError as error:
+        return type(error).__name__, str(error), error.details
+    return "legal", move
+
+
+@SETTINGS
+@given(played(), st.data())
+def test_resolve_moves_early_returns_change_no_answer(game: Played, data: st.DataObject) -> None:
+    # resolve_move answers the common case (one face-up copy; a move onto an exposed card)
+    # early: every request, legal or not, in range or not, is answered as without the early
+    # returns, and the face-up copies it looks up are those of the table of every face-up card.
+    position = data.draw(st.sampled_from(game.positions))
+    variant = position.variant
+    face_up = _face_up_cards(position)
+    for face in range(FACES):
+        expected = sorted(
+            (
+                (copy, *face_up[copy])
+                for copy in range(face, variant.deck_size, FACES)
+                if copy in face_up
+            ),
+            key=lambda found: (found[1], -found[2]),
+        )
+        assert _face_up_copies(position, face) == expected
+    # Every card int (and one past each end), every target (likewise), picked from nowhere
+    # named, from where each face-up copy lies, and from a random place (maybe none).
+    places = variant.column_count + variant.reserve_size
+    for card in range(-1, variant.deck_size + 1):
+        lying = [column for _, column, _ in _face_up_copies(position, card % FACES)]
+        for source in {None, *lying, data.draw(st.integers(-1, places))}:
+            for to in (None, *range(-1, variant.column_count + 1)):
+                assert _any_answer(position, card, to, source, shortcut=True) == _any_answer(
+                    position, card, to, source, shortcut=False
+                ), (card, to, source)
