@@ -60,7 +60,7 @@ from games.variants import (
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
 from scorpion_site import throttles
 from scorpion_site.cache import redis_client
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
+from scorpion_site.queues import HINTS_QUEUE
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -1191,7 +1191,8 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
 
 def _worker_available(queue: str) -> bool:
     """A broker is configured and a worker consuming ``queue`` ran its heartbeat lately
-    (scorpion_site.liveness): chances ask about the hints queue, everything else the default."""
+    (scorpion_site.liveness): ask about the queue the work is routed to (scorpion_site/queues.py;
+    chances and analyses: the hints queue)."""
     if not settings.REDIS_URL:
         return False
     from scorpion_site import liveness
@@ -1226,10 +1227,11 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available(DEFAULT_QUEUE):
+    # Analyses go on the hints queue (scorpion_site/queues.py): ask about its worker.
+    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available(HINTS_QUEUE):
         return AnalysisAnswer(game, None)
     _solver_run_take(owner=owner)
-    if _worker_available(DEFAULT_QUEUE) and _analysis_enqueue(str(game.pk)):
+    if _worker_available(HINTS_QUEUE) and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk)
     if analysis is None:

@@ -1,12 +1,17 @@
 """The Celery queues, and which work goes on which.
 
-``hints`` carries the winning chances (``games.tasks.compute_chances``: up to two minutes of
-solver CPU each, sent whenever a player pauses or asks); ``celery`` (Celery's default name, so
-that messages queued before the split are still consumed) carries everything else: the
-heartbeat, the hint-count flush, the analyses, the daily deals, the pool, the purges. Each has
-a worker service of its own (docker-compose.yml ``worker`` and ``worker-hints``), so a busy hint
-load can take every slot of the hints worker and still never delays the short and scheduled
-work, nor makes the default worker look dead to the health check.
+``hints`` carries the long solver work players start: the winning chances
+(``games.tasks.compute_chances``: up to two minutes of solver CPU each, sent whenever a player
+pauses or asks) and the post-game analyses (``games.tasks.analyse_game``: one for every
+finished game, in every variant; a Double Scorpion analysis takes about 7 s of CPU, a Scorpion
+one up to its budget, about a minute). ``celery`` (Celery's default name, so that messages
+queued before the split are still consumed) carries the short and scheduled work: the
+heartbeat, the hint-count flush, the daily deals, the pool, the purges. Each has a worker
+service of its own (docker-compose.yml ``worker`` and ``worker-hints``), so a busy solver load
+can take every slot of the hints worker and still never delays the short and scheduled work,
+nor makes the default worker look dead to the health check. Whether to send work to a worker
+or do it in the request asks about the queue the work goes on
+(``games.services._worker_available``).
 """
 
 from __future__ import annotations
@@ -15,4 +20,7 @@ DEFAULT_QUEUE = "celery"
 HINTS_QUEUE = "hints"
 QUEUES = (DEFAULT_QUEUE, HINTS_QUEUE)
 # Task name -> queue, for the tasks that do not go on the default queue (CELERY_TASK_ROUTES).
-ROUTED = {"games.tasks.compute_chances": HINTS_QUEUE}
+ROUTED = {
+    "games.tasks.compute_chances": HINTS_QUEUE,
+    "games.tasks.analyse_game": HINTS_QUEUE,
+}

@@ -78,8 +78,9 @@ def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:
 
 
 def test_each_queue_has_a_worker_service_of_its_own() -> None:
-    """worker takes the default queue only, worker-hints the chances only; both are the app
-    image with the app environment, and each health check pings its own node, not any."""
+    """worker takes the default queue only, worker-hints the hints queue only (the chances and
+    the analyses, scorpion_site/queues.py); both are the app image with the app environment,
+    and each health check pings its own node, not any."""
     shell = operator_shell()
     for name, queue in WORKERS.items():
         spec = service(name)

@@ -1,7 +1,7 @@
 """The two queues on real Celery workers against real Redis and PostgreSQL (no eager mode):
-the winning chances go to ``hints`` and only its worker (docker-compose.yml ``worker-hints``)
-takes them; the default worker (``worker``) takes everything else; each compose health check
-pings its own worker; each queue's worker records its own heartbeat, and
+the winning chances and the analyses go to ``hints`` and only its worker (docker-compose.yml
+``worker-hints``) takes them; the default worker (``worker``) takes everything else; each
+compose health check pings its own worker; each queue's worker records its own heartbeat, and
 ``services._worker_available`` asks about the right one."""
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services, tasks
-from games.models import GameChances
+from games.history import Command
+from games.models import Game, GameAnalysis, GameChances
 from scorpion_site import liveness
 from scorpion_site.celery import heartbeat
 from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
@@ -83,40 +85,55 @@ def workers_health() -> tuple[int, dict[str, Any]]:
     return response.status_code, json.loads(response.content)
 
 
-def test_the_chances_go_to_the_hints_worker_and_nothing_else_does() -> None:
+def finished_game(name: str) -> tuple[User, Game]:
+    """A game resigned after a few moves: ending it sends its analysis task, on commit."""
+    owner, game = new_game(name)
+    services.game_execute_command(owner=owner, game_id=game.pk, command=Command("resign"))
+    return owner, game
+
+
+def test_the_chances_and_analyses_go_to_the_hints_worker_and_nothing_else_does() -> None:
     _owner, game = new_game("router")
     with ExitStack() as stack:
-        # Only the default worker runs: a chances task sent before a default task stays
-        # queued while the default task, behind it in time, is done.
+        # Only the default worker runs: a chances task, and the analysis sent when a game
+        # ended, sent before a default task stay queued while the default task, behind them
+        # in time, is done.
         default = start(stack, "worker")
         # Each health check pings its own node: the default worker's answer is not the hints
         # worker's (a plain `inspect ping` would pass for both).
         assert passes_healthcheck("worker")
         assert not passes_healthcheck("worker-hints")
         assert tasks.enqueue(tasks.compute_chances, str(game.pk), START - 1)
+        _resigner, finished = finished_game("resigner")
         assert tasks.enqueue(tasks.flush_hint_counts)
         wait_until(
             lambda: ran(default, "games.tasks.flush_hint_counts"),
             60,
             lambda: f"the default task did not run:\n{default.output[-3000:]}",
         )
-        assert waiting(HINTS_QUEUE) == 1
+        assert waiting(HINTS_QUEUE) == 2
         assert ran(default, "games.tasks.compute_chances", "received") == 0
+        assert ran(default, "games.tasks.analyse_game", "received") == 0
+        assert not GameAnalysis.objects.filter(game=finished).exists()
 
-        # The hints worker takes it, and only it: a default task sent meanwhile is left to
+        # The hints worker takes them, and only it: a default task sent meanwhile is left to
         # the default worker.
         hints = start(stack, "worker-hints")
         assert passes_healthcheck("worker-hints")
         wait_until(
-            lambda: ran(hints, "games.tasks.compute_chances"),
-            60,
-            lambda: f"the chances task did not run:\n{hints.output[-3000:]}",
+            lambda: (
+                ran(hints, "games.tasks.compute_chances") and ran(hints, "games.tasks.analyse_game")
+            ),
+            120,
+            lambda: f"the hints tasks did not run:\n{hints.output[-3000:]}",
         )
+        assert GameAnalysis.objects.filter(game=finished).exists()
         assert waiting(HINTS_QUEUE) == 0
         assert tasks.enqueue(tasks.flush_hint_counts)
         wait_until(lambda: ran(default, "games.tasks.flush_hint_counts") == 2, 60)
         assert ran(hints, "games.tasks.flush_hint_counts", "received") == 0
         assert ran(default, "games.tasks.compute_chances", "received") == 0
+        assert ran(default, "games.tasks.analyse_game", "received") == 0
 
 
 def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_own_work() -> None:
@@ -128,7 +145,7 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         wait_until(lambda: broker().get(liveness.WORKER_KEY), 60, "no default heartbeat")
         assert waiting(HINTS_QUEUE) == 1  # the hints heartbeat waits for a worker of its own
         assert broker().get(liveness.HINTS_WORKER_KEY) is None
-        assert services._worker_available(DEFAULT_QUEUE)  # analyses go to the worker
+        assert services._worker_available(DEFAULT_QUEUE)
         assert not services._worker_available(HINTS_QUEUE)
         status_code, body = workers_health()
         assert status_code == 503
@@ -139,6 +156,12 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         assert inline.chances is not None
         assert inline.chances.samples == services.INLINE_CHANCE_SAMPLES
         assert waiting(HINTS_QUEUE) == 1
+        # Likewise an analysis (it goes on hints too): the task sent when the game ended waits
+        # there, and the player's request does not answer "pending" for it but computes it.
+        finisher, finished = finished_game("finisher")
+        assert waiting(HINTS_QUEUE) == 2
+        analysed = services.game_analysis_request(owner=finisher, game_id=finished.pk)
+        assert analysed.analysis is not None
 
         start(stack, "worker-hints")
         send_heartbeats()

@@ -1,5 +1,5 @@
-"""The beat schedule and the routes: every entry runs a task the workers know, the chances go
-to their own queue, and each queue gets a heartbeat (no service needed)."""
+"""The beat schedule and the routes: every entry runs a task the workers know, the chances and
+the analyses go to their own queue, and each queue gets a heartbeat (no service needed)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ def queue_of(task: str, **options: object) -> str:
     return str(route["queue"].name)
 
 
-def test_only_the_chances_go_to_the_hints_queue() -> None:
+def test_only_the_chances_and_the_analyses_go_to_the_hints_queue() -> None:
     celery_app.loader.import_default_modules()
     ours = [name for name in celery_app.tasks if not name.startswith("celery.")]
     routed = {name: queue_of(name) for name in ours}
     assert routed.pop("games.tasks.compute_chances") == HINTS_QUEUE
+    assert routed.pop("games.tasks.analyse_game") == HINTS_QUEUE
     assert set(routed.values()) == {DEFAULT_QUEUE}, routed
     assert {queue.name for queue in celery_app.amqp.queues.values()} == set(QUEUES)
 

@@ -62,12 +62,23 @@ def assert_certificate_wins(deal_code: str, line: list[dict[str, Any]]) -> None:
     assert status(position) == "won"
 
 
-@pytest.fixture
-def worker() -> Iterator[Process]:
-    command = compose_commands()["worker"]
-    with running("worker", command, process_env(str(settings.REDIS_URL))) as process:
+def started(service: str) -> Iterator[Process]:
+    """A worker service of docker-compose.yml, running and ready."""
+    command = compose_commands()[service]
+    with running(service, command, process_env(str(settings.REDIS_URL))) as process:
         process.wait_for_output("ready.")
         yield process
+
+
+@pytest.fixture
+def worker() -> Iterator[Process]:
+    yield from started("worker")
+
+
+@pytest.fixture
+def hints_worker() -> Iterator[Process]:
+    """The hints queue's worker: the analyses go there (scorpion_site/queues.py)."""
+    yield from started("worker-hints")
 
 
 def test_worker_certifies_a_daily_deal(worker: Process) -> None:
@@ -81,7 +92,7 @@ def test_worker_certifies_a_daily_deal(worker: Process) -> None:
     assert_certificate_wins(deal.deal_code, deal.certificate)
 
 
-def test_a_game_that_ends_is_analysed_by_the_worker_once(worker: Process) -> None:
+def test_a_game_that_ends_is_analysed_by_the_worker_once(hints_worker: Process) -> None:
     owner = User.objects.create_user("analysed", "analysed@example.com", "a long password 42")
     game = services.game_create(
         owner=owner, choice=services.DealChoice(mode=GameMode.SEEDED, code=WON_DEAL["code"])
@@ -100,7 +111,7 @@ def test_a_game_that_ends_is_analysed_by_the_worker_once(worker: Process) -> Non
     analysis = wait_until(
         lambda: GameAnalysis.objects.filter(game=game).first(),
         120,
-        lambda: f"no analysis; worker said:\n{worker.output[-3000:]}",
+        lambda: f"no analysis; hints worker said:\n{hints_worker.output[-3000:]}",
     )
     assert (analysis.deal_verdict, analysis.outcome) == ("won", "ended_winnable")
     assert analysis.last_winnable_version == analysis.version == 4
@@ -110,10 +121,10 @@ def test_a_game_that_ends_is_analysed_by_the_worker_once(worker: Process) -> Non
 
     # A duplicate delivery (or a request that enqueued it again) changes nothing.
     assert tasks.enqueue(tasks.analyse_game, str(game.pk))
-    wait_until(
-        lambda: worker.output.count("games.tasks.analyse_game") >= 4,  # 2 received, 2 succeeded
+    wait_until(  # 2 received, 2 succeeded
+        lambda: hints_worker.output.count("games.tasks.analyse_game") >= 4,
         60,
-        lambda: f"the second task did not run; worker said:\n{worker.output[-3000:]}",
+        lambda: f"the second task did not run; hints worker said:\n{hints_worker.output[-3000:]}",
     )
     assert GameAnalysis.objects.filter(game=game).count() == 1
     assert GameAnalysis.objects.get(game=game).created_at == analysis.created_at
