@@ -181,12 +181,15 @@ function stockElement(game, interactive) {
       ? "Stock: dealt"
       : "No stock in this game";
   // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
-  // would otherwise look like collected cards (the arrow follows the layout, in the CSS).
+  // would otherwise look like collected cards (the arrow follows the layout, in the CSS). In
+  // Double Scorpion it stays empty: an outline there would look like a place for a card.
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
-    : !hasStock(game) && game.variant === "three-blind-mice"
-      ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
-      : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
+    : hasStock(game)
+      ? [h("span", { class: "empty-slot", "aria-hidden": "true" })]
+      : game.variant === "three-blind-mice"
+        ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
+        : [];
   const stock =
     interactive && game.stock
       ? h(
