@@ -2,7 +2,8 @@
 top-ranked move is one that truly keeps the deal winnable.
 
 Run from the repository root: ``python bench/hints.py [--positions 20] [--start-seed 0]
-[--samples 50,200,1000] [--node-budget 20000] [--truth-budget 300000] [--variant scorpion]``.
+[--samples 50,200,1000] [--node-budget 20000] [--work-budget N] [--truth-budget 300000]
+[--variant scorpion]``.
 
 Positions: for seeds ``start_seed, start_seed + 1, ...`` the deal ``deal_code_for_seed(seed,
 variant)`` is solved (``--variant``: a game of the family that has winning chances, Scorpion by
@@ -20,7 +21,10 @@ the real position and the result solved with ``--truth-budget``; "keeps winnable
 Agreement is the share of positions whose top-ranked action keeps the deal winnable, given for
 all positions and for the *contested* ones (where some action loses the deal), next to the same
 figure for the visible-only heuristic hint (games.engine.hints.ranked_hints) and for a random
-legal action (its expected value). Last, the share of sampled solves the budget left undecided
+legal action (its expected value). ``--work-budget`` bounds the whole stream as the service
+bounds an answer (games/services.py: 500,000 on the worker, 40,000 inline; none by default):
+a level past the budget gets the samples drawn before it ran out, and the table says how many.
+Last, the share of sampled solves the budget left undecided
 ("unknown": they inform nothing), which is what keeps a variant out of the winning chances.
 """
 
@@ -90,6 +94,7 @@ def main() -> None:
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument("--samples", default="50,200,1000")
     parser.add_argument("--node-budget", type=int, default=DEFAULT_CHANCE_NODE_BUDGET)
+    parser.add_argument("--work-budget", type=int, default=None)
     parser.add_argument("--truth-budget", type=int, default=300_000)
     parser.add_argument("--variant", choices=list(VARIANTS), default="scorpion")
     args = parser.parse_args()
@@ -102,18 +107,23 @@ def main() -> None:
         parser.error(str(refused))
     seconds: dict[int, list[float]] = {level: [] for level in levels}
     agree: dict[int, list[bool]] = {level: [] for level in levels}
+    drawn: dict[int, list[int]] = {level: [] for level in levels}
     # Sampled solves the budget left undecided (no help to the estimate), at the top level.
     undecided: list[int] = []
     solves: list[int] = []
     for case in cases:
         actions, stream = sampled_verdicts(
-            VisibleTable.of(case.position), seed=case.seed, node_budget=args.node_budget
+            VisibleTable.of(case.position),
+            seed=case.seed,
+            node_budget=args.node_budget,
+            work_budget=args.work_budget,
         )
         outcomes: list[list[Verdict]] = []
         started = time.process_time()
         for level in levels:
             outcomes.extend(itertools.islice(stream, level - len(outcomes)))
             seconds[level].append(time.process_time() - started)
+            drawn[level].append(len(outcomes))
             agree[level].append(tally(actions, outcomes)[0].action in case.good)
         undecided.append(sum(row.count("unknown") for row in outcomes))
         solves.append(sum(len(row) for row in outcomes))
@@ -134,11 +144,18 @@ def main() -> None:
         f"positions: {len(cases)} (seeds {cases[0].seed}..{cases[-1].seed} that are winnable), "
         f"{len(contested)} contested (some legal action loses the deal)"
     )
-    print(f"budgets:  {args.node_budget} nodes per sampled solve, truth {args.truth_budget}")
-    print("samples   CPU s/position (median, max)   top move keeps winnable: all / contested")
+    print(
+        f"budgets:  {args.node_budget} nodes per sampled solve, work {args.work_budget} per "
+        f"answer, truth {args.truth_budget}"
+    )
+    print(
+        "samples   drawn (median, min)   CPU s/position (median, max)   "
+        "top move keeps winnable: all / contested"
+    )
     for level in levels:
         print(
-            f"{level:>7}   {statistics.median(seconds[level]):8.3f} {max(seconds[level]):8.3f}"
+            f"{level:>7}   {statistics.median(drawn[level]):>7.0f} {min(drawn[level]):>6}"
+            f"        {statistics.median(seconds[level]):8.3f} {max(seconds[level]):8.3f}"
             f"                  {share(agree[level])} / {share(agree[level], contested)}"
         )
     print(
