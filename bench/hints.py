@@ -2,10 +2,12 @@
 top-ranked move is one that truly keeps the deal winnable.
 
 Run from the repository root: ``python bench/hints.py [--positions 20] [--start-seed 0]
-[--samples 50,200,1000] [--node-budget 20000] [--truth-budget 300000]``.
+[--samples 50,200,1000] [--node-budget 20000] [--work-budget N] [--truth-budget 300000]
+[--variant scorpion]``.
 
-Positions: for seeds ``start_seed, start_seed + 1, ...`` the deal ``deal_code_for_seed(seed)`` is
-solved; each winnable one gives one position, reached by following its winning line for a
+Positions: for seeds ``start_seed, start_seed + 1, ...`` the deal ``deal_code_for_seed(seed,
+variant)`` is solved (``--variant``: a game of the family that has winning chances, Scorpion by
+default); each winnable one gives one position, reached by following its winning line for a
 number of steps drawn with ``SplitMix64(seed)``, kept when it has at least two legal actions and
 at least one unseen card (otherwise there is nothing to estimate). The same positions come back
 on every run and machine.
@@ -19,7 +21,11 @@ the real position and the result solved with ``--truth-budget``; "keeps winnable
 Agreement is the share of positions whose top-ranked action keeps the deal winnable, given for
 all positions and for the *contested* ones (where some action loses the deal), next to the same
 figure for the visible-only heuristic hint (games.engine.hints.ranked_hints) and for a random
-legal action (its expected value).
+legal action (its expected value). ``--work-budget`` bounds the whole stream as the service
+bounds an answer (games/services.py: 500,000 on the worker, 40,000 inline; none by default):
+a level past the budget gets the samples drawn before it ran out, and the table says how many.
+Last, the share of sampled solves the budget left undecided
+("unknown": they inform nothing), which is what keeps a variant out of the winning chances.
 """
 
 from __future__ import annotations
@@ -41,10 +47,11 @@ from games.engine.chances import (
     sampled_verdicts,
     tally,
 )
-from games.engine.deals import SplitMix64, deal_code_for_seed
+from games.engine.deals import SplitMix64
 from games.engine.hints import ranked_hints
-from games.engine.position import Action, Position, apply, deal_position, legal_actions
+from games.engine.position import Action, Position, apply, legal_actions
 from games.engine.solver import Verdict, solve
+from games.engine.variants import VARIANTS, Variant, deal_code_for_seed, deal_position
 
 
 @dataclass
@@ -55,12 +62,12 @@ class Case:
     actions: list[Action]
 
 
-def positions(count: int, start_seed: int, truth_budget: int) -> list[Case]:
+def positions(count: int, start_seed: int, truth_budget: int, variant: Variant) -> list[Case]:
     cases: list[Case] = []
     for seed in itertools.count(start_seed):
         if len(cases) == count:
             return cases
-        position = deal_position(deal_code_for_seed(seed))
+        position = deal_position(deal_code_for_seed(seed, variant), variant)
         solution = solve(position, node_budget=truth_budget)
         if not solution.won:
             continue
@@ -87,23 +94,39 @@ def main() -> None:
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument("--samples", default="50,200,1000")
     parser.add_argument("--node-budget", type=int, default=DEFAULT_CHANCE_NODE_BUDGET)
+    parser.add_argument("--work-budget", type=int, default=None)
     parser.add_argument("--truth-budget", type=int, default=300_000)
+    parser.add_argument("--variant", choices=list(VARIANTS), default="scorpion")
     args = parser.parse_args()
     levels = sorted(int(level) for level in args.samples.split(","))
 
-    cases = positions(args.positions, args.start_seed, args.truth_budget)
+    variant = VARIANTS[args.variant]
+    try:
+        cases = positions(args.positions, args.start_seed, args.truth_budget, variant)
+    except ValueError as refused:  # a variant without winning chances (games/engine/chances.py)
+        parser.error(str(refused))
     seconds: dict[int, list[float]] = {level: [] for level in levels}
     agree: dict[int, list[bool]] = {level: [] for level in levels}
+    drawn: dict[int, list[int]] = {level: [] for level in levels}
+    # Sampled solves the budget left undecided (no help to the estimate), at the top level.
+    undecided: list[int] = []
+    solves: list[int] = []
     for case in cases:
         actions, stream = sampled_verdicts(
-            VisibleTable.of(case.position), seed=case.seed, node_budget=args.node_budget
+            VisibleTable.of(case.position),
+            seed=case.seed,
+            node_budget=args.node_budget,
+            work_budget=args.work_budget,
         )
         outcomes: list[list[Verdict]] = []
         started = time.process_time()
         for level in levels:
             outcomes.extend(itertools.islice(stream, level - len(outcomes)))
             seconds[level].append(time.process_time() - started)
+            drawn[level].append(len(outcomes))
             agree[level].append(tally(actions, outcomes)[0].action in case.good)
+        undecided.append(sum(row.count("unknown") for row in outcomes))
+        solves.append(sum(len(row) for row in outcomes))
 
     contested = [index for index, case in enumerate(cases) if len(case.good) < len(case.actions)]
     heuristic = [ranked_hints(case.position)[0].action in case.good for case in cases]
@@ -116,15 +139,23 @@ def main() -> None:
         return f"{100 * sum(picked) / len(picked):5.1f}%"
 
     print(f"machine:  {machine_description()}")
+    print(f"variant:  {variant.name}")
     print(
         f"positions: {len(cases)} (seeds {cases[0].seed}..{cases[-1].seed} that are winnable), "
         f"{len(contested)} contested (some legal action loses the deal)"
     )
-    print(f"budgets:  {args.node_budget} nodes per sampled solve, truth {args.truth_budget}")
-    print("samples   CPU s/position (median, max)   top move keeps winnable: all / contested")
+    print(
+        f"budgets:  {args.node_budget} nodes per sampled solve, work {args.work_budget} per "
+        f"answer, truth {args.truth_budget}"
+    )
+    print(
+        "samples   drawn (median, min)   CPU s/position (median, max)   "
+        "top move keeps winnable: all / contested"
+    )
     for level in levels:
         print(
-            f"{level:>7}   {statistics.median(seconds[level]):8.3f} {max(seconds[level]):8.3f}"
+            f"{level:>7}   {statistics.median(drawn[level]):>7.0f} {min(drawn[level]):>6}"
+            f"        {statistics.median(seconds[level]):8.3f} {max(seconds[level]):8.3f}"
             f"                  {share(agree[level])} / {share(agree[level], contested)}"
         )
     print(
@@ -134,6 +165,10 @@ def main() -> None:
     print(
         f"random legal action (expected)                      "
         f"{share(chance_of_random)} / {share(chance_of_random, contested)}"
+    )
+    print(
+        f"undecided sampled solves at {levels[-1]} samples: {sum(undecided)} of {sum(solves)} "
+        f"({100 * sum(undecided) / max(1, sum(solves)):.1f}%)"
     )
     print("command:  python bench/hints.py " + " ".join(sys.argv[1:]))
 

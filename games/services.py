@@ -1241,13 +1241,19 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
 
 # --- Winning chances (a hint worth a worker) ---
 
-# Samples per answer and positions per sampled solve: bench/hints.py measures the cost (README,
-# "Winning chances"). A node budget, never a time budget, so that every run gives one answer.
+# Samples per answer, positions per sampled solve, and the work of the whole answer (positions
+# plus a set-up per solve, about 60 us of CPU a unit: games/engine/chances.py): bench/hints.py
+# measures the cost (README, "Winning chances"). Budgets in positions, never in seconds, so that
+# every run gives one answer. The work budget only binds where samples are dear (a deal's start
+# in Wasp took 76 s median, 181 s at most, for 200 samples: past the task's time limit): there
+# the answer rests on fewer samples, about 30 s of CPU at most.
 CHANCE_SAMPLES = 200
 CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
-# Without a live worker a request computes them itself, with fewer samples so that it answers
-# within about a second (the answer says how many samples it rests on).
+CHANCE_WORK_BUDGET: int | None = 500_000
+# Without a live worker a request computes them itself, with fewer samples and work so that it
+# answers within about 2 s (the answer says how many samples it rests on).
 INLINE_CHANCE_SAMPLES = 50
+INLINE_CHANCE_WORK_BUDGET: int | None = 40_000
 # While a chances task is queued or running for a game, no other is sent (one per game, however
 # often the player pauses); past this, a task lost with its worker is sent again on request.
 CHANCES_QUEUED_SECONDS = 120
@@ -1324,9 +1330,7 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
             return ChancesAnswer(game, None, on_request=True)
         if not counted:
             _solver_run_take(owner=owner)
-        stored = game_chances_ensure(
-            game_id=game.pk, version=game.version, samples=INLINE_CHANCE_SAMPLES
-        )
+        stored = game_chances_ensure(game_id=game.pk, version=game.version, inline=True)
         if stored is None:
             # The game moved on or ended meanwhile: the player's next request asks again.
             return ChancesAnswer(game, None)
@@ -1372,13 +1376,13 @@ def game_chances_task(*, game_id: UUID, version: int) -> GameChances | None:
                 _chances_schedule(str(game_id), wanted)
 
 
-def game_chances_ensure(
-    *, game_id: UUID, version: int, samples: int | None = None
-) -> GameChances | None:
+def game_chances_ensure(*, game_id: UUID, version: int, inline: bool = False) -> GameChances | None:
     """The chances of the game at ``version``, computed now if not stored; None if the game is
-    gone, over, or no longer at ``version``. Idempotent and safe to race: the engine is
-    deterministic (seed from id and version, node budget), and the one-row-per-version
-    constraint keeps the first insert. Older versions' rows are dropped: they never come back."""
+    gone, over, or no longer at ``version``. With the worker's budgets, or the smaller inline
+    ones (``inline``: a request computes them): at most that many samples, fewer once the work
+    budget is spent (the row records how many). Idempotent and safe to race: the engine is
+    deterministic (seed from id and version, budgets), and the one-row-per-version constraint
+    keeps the first insert. Older versions' rows are dropped: they never come back."""
     existing = GameChances.objects.filter(game_id=game_id, version=version).first()
     if existing is not None:
         return existing
@@ -1387,15 +1391,22 @@ def game_chances_ensure(
         return None
     # Only the visible table goes in: nothing computed below can depend on an unseen card.
     table = VisibleTable.of(selectors.game_state(game=game).position)
-    samples = CHANCE_SAMPLES if samples is None else samples
+    samples, work_budget = (
+        (INLINE_CHANCE_SAMPLES, INLINE_CHANCE_WORK_BUDGET)
+        if inline
+        else (CHANCE_SAMPLES, CHANCE_WORK_BUDGET)
+    )
     started = time.process_time()
     found = chances(
         table,
         samples=samples,
         seed=chance_seed(game_id=game.pk, version=version),
         node_budget=CHANCE_NODE_BUDGET,
+        work_budget=work_budget,
     )
     cpu_seconds = time.process_time() - started
+    # Every action rests on the same samples: as many as were drawn before the work ran out.
+    samples = found[0].samples if found else samples
     try:
         with transaction.atomic():
             if not Game.objects.filter(pk=game.pk).exists():

@@ -44,6 +44,7 @@ __all__ = [
     "variant_names",
     "variant_summaries",
     "variant_summary",
+    "variants_for_browser",
 ]
 
 
@@ -94,6 +95,29 @@ _SUMMARIES = {
 }
 
 
+# How each variant is played, in a few sentences: the help of the browser's play page.
+_HOW_TO_PLAY = {
+    "scorpion": "Build down in suit: a face-up card goes onto the card of the same suit one "
+    "rank higher, taking every card on top of it along. Only a King (with whatever lies on it) "
+    "goes into an empty column. A King to Ace run of one suit is collected. Deal the three "
+    "stock cards once, when you like.",
+    "wasp": "Wasp: build down in suit, moving any face-up card with everything on it, as in "
+    "Scorpion; but any card (not only a King) may go into an empty column, and only the first "
+    "three columns start with face-down cards. A King to Ace run of one suit is collected. Deal "
+    "the three stock cards once.",
+    "scorpion-tail": "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), "
+    "moving any face-up card with everything on it. Only a King goes into an empty column. A "
+    "King to Ace run in alternating colours is collected. Deal the three stock cards once.",
+    "three-blind-mice": "Three Blind Mice: ten columns of five, the last three with three "
+    "face-down cards; no stock, but two face-up reserve cards that you can play onto the "
+    "columns. Build down in suit; only a King goes into an empty column; a King to Ace run of "
+    "one suit is collected.",
+    "double-scorpion": "Double Scorpion: two decks in ten columns, four face-down cards in each "
+    "of the first five; no stock. Build down in suit, moving any face-up card with everything "
+    "on it; only a King goes into an empty column. Collect all eight King to Ace runs.",
+}
+
+
 def variant_summary(variant: Variant) -> dict[str, Any]:
     """What ``GET /api/v1/variants/`` says of one variant: its layout and rules in brief."""
     return {
@@ -113,3 +137,16 @@ def variant_summary(variant: Variant) -> dict[str, Any]:
 
 def variant_summaries() -> list[dict[str, Any]]:
     return [variant_summary(variant) for variant in VARIANTS.values()]
+
+
+def variants_for_browser() -> dict[str, dict[str, Any]]:
+    """What the browser's pages know of each variant (web/templates/web/base.html embeds it):
+    the API's summary and the help text, by name. The scripts read the layout from here (the
+    decks, the stock, the reserve), never from a list of names of their own."""
+    return {
+        variant.name: {
+            **variant_summary(variant),
+            "how_to_play": _HOW_TO_PLAY.get(variant.name, variant.title),
+        }
+        for variant in VARIANTS.values()
+    }

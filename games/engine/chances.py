@@ -22,7 +22,15 @@ after every action (an action that kept it winnable would make the whole sample 
 one proof settles all actions -- and most samples of an ordinary position are lost. A won
 sample's winning line names one action that wins; only the other actions are solved one by one.
 
-Same table, same seed, same budget: the same answer, whatever the real hidden cards are -- the
+*A work budget* bounds the whole estimate, not only each solve: the positions searched by all
+its solves, plus ``SOLVE_WORK`` for each solve's set-up. Sampling stops before the solve that
+would start past it (a sample cut short is dropped: every action keeps the same samples), so an
+estimate rests on fewer samples where each is dear -- a deal's start in Wasp, whose many
+actions (any card may fill an empty column) cost 40-odd solves a sample -- instead of running
+for minutes. At least one whole sample is always taken. The budget counts positions, not
+seconds, so it stays deterministic; the samples drawn depend on the visible table alone.
+
+Same table, same seed, same budgets: the same answer, whatever the real hidden cards are -- the
 property tests/engine/test_chances.py checks. It is an estimate of *thoughtful* winnability
 (each sampled deal is solved as if all its cards were known): the chance that a perfect-
 information player would still win, averaged over the deals the player cannot tell apart.
@@ -54,6 +62,7 @@ from games.engine.variants import SCORPION, Variant
 
 __all__ = [
     "DEFAULT_CHANCE_NODE_BUDGET",
+    "SOLVE_WORK",
     "ActionChance",
     "VisibleTable",
     "chances",
@@ -65,6 +74,12 @@ __all__ = [
 # Positions the solver may visit per sampled position. Most samples are settled at the root
 # (deadlock detection); the budget bounds the rare deep one, which is then "undecided".
 DEFAULT_CHANCE_NODE_BUDGET = 20_000
+# What one solve's set-up costs in a work budget, in positions searched. Measured (5 samples at
+# the deal of seeds 0-3, every action solved, budget 20,000; CPU / (positions + 100 x solves)):
+# Scorpion 56 us, Wasp 50 us, Three Blind Mice 65 us a unit, where positions alone gave 58, 77
+# and 250 us (Three Blind Mice's solves are short: its set-up, the deadlock proof at the root,
+# is most of their cost). So a unit is about 60 us of CPU in every variant.
+SOLVE_WORK = 100
 # A 95% confidence interval.
 _Z = 1.959963984540054
 
@@ -201,15 +216,20 @@ def chances(
     samples: int,
     seed: int,
     node_budget: int = DEFAULT_CHANCE_NODE_BUDGET,
+    work_budget: int | None = None,
 ) -> list[ActionChance]:
-    """Every legal action of ``table``, best chance first (ties keep ``legal_actions`` order).
+    """Every legal action of ``table``, best chance first (ties keep ``legal_actions`` order),
+    from at most ``samples`` samples: fewer once ``work_budget`` is spent (module docstring;
+    each action's ``samples`` says how many).
 
-    Deterministic: a node budget, never a time budget, bounds each solve, so the same table,
-    seed and budget always give the same answer.
+    Deterministic: node and work budgets, never a time budget, bound the solves, so the same
+    table, seed and budgets always give the same answer.
     """
     if samples < 1:
         raise ValueError("at least one sample")
-    actions, outcomes = sampled_verdicts(table, seed=seed, node_budget=node_budget)
+    actions, outcomes = sampled_verdicts(
+        table, seed=seed, node_budget=node_budget, work_budget=work_budget
+    )
     return tally(actions, itertools.islice(outcomes, samples))
 
 
@@ -227,30 +247,56 @@ _SLOT: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 2}
 
 
 def sampled_verdicts(
-    table: VisibleTable, *, seed: int, node_budget: int = DEFAULT_CHANCE_NODE_BUDGET
+    table: VisibleTable,
+    *,
+    seed: int,
+    node_budget: int = DEFAULT_CHANCE_NODE_BUDGET,
+    work_budget: int | None = None,
 ) -> tuple[list[Action], Iterator[list[Verdict]]]:
-    """The legal actions, and an endless stream of samples: for each, the verdict after each
-    action. The first n items are the same whatever is read after them, so 50 samples are the
-    first 50 of 1,000 (the benchmark measures both in one run)."""
+    """The legal actions, and a stream of samples: for each, the verdict after each action;
+    endless without ``work_budget``, else it ends once the budget is spent. The first n items
+    are the same whatever is read after them, so 50 samples are the first 50 of 1,000 (the
+    benchmark measures both in one run)."""
     # The legal actions depend only on the visible table (a move needs a face-up card onto an
     # exposed one, the deal a full stock), so any sample lists them.
     actions = legal_actions(table.sample(SplitMix64(seed)))
-    return actions, _verdicts(table, actions, SplitMix64(seed), node_budget)
+    return actions, _verdicts(table, actions, SplitMix64(seed), node_budget, work_budget)
 
 
 def _verdicts(
-    table: VisibleTable, actions: list[Action], rng: SplitMix64, node_budget: int
+    table: VisibleTable,
+    actions: list[Action],
+    rng: SplitMix64,
+    node_budget: int,
+    work_budget: int | None,
 ) -> Iterator[list[Verdict]]:
+    work = 0
+    whole_samples = 0
+
+    def spent() -> bool:
+        # Checked before each solve; the first sample is always finished.
+        return work_budget is not None and whole_samples > 0 and work >= work_budget
+
     while True:
         position = table.sample(rng)
+        if spent():
+            return
         whole = solve(position, node_budget=node_budget)
+        work += whole.nodes + SOLVE_WORK
+        row: list[Verdict]
         if whole.lost:
-            yield ["lost"] * len(actions)
-            continue
-        first = whole.actions()[0] if whole.won and whole.line else None
-        yield [
-            "won"
-            if action == first
-            else solve(apply(position, action)[0], node_budget=node_budget).verdict
-            for action in actions
-        ]
+            row = ["lost"] * len(actions)
+        else:
+            first = whole.actions()[0] if whole.won and whole.line else None
+            row = []
+            for action in actions:
+                if action == first:
+                    row.append("won")
+                    continue
+                if spent():
+                    return  # this sample is dropped: every action keeps the same samples
+                after = solve(apply(position, action)[0], node_budget=node_budget)
+                work += after.nodes + SOLVE_WORK
+                row.append(after.verdict)
+        whole_samples += 1
+        yield row

@@ -30,6 +30,8 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     # The answer's shape and fairness do not need 200 samples; the tests' time does.
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 
@@ -99,6 +101,20 @@ def test_without_a_worker_preparing_computes_nothing_and_asking_computes_fewer_s
     assert prepared.json()["status"] == "on_request"
     assert not GameChances.objects.exists()
     assert player.get(path(game)).json()["samples"] == services.INLINE_CHANCE_SAMPLES
+
+
+def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A deal's start in Wasp costs 40-odd solves a sample: the work budget ends the sampling
+    # (the service's own budgets took 21 s median for 50 samples here, 76 s for 200).
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", 2_000)
+    game = player.new_game(seed=1, variant="wasp")
+    body = player.get(path(game)).json()
+    assert 1 <= body["samples"] < services.INLINE_CHANCE_SAMPLES
+    assert {action["samples"] for action in body["actions"]} == {body["samples"]}
+    stored = GameChances.objects.get(game_id=game["id"])
+    assert stored.samples == body["samples"]
 
 
 def test_preparing_serves_and_counts_nothing(player: Player) -> None:

@@ -305,6 +305,8 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
 
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     game = player.new_game(mode="daily")

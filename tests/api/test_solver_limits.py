@@ -25,6 +25,8 @@ pytestmark = pytest.mark.django_db
 def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 4)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 4)
+    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 2_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")

@@ -69,8 +69,11 @@ def test_chance_hints_benchmark_reports_time_and_agreement_per_sample_count() ->
         line.split() for line in finished.stdout.splitlines() if line[:7].strip() in {"5", "10"}
     ]
     assert [row[0] for row in rows] == ["5", "10"]
-    assert all(row[3].endswith("%") for row in rows)
+    # samples, drawn (median, min), CPU (median, max), agreement: all / contested.
+    assert [(row[1], row[2]) for row in rows] == [("5", "5"), ("10", "10")]  # no work budget
+    assert all(row[5].endswith("%") for row in rows)
     assert "heuristic hint (visible only)" in finished.stdout
+    assert "undecided sampled solves at 10 samples: " in finished.stdout
 
 
 def test_difficulty_benchmark_reports_terciles_bands_and_cpu_time() -> None:

@@ -27,15 +27,24 @@ def _position(game: Game, data: st.DataObject) -> Position:
 
 
 @settings(max_examples=25, deadline=None)
-@given(games(), st.data(), st.integers(0, 2**64 - 1))
+@given(games(), st.data(), st.integers(0, 2**64 - 1), st.sampled_from([None, 1, 500, 5_000]))
 def test_shuffling_the_unseen_cards_never_changes_the_chances(
-    game: Game, data: st.DataObject, seed: int
+    game: Game, data: st.DataObject, seed: int, work: int | None
 ) -> None:
+    # With a work budget too: how many samples are drawn depends on the samples alone.
     position = _position(game, data)
     order = data.draw(st.permutations(unseen_cards(position)))
     shuffled = with_unseen(position, list(order))
-    real = chances(VisibleTable.of(position), samples=SAMPLES, seed=seed, node_budget=BUDGET)
-    other = chances(VisibleTable.of(shuffled), samples=SAMPLES, seed=seed, node_budget=BUDGET)
+    real, other = (
+        chances(
+            VisibleTable.of(table),
+            samples=SAMPLES,
+            seed=seed,
+            node_budget=BUDGET,
+            work_budget=work,
+        )
+        for table in (position, shuffled)
+    )
     assert real == other
     assert sorted(map(repr, (found.action for found in real))) == sorted(
         map(repr, legal_actions(position))
@@ -105,6 +114,29 @@ def test_same_seed_same_answer_and_another_seed_draws_other_deals() -> None:
     first = chances(table, samples=5, seed=11, node_budget=BUDGET)
     assert first == chances(table, samples=5, seed=11, node_budget=BUDGET)
     assert table.sample(SplitMix64(11)) != table.sample(SplitMix64(12))
+
+
+def test_a_spent_work_budget_ends_the_sampling_with_the_samples_drawn_so_far() -> None:
+    # A deal's start in Wasp: every sample is a whole deal, each action solved apart, so the
+    # work budget binds long before 40 samples (the case it exists for).
+    from games.engine.variants import VARIANTS
+    from games.engine.variants import deal_code_for_seed as variant_deal_code
+    from games.engine.variants import deal_position as variant_position
+
+    wasp = VARIANTS["wasp"]
+    table = VisibleTable.of(variant_position(variant_deal_code(1, wasp), wasp))
+    budgeted = chances(table, samples=40, seed=5, node_budget=BUDGET, work_budget=3_000)
+    drawn = {entry.samples for entry in budgeted}
+    assert len(drawn) == 1  # every action rests on the same samples
+    (count,) = drawn
+    assert 1 <= count < 40
+    # Exactly the first samples of the unbounded stream: a budget drops none from the middle.
+    assert budgeted == chances(table, samples=count, seed=5, node_budget=BUDGET)
+    # A budget of 1 still takes one whole sample; a budget never reached changes nothing.
+    assert {entry.samples for entry in chances(table, samples=40, seed=5, work_budget=1)} == {1}
+    assert chances(table, samples=3, seed=5, node_budget=BUDGET, work_budget=10**9) == chances(
+        table, samples=3, seed=5, node_budget=BUDGET
+    )
 
 
 def test_answers_round_trip_through_their_stored_form() -> None:

@@ -17,6 +17,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 

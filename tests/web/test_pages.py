@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from pathlib import Path
@@ -60,6 +61,35 @@ def test_pages_render_for_a_player_with_the_csrf_cookie(player: Client, path: st
     assert response.status_code == 200
     assert "csrftoken" in response.cookies
     assert b'type="importmap"' in response.content
+
+
+@pytest.mark.parametrize("path", ["/", *PAGES])
+def test_every_page_embeds_the_variants_as_the_api_lists_them_with_their_help(
+    player: Client, path: str
+) -> None:
+    # The scripts read each variant's layout from here (decks, stock, reserve), never from a
+    # list of names of their own: a new variant of the registry needs no script change.
+    body = player.get(path).content.decode()
+    found = re.search(
+        r'<script id="variants-data" type="application/json">(.*?)</script>', body, re.S
+    )
+    assert found is not None, path
+    embedded = json.loads(found.group(1))
+    listed = player.get("/api/v1/variants/").json()
+    assert list(embedded) == [variant["name"] for variant in listed]
+    for variant in listed:
+        facts = embedded[variant["name"]]
+        assert {key: facts[key] for key in variant} == variant
+        # Its own help, not the title it would fall back to.
+        assert variant["title"] in facts["how_to_play"] or variant["name"] == "scorpion"
+        assert len(facts["how_to_play"]) > 100
+
+
+def test_no_script_names_a_variant_to_know_its_layout() -> None:
+    for script in SCRIPTS:
+        text = script.read_text()
+        for name in ("three-blind-mice", "double-scorpion", "scorpion-tail"):
+            assert f'"{name}"' not in text, (script.name, name)
 
 
 def test_play_page_carries_the_game_id(player: Client) -> None:

@@ -2,7 +2,7 @@
 // `reserve`), in any variant of the family: 7 or 10 columns, 4 or 8 runs to collect.
 // Shared by the play page (interactive) and the replay page (read-only).
 
-import { h } from "scorpion/ui.js";
+import { h, variantInfo } from "scorpion/ui.js";
 
 // U+FE0E asks for the text form of the symbol, never an emoji picture.
 export const SUITS = {
@@ -94,7 +94,7 @@ export function renderTable(root, game, { interactive = false } = {}) {
   const topKey = JSON.stringify([game.stock, game.collected, reserve, interactive]);
   if (topRow.dataset.key !== topKey) {
     const parts = [stockElement(game, interactive)];
-    if (reserve.length || game.variant === "three-blind-mice") {
+    if (reserve.length || hasReserve(game)) {
       parts.push(reserveElement(game, interactive));
     }
     parts.push(foundationsElement(game));
@@ -149,7 +149,12 @@ export function renderTable(root, game, { interactive = false } = {}) {
 
 // Runs to collect to win: four per deck.
 export function runsToCollect(game) {
-  return game.variant === "double-scorpion" ? 8 : 4;
+  return 4 * (variantInfo(game.variant)?.decks || 1);
+}
+
+// Three Blind Mice's face-up reserve (the variant's layout): shown even once played out.
+function hasReserve(game) {
+  return (variantInfo(game.variant)?.reserve || 0) > 0;
 }
 
 // Three Blind Mice's face-up reserve: its cards play like a column's top card; reserve card
@@ -171,7 +176,7 @@ function reserveElement(game, interactive) {
 // Three Blind Mice and Double Scorpion are dealt without a stock (docs/rules.md): their empty
 // stock slot is "none", not "dealt", and the play page hides its Deal button.
 export function hasStock(game) {
-  return game.variant !== "three-blind-mice" && game.variant !== "double-scorpion";
+  return (variantInfo(game.variant)?.stock ?? 3) > 0;
 }
 
 function stockElement(game, interactive) {
@@ -181,12 +186,15 @@ function stockElement(game, interactive) {
       ? "Stock: dealt"
       : "No stock in this game";
   // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
-  // would otherwise look like collected cards (the arrow follows the layout, in the CSS).
+  // would otherwise look like collected cards (the arrow follows the layout, in the CSS). In
+  // Double Scorpion it stays empty: an outline there would look like a place for a card.
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
-    : !hasStock(game) && game.variant === "three-blind-mice"
-      ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
-      : [h("span", { class: "empty-slot", "aria-hidden": "true" })];
+    : hasStock(game)
+      ? [h("span", { class: "empty-slot", "aria-hidden": "true" })]
+      : hasReserve(game)
+        ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
+        : [];
   const stock =
     interactive && game.stock
       ? h(

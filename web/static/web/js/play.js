@@ -37,7 +37,7 @@ import {
   isPractice,
   MODE_LABELS,
   toast,
-  VARIANT_RULES,
+  variantRules,
   variantTitle,
   wireHeader,
 } from "scorpion/ui.js";
@@ -304,7 +304,7 @@ function showRules(g) {
   const rules = document.getElementById("rules");
   if (!rules) return;
   const variant = g.variant || "scorpion";
-  rules.textContent = VARIANT_RULES[variant] || VARIANT_RULES.scorpion;
+  rules.textContent = variantRules(variant) || variantRules("scorpion");
   const title = document.getElementById("rules-title");
   if (title) title.textContent = `How to play ${variantTitle(variant)}`;
 }

@@ -83,14 +83,22 @@ export const MODE_LABELS = {
   daily_practice: "Daily challenge, practice",
 };
 
-// The games of the Scorpion family (GET /api/v1/variants/ says the same, with the layouts).
-export const VARIANT_TITLES = {
-  scorpion: "Scorpion",
-  wasp: "Wasp",
-  "scorpion-tail": "Scorpion Tail",
-  "three-blind-mice": "Three Blind Mice",
-  "double-scorpion": "Double Scorpion",
-};
+// The games of the Scorpion family, as the page embeds them (games.variants.variants_for_browser,
+// the API's GET /api/v1/variants/ with each one's help text): their layouts are read from here,
+// never from a list of names in the scripts.
+const VARIANTS = (() => {
+  const data = document.getElementById("variants-data");
+  try {
+    return data ? JSON.parse(data.textContent) : {};
+  } catch {
+    return {};
+  }
+})();
+
+// A variant's facts (title, decks, stock, reserve, how_to_play, ...), or undefined.
+export function variantInfo(name) {
+  return VARIANTS[name || "scorpion"];
+}
 
 // "1 move", "2 moves": a count with its word.
 export function movesText(n) {
@@ -98,34 +106,13 @@ export function movesText(n) {
 }
 
 export function variantTitle(name) {
-  return VARIANT_TITLES[name] || name;
+  return variantInfo(name)?.title || name;
 }
 
-// The rules of each variant in brief, for the play page's help (docs/rules.md).
-export const VARIANT_RULES = {
-  scorpion:
-    "Build down in suit: a face-up card goes onto the card of the same suit one rank higher, " +
-    "taking every card on top of it along. Only a King (with whatever lies on it) goes into an " +
-    "empty column. A King to Ace run of one suit is collected. Deal the three stock cards once, " +
-    "when you like.",
-  wasp:
-    "Wasp: build down in suit, moving any face-up card with everything on it, as in Scorpion; " +
-    "but any card (not only a King) may go into an empty column, and only the first three " +
-    "columns start with face-down cards. A King to Ace run of one suit is collected. Deal the " +
-    "three stock cards once.",
-  "scorpion-tail":
-    "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), moving any " +
-    "face-up card with everything on it. Only a King goes into an empty column. A King to Ace " +
-    "run in alternating colours is collected. Deal the three stock cards once.",
-  "three-blind-mice":
-    "Three Blind Mice: ten columns of five, the last three with three face-down cards; no " +
-    "stock, but two face-up reserve cards that you can play onto the columns. Build down in " +
-    "suit; only a King goes into an empty column; a King to Ace run of one suit is collected.",
-  "double-scorpion":
-    "Double Scorpion: two decks in ten columns, four face-down cards in each of the first " +
-    "five; no stock. Build down in suit, moving any face-up card with everything on it; only a " +
-    "King goes into an empty column. Collect all eight King to Ace runs.",
-};
+// How a variant is played, in a few sentences (the play page's help).
+export function variantRules(name) {
+  return variantInfo(name)?.how_to_play || "";
+}
 
 // A daily game that is not the player's first attempt of the day: practice, never ranked.
 export function isPractice(game) {
