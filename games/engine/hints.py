@@ -4,9 +4,11 @@ The heuristic reads the face-up cards, the number of face-down cards in each col
 the stock is full, never a face-down card or the stock's contents (docs/rules.md, "Hidden
 information"), so a hint cannot give away what the player cannot see. ``legal_actions`` reads
 the full position but lists the same actions for the same visible table: a move needs a
-face-up card and an exposed (so face-up) destination, the deal only a full stock. Property
-tests shuffle the unseen cards of random positions and check that nothing here changes
-(tests/engine/test_properties.py, tests/api/test_hints.py). It promises no win: no solver
+face-up card and an exposed (so face-up) destination, the deal only a full stock. Cards are
+compared by face, never by which copy of a two-deck card they are (the player sees faces).
+Property tests shuffle the unseen cards of random positions, and swap which copy of a two-deck
+card is which, and check that nothing here changes (tests/engine/test_properties.py,
+tests/engine/test_variant_properties.py, tests/api/test_hints.py). It promises no win: no solver
 verdict is given while a game is on, since the solver knows every card.
 
 Scores, highest first:
@@ -223,24 +225,29 @@ class _VisibleTable:
 
 
 def _ordered_length(cards: tuple[int, ...]) -> int:
-    """How many cards from the bottom of ``cards`` run down in one suit, one rank at a time."""
+    """How many cards from the bottom of ``cards`` run down in one suit, one rank at a time.
+
+    By face (``card % 52``): in two decks either copy of the next card is in order, and which
+    copy is which is not something the player can see (a copy's card int says which was dealt
+    first)."""
     length = 1 if cards else 0
     while (
         length < len(cards)
         and cards[length - 1] % 13 != ACE
-        and cards[length] == cards[length - 1] - 1
+        and cards[length] % FACES == cards[length - 1] % FACES - 1
     ):
         length += 1
     return length
 
 
 def _ordered_length_at_top(cards: tuple[int, ...]) -> int:
-    """How many cards at the top of ``cards`` run down in one suit, one rank at a time."""
+    """How many cards at the top of ``cards`` run down in one suit, one rank at a time (by face,
+    as ``_ordered_length``)."""
     length = 1 if cards else 0
     while (
         length < len(cards)
         and cards[-length] % 13 != KING
-        and cards[-length - 1] == cards[-length] + 1
+        and cards[-length - 1] % FACES == cards[-length] % FACES + 1
     ):
         length += 1
     return length
