@@ -49,8 +49,9 @@ ANALYSIS_TOTAL_BUDGET = 2_000_000
 # The other variants are searched on engine positions (games/engine/variant_solver.py), at
 # 2,500-9,000 positions a second of CPU: smaller budgets, so that an analysis holds a worker
 # (or, without one, a request) for seconds, not minutes. Measured with bench/analysis.py
-# (README, "Post-game analysis of the variants"): at most about 21 s of CPU a game (Scorpion
-# Tail, on a loaded machine), Double Scorpion 10 s, Wasp and Three Blind Mice well under 1 s.
+# (README, "Post-game analysis of the variants"): at most about 42 s of CPU a game (Scorpion
+# Tail with its deadlock proof, on a loaded machine), Double Scorpion 14 s, Wasp and Three Blind
+# Mice well under 1 s.
 # A deal they leave undecided is analysed as "unknown", said as such.
 VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
     ("wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"), (25_000, 100_000)
