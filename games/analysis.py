@@ -49,8 +49,10 @@ ANALYSIS_TOTAL_BUDGET = 2_000_000
 # The other variants are searched on engine positions (games/engine/variant_solver.py), at
 # 2,500-9,000 positions a second of CPU: smaller budgets, so that an analysis holds a worker
 # (or, without one, a request) for seconds, not minutes. Measured with bench/analysis.py
-# (README, "Post-game analysis of the variants"): at most about 10 s of CPU a game (Double
-# Scorpion, on a loaded machine), Scorpion Tail about 6 s, Wasp and Three Blind Mice well under 1 s.
+# (README, "Post-game analysis of the variants"): at most about 14 s of CPU a game (Double
+# Scorpion with the probes, on a loaded machine), Scorpion Tail about 6 s without its deadlock
+# proof (42 s at most with it, which the search leaves out), Wasp and Three Blind Mice well
+# under 1 s.
 # A deal they leave undecided is analysed as "unknown", said as such.
 VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
     ("wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"), (25_000, 100_000)

@@ -16,25 +16,35 @@ search works on engine positions (``games.engine.position``), whose rules it sha
   empty column, Scorpion Tail too, but there it costs more than it proves
   (``_DEADLOCK_PROOF_NOT_WORTH_IT``); in Double Scorpion it never fires. The proof is in the
   docstring of ``dead``; it is tested against a plain exhaustive search
-  (tests/engine/test_variant_solver.py).
+  (tests/engine/test_variant_solver.py);
+- *probes* in Double Scorpion, Scorpion Tail and Wasp (``_VariantSearch.run``): short searches
+  from the root with seeded, shuffled move orders, taking turns with the complete search. A
+  win there is a line of hundreds of moves that one depth-first search, once it has taken a
+  wrong turn early, almost never finds: it spends its budget under the wrong turn. Many short
+  searches, each a little differently ordered, find far more wins within the same number of
+  positions; the complete search still runs, with a quarter (Wasp: half) of the positions,
+  to prove losses.
 
 Verdicts are as sound as ``_Search``'s: "won" comes with a line, "lost" means everything
-reachable was searched (up to proven deadlocks), "unknown" that a budget ran out first.
+reachable was searched (up to proven deadlocks) by one search, the complete one or a probe that
+ended before its size, "unknown" that a budget ran out first.
 
 Decided shares (``python bench/solver.py --deals 1000 --variant <name> --node-budget 2000``,
 seeds 0-999; README, "Solver, the other variants"): Three Blind Mice 24.2% before the deadlock
 proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4%, searched
-without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU per position);
-Wasp 93.3% and Double Scorpion 8.2% (no deadlock detection there).
+without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU per position),
+73.8% with the probes (76.7% with the probes and the proof, at six times the CPU); Wasp 93.3%
+-> 96.5% and Double Scorpion 8.2% -> 27.0% with the probes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.engine.cards import card_code
+from games.engine.deals import SplitMix64
 from games.engine.solver import (
     _CHECK_CLOCK_EVERY,
     PositionLike,
@@ -50,6 +60,11 @@ if TYPE_CHECKING:
 __all__ = ["dead", "solve_variant", "uses_deadlock_proof"]
 
 _KING = 12
+# Probes (``_VariantSearch.run``): their size in positions, the move-order noise (added to the
+# scores of ``_VariantSearch._actions``), and the share of the positions they get per variant.
+_PROBE_NODES = 300
+_PROBE_NOISE = 20
+_PROBE_SHARE = {"double-scorpion": 0.75, "scorpion-tail": 0.75, "wasp": 0.5}
 
 # Variants where the deadlock proof holds but costs more than it proves, so the search leaves
 # it out. Scorpion Tail (two destinations per card, by colour): at 2,000 positions a deal it
@@ -82,7 +97,7 @@ def solve_variant(
     prune: bool = True,
 ) -> Solution:
     """``games.engine.solver.solve`` for a variant other than Scorpion. ``prune=False``: the
-    plain search (no deadlock detection), for tests."""
+    plain search (no deadlock detection, no probes), for tests."""
     from games.engine.position import Position
     from games.engine.variants import initial_position, parse_deal_code
 
@@ -115,9 +130,10 @@ class _VariantSearch:
         self.node_budget = node_budget
         self.deadline = deadline
         self.nodes = 0
-        self.seen: set[tuple[object, ...]] = set()
         self.line: list[dict[str, Any]] = []
         self.prune = prune and uses_deadlock_proof(variant)
+        self.probe = prune  # the plain search (prune=False) runs alone
+        self._noise: SplitMix64 | None = None
 
     def _key(self, position: Position) -> tuple[object, ...]:
         if self.variant.decks > 1:
@@ -133,32 +149,48 @@ class _VariantSearch:
         return (tuple(piles[:fixed]), tuple(sorted(piles[fixed:])), reserve)
 
     def _actions(self, position: Position) -> list[Action]:
-        """Legal actions, likeliest to win first: uncovering moves, then by cards carried."""
+        """Legal actions, likeliest to win first (in a probe, shuffled a little: ``_noise``).
+
+        Smaller scores first: 2 a card carried; 30 less for a move that turns a card face up,
+        20 less for one that empties a column; 50 more for a *sideways* move (a card that
+        already lies on a card it may go onto, moved to another such card: it builds
+        nothing); the deal last.
+        """
         from games.engine.position import Deal, _face_up_cards, legal_actions
 
         face_up = _face_up_cards(position)
         columns, hidden = position.columns, position.hidden
+        onto = self.variant.onto
         count = len(columns)
         stock_targets = len(position.stock)
+        noise = self._noise
         tried_empty: set[tuple[int, int]] = set()
         scored: list[tuple[int, int, Action]] = []
         for order, action in enumerate(legal_actions(position)):
             if isinstance(action, Deal):
                 scored.append((1_000, order, action))
                 continue
-            source, index = face_up[action.card]
+            card = action.card
+            source, index = face_up[card]
             if not columns[action.to]:
                 # Interchangeable empty columns: try one of them only.
-                kind = (action.card, action.to if action.to < stock_targets else -1)
+                kind = (card, action.to if action.to < stock_targets else -1)
                 if kind in tried_empty:
                     continue
                 tried_empty.add(kind)
-            carried = 1 if source >= count else len(columns[source]) - index
-            uncovers = source < count and index > 0 and index == hidden[source]
-            empties_target = not columns[action.to]
-            scored.append(
-                (2 * carried + (0 if uncovers else 1) + 40 * empties_target, order, action)
-            )
+            score = 2
+            if source < count:
+                column = columns[source]
+                score = 2 * (len(column) - index)
+                if index == 0:
+                    score -= 20  # empties the column
+                elif index == hidden[source]:
+                    score -= 30  # turns a card face up
+                elif card in onto[column[index - 1]]:
+                    score += 50  # sideways
+            if noise is not None:
+                score += noise.below(_PROBE_NOISE)
+            scored.append((score, order, action))
         scored.sort(key=lambda item: (item[0], item[1]))
         return [action for _, _, action in scored]
 
@@ -174,13 +206,49 @@ class _VariantSearch:
             raise _OutOfBudget
 
     def run(self, root: Position) -> bool:
+        """Won (``self.line`` holds the line) or lost; ``_OutOfBudget`` if neither is found.
+
+        One complete search, and, in the variants of ``_PROBE_SHARE``, *probes* taking turns
+        with it: each probe is a new depth-first search from the root, of ``_PROBE_NODES``
+        positions at most, with its own table of seen positions and its move order shuffled
+        by a seeded generator (so a position always gets the same verdict for a budget). A
+        probe that wins gives its line; one that ends before its size has searched everything
+        (with the same pruning as the complete search) and proves the loss. The complete
+        search keeps its place between turns and gets ``1 - share`` of the positions, so a
+        loss that it proves alone within a budget ``B`` is still proven within ``B / (1 -
+        share)``.
+        """
+        searches = self._searches(root, None)
+        share = _PROBE_SHARE.get(self.variant.name, 0.0) if self.probe else 0.0
+        if not share:
+            while True:  # until a verdict, or _OutOfBudget
+                verdict = _finish(searches, self.node_budget)
+                if verdict is not None:
+                    return verdict
+        turn = max(1, round(_PROBE_NODES * (1 - share) / share))
+        attempt = 0
+        while True:
+            attempt += 1
+            verdict = _finish(self._searches(root, SplitMix64(attempt)), _PROBE_NODES)
+            if verdict is not None:
+                return verdict
+            verdict = _finish(searches, turn)
+            if verdict is not None:
+                return verdict
+
+    def _searches(self, root: Position, noise: SplitMix64 | None) -> Generator[None, None, bool]:
+        """A depth-first search from ``root`` that yields at every position it counts and
+        returns its verdict (``StopIteration.value``): a probe if ``noise`` is given."""
         from games.engine.position import apply
 
+        self._noise = noise
         runs = self.variant.runs
         if len(root.collected) == runs:
             return True
-        self.seen.add(self._key(root))
+        seen = {self._key(root)}
         self._count()
+        yield
+        self._noise = noise  # other searches may have run meanwhile
         if self.prune and dead(root):
             return False
         # Iterative: lines in Wasp can be long (cards move more than once).
@@ -191,10 +259,12 @@ class _VariantSearch:
             for action in actions:
                 after, record = apply(position, action)
                 key = self._key(after)
-                if key in self.seen:
+                if key in seen:
                     continue
-                self.seen.add(key)
+                seen.add(key)
                 self._count()
+                yield
+                self._noise = noise
                 if len(after.collected) == runs:
                     path.append(_command(action, record.from_col))
                     self.line = path
@@ -209,6 +279,16 @@ class _VariantSearch:
                 if stack:
                     path.pop()
         return False
+
+
+def _finish(search: Generator[None, None, bool], positions: int) -> bool | None:
+    """Run ``search`` for ``positions`` positions at most: its verdict, or None if unfinished."""
+    try:
+        for _ in range(positions):
+            next(search)
+    except StopIteration as finished:
+        return bool(finished.value)
+    return None
 
 
 def _command(action: Action, source: int | None) -> dict[str, Any]:

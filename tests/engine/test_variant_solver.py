@@ -8,7 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from games.engine import variant_solver
 from games.engine._solver_reference import exhaustive_verdict
 from games.engine.cards import parse_card
 from games.engine.position import (
@@ -21,7 +24,7 @@ from games.engine.position import (
     resolve_move,
     status,
 )
-from games.engine.solver import solve
+from games.engine.solver import Solution, solve
 from games.engine.variant_solver import dead, solve_variant, uses_deadlock_proof
 from games.engine.variants import (
     DOUBLE_SCORPION,
@@ -154,13 +157,7 @@ def test_the_search_with_deadlock_detection_agrees_with_the_plain_one(variant: V
     for seed in range(30):
         position = small_position(variant, seed, WIDER)
         pruned = solve_variant(position, variant, 20_000, None)
-        plain = solve_variant(position, variant, 20_000, None, prune=False)
-        if "unknown" in (pruned.verdict, plain.verdict):
-            continue
-        compared += 1
-        assert pruned.verdict == plain.verdict, seed
-        if pruned.won:
-            assert replays_to_a_win(position, pruned.line)
+        compared += agrees_with_the_plain_search(position, pruned, 20_000)
     assert compared >= 10
 
 
@@ -170,3 +167,76 @@ def test_the_search_uses_the_deadlock_proof_where_it_holds_and_pays() -> None:
     assert [variant.name for variant in KEPT if uses_deadlock_proof(variant)] == [
         "three-blind-mice"
     ]
+
+
+def agrees_with_the_plain_search(position: Position, solution: Solution, budget: int) -> bool:
+    """Whether the plain search (``prune=False``) and ``solution`` both decide ``position``;
+    if so, asserts that they agree, and that a win's line replays."""
+    plain = solve_variant(position, position.variant, budget, None, prune=False)
+    if "unknown" in (solution.verdict, plain.verdict):
+        return False
+    assert solution.verdict == plain.verdict, position
+    if solution.won:
+        assert replays_to_a_win(position, solution.line)
+    return True
+
+
+# --- Probes (games.engine.variant_solver._VariantSearch.run) ------------------------------------
+
+PROBED = [WASP, SCORPION_TAIL, DOUBLE_SCORPION]
+
+
+@pytest.mark.parametrize("variant", PROBED, ids=lambda variant: variant.name)
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10**6), probe_nodes=st.integers(1, 40))
+def test_short_probes_agree_with_the_exhaustive_search(
+    variant: Variant, seed: int, probe_nodes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Probes of a few positions each, so that these small positions take many of them: a probe
+    # that wins gives a line that replays, one that ends before its size proves the loss.
+    monkeypatch.setattr(variant_solver, "_PROBE_NODES", probe_nodes)
+    position = small_position(variant, seed, WIDER if variant in WIDER else KEPT)
+    solution = solve_variant(position, variant, 3_000, None)
+    reference, _ = exhaustive_verdict(position, 3_000)
+    if "unknown" not in (solution.verdict, reference):
+        assert solution.verdict == reference
+    if solution.won:
+        assert replays_to_a_win(position, solution.line)
+
+
+@pytest.mark.parametrize("variant", PROBED, ids=lambda variant: variant.name)
+def test_probes_agree_with_the_plain_search_and_repeat(
+    variant: Variant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(variant_solver, "_PROBE_NODES", 10)
+    probed = 0
+    compared = 0
+    for seed in range(16):
+        position = small_position(variant, seed, WIDER if variant in WIDER else KEPT)
+        solution = solve_variant(position, variant, 5_000, None)
+        # The same position and budget give the same answer (the probes are seeded).
+        again = solve_variant(position, variant, 5_000, None)
+        assert (again.verdict, again.line, again.nodes) == (
+            solution.verdict,
+            solution.line,
+            solution.nodes,
+        )
+        probed += solution.nodes > 10  # more than one probe ran
+        compared += agrees_with_the_plain_search(position, solution, 5_000)
+    # Small Scorpion Tail positions are mostly decided at the root (no move, or a deadlock).
+    assert probed >= (0 if variant is SCORPION_TAIL else 4), probed
+    assert compared >= 6, compared
+
+
+@pytest.mark.parametrize("variant", PROBED, ids=lambda variant: variant.name)
+def test_the_probes_winning_lines_on_whole_deals_replay(variant: Variant) -> None:
+    won = 0
+    for seed in range(6):
+        code = deal_code_for_seed(seed, variant)
+        solution = solve(code, node_budget=1_500, variant=variant)
+        if solution.won:
+            won += 1
+            assert replays_to_a_win(deal_position(code, variant), solution.line)
+    assert won >= 1
