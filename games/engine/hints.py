@@ -16,7 +16,8 @@ Scores, highest first:
 - turning a face-down card face up, the more face-down cards in that column the better (the
   column that hides the most is the one that most needs digging into);
 - emptying a column, worth more when a King elsewhere could use it;
-- a King into an empty column, worth more for each card it carries in order and when it
+- a King into an empty column, worth more for each card it carries in order (by the
+  variant's rule: alternating colours in Scorpion Tail) and when it
   uncovers a face-down card or frees a card that can then move;
 - any other move, a little more when it frees a card that can then move or builds a longer
   same-suit run;
@@ -167,7 +168,8 @@ class _VisibleTable:
                 {"reason": "to_empty", "card": code, "column": move.to + 1, "count": len(carried)},
             )
         elif move.card % 13 == KING:
-            in_order = _ordered_length(carried)
+            # By the variant's rule: in Scorpion Tail a red Queen on a black King is in order.
+            in_order = self._ordered(carried)
             score += KING_TO_EMPTY_COLUMN + PER_CARD_CARRIED_IN_ORDER * in_order
             reasons.insert(0, f"moves {code} into empty column {move.to} with {len(carried)} cards")
             details.insert(

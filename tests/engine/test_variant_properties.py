@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from games.engine.cards import card_code, parse_card
 from games.engine.errors import EngineError, IllegalMoveError
-from games.engine.hints import ranked_hints
+from games.engine.hints import PER_CARD_CARRIED_IN_ORDER, ranked_hints
 from games.engine.position import (
     Move,
     Position,
@@ -30,6 +30,7 @@ from games.engine.position import _source_of as card_source
 from games.engine.variants import (
     DOUBLE_SCORPION,
     FACES,
+    SCORPION_TAIL,
     VARIANTS,
     Variant,
     deal_code_for_seed,
@@ -314,3 +315,28 @@ def test_a_king_carries_either_copy_of_its_queen_in_order() -> None:
     assert [hint.score for hint in ranked_hints(position)] == [
         hint.score for hint in ranked_hints(same_copy)
     ]
+
+
+def test_a_king_to_an_empty_column_counts_its_run_by_the_variants_rule() -> None:
+    # Scorpion Tail builds in alternating colours: a King carrying a red Queen carries a run
+    # (scored like one), and one carrying the Queen of its own suit does not.
+    king = parse_card("KS")
+    empty: tuple[tuple[int, ...], ...] = ((),) * (SCORPION_TAIL.column_count - 1)
+
+    def king_carrying(queen: str) -> int:
+        position = Position(
+            ((parse_card("2C"), king, parse_card(queen)), *empty),
+            (0,) * SCORPION_TAIL.column_count,
+            (),
+            (),
+            variant=SCORPION_TAIL,
+        )
+        # One score, whichever empty column it goes to.
+        (score,) = {
+            hint.score
+            for hint in ranked_hints(position)
+            if isinstance(hint.action, Move) and hint.action.card == king
+        }
+        return score
+
+    assert king_carrying("QH") - king_carrying("QS") == PER_CARD_CARRIED_IN_ORDER
