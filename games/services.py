@@ -60,7 +60,7 @@ from games.variants import (
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
 from scorpion_site import throttles
 from scorpion_site.cache import redis_client
-from scorpion_site.queues import HINTS_QUEUE
+from scorpion_site.queues import ANALYSIS_TASK, CHANCES_TASK, queue_for
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -1189,10 +1189,14 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     return analysis
 
 
+def _worker_for(task_name: str) -> bool:
+    """A live worker consumes the queue the task is routed to (scorpion_site/queues.py)."""
+    return _worker_available(queue_for(task_name))
+
+
 def _worker_available(queue: str) -> bool:
     """A broker is configured and a worker consuming ``queue`` ran its heartbeat lately
-    (scorpion_site.liveness): ask about the queue the work is routed to (scorpion_site/queues.py;
-    chances and analyses: the hints queue)."""
+    (scorpion_site.liveness)."""
     if not settings.REDIS_URL:
         return False
     from scorpion_site import liveness
@@ -1227,11 +1231,10 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    # Analyses go on the hints queue (scorpion_site/queues.py): ask about its worker.
-    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_available(HINTS_QUEUE):
+    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_for(ANALYSIS_TASK):
         return AnalysisAnswer(game, None)
     _solver_run_take(owner=owner)
-    if _worker_available(HINTS_QUEUE) and _analysis_enqueue(str(game.pk)):
+    if _worker_for(ANALYSIS_TASK) and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk)
     if analysis is None:
@@ -1315,7 +1318,7 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:
         counted = False
-        if _worker_available(HINTS_QUEUE):
+        if _worker_for(CHANCES_TASK):
             cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
             if cache.get(_chances_key("queued", game.pk)) is not None:  # (version 0 is falsy)
                 return ChancesAnswer(game, None, on_request=False)

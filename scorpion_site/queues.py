@@ -10,8 +10,8 @@ heartbeat, the hint-count flush, the daily deals, the pool, the purges. Each has
 service of its own (docker-compose.yml ``worker`` and ``worker-hints``), so a busy solver load
 can take every slot of the hints worker and still never delays the short and scheduled work,
 nor makes the default worker look dead to the health check. Whether to send work to a worker
-or do it in the request asks about the queue the work goes on
-(``games.services._worker_available``).
+or do it in the request asks about the queue the work goes on, found here (``queue_for``), so
+that moving a task to another queue is one line of ``ROUTED``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,15 @@ from __future__ import annotations
 DEFAULT_QUEUE = "celery"
 HINTS_QUEUE = "hints"
 QUEUES = (DEFAULT_QUEUE, HINTS_QUEUE)
+CHANCES_TASK = "games.tasks.compute_chances"
+ANALYSIS_TASK = "games.tasks.analyse_game"
 # Task name -> queue, for the tasks that do not go on the default queue (CELERY_TASK_ROUTES).
 ROUTED = {
-    "games.tasks.compute_chances": HINTS_QUEUE,
-    "games.tasks.analyse_game": HINTS_QUEUE,
+    CHANCES_TASK: HINTS_QUEUE,
+    ANALYSIS_TASK: HINTS_QUEUE,
 }
+
+
+def queue_for(task_name: str) -> str:
+    """The queue the task goes on, as CELERY_TASK_ROUTES sends it."""
+    return ROUTED.get(task_name, DEFAULT_QUEUE)

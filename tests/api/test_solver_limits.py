@@ -6,6 +6,8 @@ and is never refused (docs/api.md, "Limits")."""
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -30,6 +32,22 @@ def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 2_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")
+    # The limit counts in fixed windows of a minute, so a test whose requests straddled a
+    # window's end would see the count start again (a fourth analysis served, once, at
+    # 12:59:56). Each test's requests all fall in one window: the clock the count reads is
+    # stopped where the test starts.
+    monkeypatch.setattr(services, "time", SolverClock(time.time()))
+
+
+class SolverClock(SimpleNamespace):
+    """The ``time`` module as ``games.services`` sees it, with a clock that moves only when a
+    test moves it."""
+
+    def __init__(self, now: float) -> None:
+        super().__init__(now=now, process_time=time.process_time)
+
+    def time(self) -> float:
+        return float(self.now)
 
 
 def chances(player: Player, game: dict[str, Any]) -> Any:
@@ -146,6 +164,19 @@ def test_analyses_computed_in_the_request_are_limited_per_account(player: Player
     assert refused.status_code == 429, refused.content
     # A stored analysis is still served.
     assert player.get(f"/api/v1/games/{finished[0]['id']}/analysis/").status_code == 200
+
+
+def test_the_count_starts_again_in_the_next_window(player: Player) -> None:
+    game = player.new_game(code=WON_DEAL["code"])
+    for _ in range(3):
+        assert chances(player, game).status_code == 200
+        new_version(player, game)
+    refused = chances(player, game)
+    assert refused.status_code == 429
+    clock = services.time
+    assert isinstance(clock, SolverClock)
+    clock.now += int(refused["Retry-After"])
+    assert chances(player, game).status_code == 200
 
 
 def test_another_players_game_is_a_404_on_chances_and_analysis_and_costs_them_nothing(
