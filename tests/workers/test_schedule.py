@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from scorpion_site.celery import app as celery_app
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES, queue_for
 
 
 def test_every_beat_entry_names_a_registered_task() -> None:
@@ -30,6 +30,15 @@ def test_only_the_chances_and_the_analyses_go_to_the_hints_queue() -> None:
     assert routed.pop("games.tasks.analyse_game") == HINTS_QUEUE
     assert set(routed.values()) == {DEFAULT_QUEUE}, routed
     assert {queue.name for queue in celery_app.amqp.queues.values()} == set(QUEUES)
+
+
+def test_the_services_ask_about_the_queue_celery_routes_each_task_to() -> None:
+    # games.services asks queue_for whether a live worker takes a task; a name that matched no
+    # task, or a route Celery read otherwise, would have it ask about the wrong worker.
+    celery_app.loader.import_default_modules()
+    for name in celery_app.tasks:
+        if not name.startswith("celery."):
+            assert queue_for(name) == queue_of(name), name
 
 
 def test_beat_sends_a_heartbeat_to_each_queue_naming_it() -> None:
