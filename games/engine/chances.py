@@ -23,12 +23,15 @@ one proof settles all actions -- and most samples of an ordinary position are lo
 sample's winning line names one action that wins; only the other actions are solved one by one.
 
 *A work budget* bounds the whole estimate, not only each solve: the positions searched by all
-its solves, plus ``SOLVE_WORK`` for each solve's set-up. Sampling stops before the solve that
-would start past it (a sample cut short is dropped: every action keeps the same samples), so an
-estimate rests on fewer samples where each is dear -- a deal's start in Wasp, whose many
-actions (any card may fill an empty column) cost 40-odd solves a sample -- instead of running
-for minutes. At least one whole sample is always taken. The budget counts positions, not
-seconds, so it stays deterministic; the samples drawn depend on the visible table alone.
+its solves, plus ``SOLVE_WORK`` for each solve's set-up. No solve may search past what is left
+of it, and sampling stops when it is spent (a sample cut short, or one whose solve the work
+budget left undecided, is dropped: every action keeps the same samples, each solved with the
+full node budget), so an estimate rests on fewer samples where each is dear -- a deal's start
+in Wasp, whose many actions (any card may fill an empty column) cost 40-odd solves a sample --
+instead of running for minutes. At least one whole sample is always taken; its solves may
+overrun the work budget by ``FIRST_SAMPLE_SOLVE_FLOOR`` positions each at most. The budget
+counts positions, not seconds, so it stays deterministic; the samples drawn depend on the
+visible table alone.
 
 Same table, same seed, same budgets: the same answer, whatever the real hidden cards are -- the
 property tests/engine/test_chances.py checks. It is an estimate of *thoughtful* winnability
@@ -57,7 +60,7 @@ from games.engine.position import (
     apply,
     legal_actions,
 )
-from games.engine.solver import Verdict, solve
+from games.engine.solver import Solution, Verdict, solve
 from games.engine.variants import SCORPION, Variant
 
 __all__ = [
@@ -80,6 +83,13 @@ DEFAULT_CHANCE_NODE_BUDGET = 20_000
 # and 250 us (Three Blind Mice's solves are short: its set-up, the deadlock proof at the root,
 # is most of their cost). So a unit is about 60 us of CPU in every variant.
 SOLVE_WORK = 100
+# The first sample is always finished (an answer rests on one sample at least), but its solves
+# may not run past the work budget either, beyond this many positions each: without the cap, at
+# a Wasp deal's start (40-odd actions a sample, each solved apart up to 20,000 positions) the
+# first sample alone took 6.2 s of CPU in a request whose budget is about 2.4 s, and could take
+# a minute. Where the cap binds, the first sample's verdicts may be "undecided" (counted as not
+# won): an answer that errs low, on time.
+FIRST_SAMPLE_SOLVE_FLOOR = 1_000
 # A 95% confidence interval.
 _Z = 1.959963984540054
 
@@ -273,16 +283,32 @@ def _verdicts(
     work = 0
     whole_samples = 0
 
-    def spent() -> bool:
-        # Checked before each solve; the first sample is always finished.
-        return work_budget is not None and whole_samples > 0 and work >= work_budget
+    def solve_budget() -> int:
+        """The positions the next solve may search: its own budget, and no more than is left
+        of the work budget. Within the first sample (always finished) never less than
+        ``FIRST_SAMPLE_SOLVE_FLOOR``, so the first sample costs at most the work budget plus
+        that much a solve."""
+        if work_budget is None:
+            return node_budget
+        left = work_budget - work - SOLVE_WORK
+        if not whole_samples:
+            left = max(left, FIRST_SAMPLE_SOLVE_FLOOR)
+        return min(node_budget, left)
+
+    def cut(budget: int, solution: Solution) -> bool:
+        """The work budget, not the solve's own, left it undecided: past the first sample,
+        the sample is dropped (every kept sample is solved with the full node budget)."""
+        return whole_samples > 0 and budget < node_budget and solution.verdict == "unknown"
 
     while True:
         position = table.sample(rng)
-        if spent():
+        budget = solve_budget()
+        if budget <= 0:
             return
-        whole = solve(position, node_budget=node_budget)
+        whole = solve(position, node_budget=budget)
         work += whole.nodes + SOLVE_WORK
+        if cut(budget, whole):
+            return
         row: list[Verdict]
         if whole.lost:
             row = ["lost"] * len(actions)
@@ -293,10 +319,13 @@ def _verdicts(
                 if action == first:
                     row.append("won")
                     continue
-                if spent():
+                budget = solve_budget()
+                if budget <= 0:
                     return  # this sample is dropped: every action keeps the same samples
-                after = solve(apply(position, action)[0], node_budget=node_budget)
+                after = solve(apply(position, action)[0], node_budget=budget)
                 work += after.nodes + SOLVE_WORK
+                if cut(budget, after):
+                    return
                 row.append(after.verdict)
         whole_samples += 1
         yield row

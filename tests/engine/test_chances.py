@@ -11,7 +11,7 @@ from games.engine.cards import parse_card
 from games.engine.chances import ActionChance, VisibleTable, chances, wilson_interval
 from games.engine.deals import SplitMix64, deal_code_for_seed
 from games.engine.position import DEAL, Move, Position, apply, deal_position, legal_actions
-from games.engine.solver import solve
+from games.engine.solver import Solution, solve
 from tests.data import DEALS
 from tests.engine.random_play import Game, games, unseen_cards, with_unseen
 
@@ -137,6 +137,48 @@ def test_a_spent_work_budget_ends_the_sampling_with_the_samples_drawn_so_far() -
     assert chances(table, samples=3, seed=5, node_budget=BUDGET, work_budget=10**9) == chances(
         table, samples=3, seed=5, node_budget=BUDGET
     )
+
+
+def test_the_first_sample_overruns_the_work_budget_by_the_floor_a_solve_at_most(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Wasp seed 34's deal: its first sample took 6.2 s of CPU, most of it solves of up to 20,000
+    # positions each, in a request whose work budget is about 2.4 s.
+    from games.engine import chances as module
+    from games.engine.variants import VARIANTS
+    from games.engine.variants import deal_code_for_seed as variant_deal_code
+    from games.engine.variants import deal_position as variant_position
+
+    wasp = VARIANTS["wasp"]
+    table = VisibleTable.of(variant_position(variant_deal_code(34, wasp), wasp))
+    seed = 34 * 7919  # a sample whose solves are dear
+    solved: list[tuple[int, int, str]] = []
+    real_solve = module.solve
+
+    def counted(position: Position, *, node_budget: int) -> Solution:
+        solution = real_solve(position, node_budget=node_budget)
+        solved.append((node_budget, solution.nodes, solution.verdict))
+        return solution
+
+    monkeypatch.setattr(module, "solve", counted)
+    work_budget = 2_000
+    answer = chances(table, samples=10, seed=seed, node_budget=20_000, work_budget=work_budget)
+    assert {entry.samples for entry in answer} == {1}
+    work = sum(nodes + module.SOLVE_WORK for _budget, nodes, _verdict in solved)
+    assert work <= work_budget + len(solved) * (module.FIRST_SAMPLE_SOLVE_FLOOR + module.SOLVE_WORK)
+    assert all(budget <= 20_000 for budget, _nodes, _verdict in solved)
+    # Uncapped, the same sample's solves search far more; capped, what they leave open is
+    # said as undecided, never guessed.
+    solved.clear()
+    uncapped = chances(table, samples=1, seed=seed, node_budget=20_000)
+    assert sum(nodes for _budget, nodes, _verdict in solved) > 4 * work
+    by_action = {entry.action: entry for entry in uncapped}
+    for entry in answer:
+        if entry.undecided == 0:
+            assert (entry.wins, entry.losses) == (
+                by_action[entry.action].wins,
+                by_action[entry.action].losses,
+            )
 
 
 def test_answers_round_trip_through_their_stored_form() -> None:
