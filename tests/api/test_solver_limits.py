@@ -59,12 +59,17 @@ def new_version(player: Player, game: dict[str, Any]) -> None:
     assert player.command(game["id"], {"type": "undo"}).status_code == 200
 
 
-def test_chances_computed_in_the_request_are_limited_per_account(player: Player) -> None:
-    game = player.new_game(code=WON_DEAL["code"])
+def chances_past_the_limit(player: Player, game: dict[str, Any]) -> Any:
+    """The answer to a request for chances once three new versions' chances were computed."""
     for _ in range(3):
         assert chances(player, game).status_code == 200
         new_version(player, game)
-    refused = chances(player, game)
+    return chances(player, game)
+
+
+def test_chances_computed_in_the_request_are_limited_per_account(player: Player) -> None:
+    game = player.new_game(code=WON_DEAL["code"])
+    refused = chances_past_the_limit(player, game)
     assert refused.status_code == 429, refused.content
     assert refused.json()["code"] == "throttled"
     assert 1 <= int(refused["Retry-After"]) <= 60
@@ -168,10 +173,7 @@ def test_analyses_computed_in_the_request_are_limited_per_account(player: Player
 
 def test_the_count_starts_again_in_the_next_window(player: Player) -> None:
     game = player.new_game(code=WON_DEAL["code"])
-    for _ in range(3):
-        assert chances(player, game).status_code == 200
-        new_version(player, game)
-    refused = chances(player, game)
+    refused = chances_past_the_limit(player, game)
     assert refused.status_code == 429
     clock = services.time
     assert isinstance(clock, SolverClock)
