@@ -411,6 +411,8 @@ class GameAnalysis(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Django's default plural adds an s: the admin listed "Game analysiss".
+        verbose_name_plural = "game analyses"
         constraints = [
             models.CheckConstraint(
                 condition=(

@@ -20,7 +20,7 @@ Definitions (shown on the page too):
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from django.db.models import Count, Max, Q
 from django.db.models.functions import TruncDate
 
 from games.models import DailyDeal, Game, GameMode, GameStatus, WinnableDeal
+from games.variants import variant_choices
 from scorpion_site import liveness
 from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
 
@@ -61,8 +62,10 @@ class GamesDay:
 
 
 @dataclass(frozen=True, slots=True)
-class ModeRate:
-    mode: str
+class WinRate:
+    """Games started, won and resigned of one mode or one variant (``key``), all time."""
+
+    key: str
     label: str
     started: int
     won: int
@@ -118,7 +121,8 @@ class Dashboard:
     today: datetime.date
     players: PlayerCounts
     games_per_day: list[GamesDay]
-    modes: list[ModeRate]
+    modes: list[WinRate]
+    variants: list[WinRate]
     daily: list[DailyDay]
     queue: QueueStatus
     supply: DealSupply
@@ -186,10 +190,19 @@ def games_per_day(*, today: datetime.date, days: int = SERIES_DAYS) -> list[Game
     ]
 
 
-def win_rate_by_mode() -> list[ModeRate]:
+def win_rate_by_mode() -> list[WinRate]:
     """Started, won and resigned games per mode, all time: one grouped count."""
+    return _win_rates("mode", [(mode.value, str(mode.label)) for mode in GameMode])
+
+
+def win_rate_by_variant() -> list[WinRate]:
+    """The same per variant of the Scorpion family, every variant listed, played or not."""
+    return _win_rates("variant", variant_choices())
+
+
+def _win_rates(field: str, choices: Sequence[tuple[str, str]]) -> list[WinRate]:
     rows = (
-        Game.objects.values("mode")
+        Game.objects.values(field)
         .annotate(
             started=Count("pk"),
             won=Count("pk", filter=Q(status=GameStatus.WON)),
@@ -197,14 +210,14 @@ def win_rate_by_mode() -> list[ModeRate]:
         )
         .order_by()
     )
-    by_mode = {row["mode"]: row for row in rows}
+    by_key = {row[field]: row for row in rows}
     rates = []
-    for mode in GameMode:
-        row: Mapping[str, Any] = by_mode.get(mode.value, {})
+    for key, label in choices:
+        row: Mapping[str, Any] = by_key.get(key, {})
         rates.append(
-            ModeRate(
-                mode=mode.value,
-                label=str(mode.label),
+            WinRate(
+                key=key,
+                label=label,
                 started=row.get("started", 0),
                 won=row.get("won", 0),
                 resigned=row.get("resigned", 0),
@@ -292,6 +305,7 @@ def dashboard(*, now: datetime.datetime, days: int = SERIES_DAYS) -> Dashboard:
         players=player_counts(today=today),
         games_per_day=games_per_day(today=today, days=days),
         modes=win_rate_by_mode(),
+        variants=win_rate_by_variant(),
         daily=daily_participation(today=today, days=days),
         queue=queue_status(redis_url=settings.REDIS_URL),
         supply=deal_supply(now=now, today=today),

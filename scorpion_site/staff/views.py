@@ -45,7 +45,13 @@ def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
         rate=charts.RateSeries("solve rate", "s-rate", [day.solve_rate for day in data.daily]),
     )
     modes = charts.percent_bars(rows=[(mode.label, mode.win_rate) for mode in data.modes])
-    return {"games_chart": games, "daily_chart": daily, "mode_bars": modes}
+    variants = charts.percent_bars(rows=[(rate.label, rate.win_rate) for rate in data.variants])
+    return {
+        "games_chart": games,
+        "daily_chart": daily,
+        "mode_bars": modes,
+        "variant_bars": variants,
+    }
 
 
 @staff_member_required

@@ -55,6 +55,12 @@ def test_staff_opens_every_change_page(admin_client: Client, dataset: dict, key:
     assert response.status_code == 200
 
 
+def test_the_admin_index_names_every_model_in_good_english(admin_client: Client) -> None:
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    assert "Game analyses" in page
+    assert "analysiss" not in page.lower()
+
+
 def test_staff_see_a_games_analysis_read_only(admin_client: Client) -> None:
     winner = make_user("winner@example.com")
     finished = play(winner, new_game(winner, code=WON[0]["code"]), WON[0]["line"])

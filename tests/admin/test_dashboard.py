@@ -16,6 +16,7 @@ from accounts import guests
 from games import services
 from games.history import Command
 from games.models import DailyDeal, Game, GameStatus, WinnableDeal
+from games.services import DealChoice
 from scorpion_site import liveness
 from scorpion_site.staff import selectors
 from tests.admin.conftest import (
@@ -113,6 +114,34 @@ def test_a_practice_win_of_the_daily_is_no_solve(admin_client: Client, clock: Cl
     assert (today.participants, today.solvers, today.games) == (1, 0, 2)
 
 
+def test_win_rates_by_variant_list_every_variant_played_or_not(
+    admin_client: Client, clock: Clock
+) -> None:
+    ann = make_user("ann@example.com")
+    for variant in ("wasp", "wasp", "double-scorpion"):
+        game = services.game_create(owner=ann, choice=DealChoice(mode="random", variant=variant))
+        if variant == "double-scorpion":
+            services.game_execute_command(owner=ann, game_id=game.pk, command=Command("resign"))
+    won_game(ann, WON[0])  # Scorpion
+
+    response = admin_client.get(URL)
+    rates = {
+        rate.key: (rate.started, rate.won, rate.resigned)
+        for rate in response.context["data"].variants
+    }
+    assert rates == {
+        "scorpion": (1, 1, 0),
+        "wasp": (2, 0, 0),
+        "scorpion-tail": (0, 0, 0),
+        "three-blind-mice": (0, 0, 0),
+        "double-scorpion": (1, 0, 1),
+    }
+    section = response.content.decode().split('id="variants"')[1].split("</section>")[0]
+    assert "Double Scorpion" in section
+    assert "Three Blind Mice" in section
+    assert re.search(r'data-key="scorpion"><td>Scorpion</td><td>1</td><td>1</td>', section)
+
+
 def test_guests_are_counted_apart_from_players(admin_client: Client, clock: Clock) -> None:
     """A guest (one tap on "Play now") is not a player account until it signs up; its games
     still make it active."""
@@ -146,14 +175,14 @@ def test_figures_of_a_known_dataset(
         day = TODAY - datetime.timedelta(days=offset)
         assert per_day[day] == expected.get(offset, (0, 0)), offset
 
-    modes = {mode.mode: (mode.started, mode.won, mode.resigned) for mode in data.modes}
+    modes = {mode.key: (mode.started, mode.won, mode.resigned) for mode in data.modes}
     assert modes == {
         "random": (2, 0, 0),
         "seeded": (2, 2, 0),
         "daily": (4, 2, 1),
         "winnable": (1, 1, 0),
     }
-    rates = {mode.mode: mode.win_rate for mode in data.modes}
+    rates = {mode.key: mode.win_rate for mode in data.modes}
     assert rates == {"random": 0.0, "seeded": 1.0, "daily": 0.5, "winnable": 1.0}
 
     daily = {day.day: day for day in data.daily}
