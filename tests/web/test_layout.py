@@ -385,3 +385,78 @@ def test_reduced_motion_moves_without_animation(
     assert page.evaluate("window.__animated") == 0
     assert page.evaluate("document.getAnimations().length") == 0
     page.context.close()
+
+
+# What the page sees at the middle of each card's strip that shows (down to the next card's
+# top): the card itself, or something over it.
+STRIP_HITS_JS = """(codes) => codes.map((code) => {
+  const card = document.querySelector(`#board .card[data-card="${code}"]`);
+  const rect = card.getBoundingClientRect();
+  const next = card.nextElementSibling;
+  const bottom = next ? next.getBoundingClientRect().top : rect.bottom;
+  const hit = document.elementFromPoint(rect.left + rect.width / 2, (rect.top + bottom) / 2);
+  return Boolean(hit && hit.closest('.card') === card);
+})"""
+
+
+def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_it(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    # The longest hint the page words: a card carrying others, a reason in two parts, and its
+    # winning chance; served as such, so that the test does not hang on a deal's best move.
+    game = player.new_game(code=won_deal()["code"])
+    origin, column = next(
+        (i, c) for i, c in enumerate(game["columns"]) if not c["hidden"] and len(c["cards"]) > 3
+    )
+    card, carried = column["cards"][-4], column["cards"][-3:]
+    to = (origin + 1) % 7
+    hints = {
+        "version": 0,
+        "moves": [
+            {
+                "card": card,
+                "from": origin,
+                "to": to,
+                "reason": "",
+                "details": [
+                    {"reason": "frees", "card": carried[0], "column": origin + 1},
+                    {"reason": "empties_column", "column": origin + 1},
+                ],
+            }
+        ],
+        "deal": True,
+    }
+    action = {"type": "move", "card": card, "to": to, "chance": 0.34, "low": 0.28}
+    action |= {"high": 0.41, "wins": 68, "losses": 132, "undecided": 0, "samples": 200}
+    chances = {"status": "ready", "game": game["id"], "version": 0, "samples": 200}
+    chances |= {"node_budget": 20_000, "actions": [action]}
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.route("**/hints/", lambda route: route.fulfill(json=hints))
+    page.route(
+        "**/chances/",
+        lambda route: (
+            route.fulfill(json=chances)
+            if route.request.method == "GET"
+            else route.fulfill(status=202, json={**chances, "actions": None})
+        ),
+    )
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+
+    page.keyboard.press("h")
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("Chance of still winning after it: 34% (28%\u201341%, 200")
+    # Whole: not cut to the line's height (the chance came last and was what went missing).
+    assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
+    check_nothing_covered(page, "844x390 hint")
+    found = measure(page)
+    check_readable("844x390 hint", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    # The cards on the hinted card move with it: they light up, and it is not drawn over them.
+    expect(page.locator("#board .card.hint")).to_have_attribute("data-card", card)
+    carried_lit = page.locator("#board .card.hint-carried")
+    assert [e.get_attribute("data-card") for e in carried_lit.all()] == carried
+    assert page.evaluate(STRIP_HITS_JS, [card, *carried]) == [True] * 4
+    shoot(page, "play-844x390-hint")
+    page.context.close()

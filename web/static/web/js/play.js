@@ -656,8 +656,8 @@ function hintReason(detail) {
 }
 
 function clearHighlight() {
-  for (const element of document.querySelectorAll(".hint, .hint-target")) {
-    element.classList.remove("hint", "hint-target");
+  for (const element of document.querySelectorAll(".hint, .hint-target, .hint-carried")) {
+    element.classList.remove("hint", "hint-target", "hint-carried");
   }
 }
 
@@ -669,7 +669,12 @@ function highlight(option) {
     return;
   }
   const where = option.from !== undefined && option.from !== null ? `[data-column="${option.from}"]` : "";
-  board.querySelector(`.card[data-card="${option.card}"]${where}`)?.classList.add("hint");
+  const card = board.querySelector(`.card[data-card="${option.card}"]${where}`);
+  card?.classList.add("hint");
+  // The cards lying on it go along: they light up with it and stay over it, never hidden.
+  for (let next = card?.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.classList.contains("card")) next.classList.add("hint-carried");
+  }
   const column = board.querySelector(`.column[data-column="${option.to}"]`);
   const cards = column ? column.querySelectorAll(".card") : [];
   const target = cards.length ? cards[cards.length - 1] : column?.querySelector(".empty-slot");
