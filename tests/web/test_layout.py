@@ -295,6 +295,8 @@ def test_keys_walk_the_table_and_enter_plays_the_focused_card(
     assert page.evaluate(focused) == columns[0]["cards"][-1]
     page.keyboard.press("ArrowUp")
     assert page.evaluate(focused) == columns[0]["cards"][-2]
+    # Focused, a card is not raised over the card lying on it (which would move with it).
+    assert page.evaluate(STRIP_HITS_JS, columns[0]["cards"][-2:]) == [True, True]
     page.keyboard.press("ArrowDown")
     assert page.evaluate(focused) == columns[0]["cards"][-1]
     # The focus ring shows (a keyboard focus: :focus-visible).
