@@ -462,3 +462,30 @@ def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_
     assert page.evaluate(STRIP_HITS_JS, [card, *carried]) == [True] * 4
     shoot(page, "play-844x390-hint")
     page.context.close()
+
+
+def test_a_resigned_game_on_a_turned_phone_keeps_its_banner_to_one_row(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(code=won_deal()["code"])
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+
+    page.click("#btn-resign")
+    page.click("dialog[open] button.danger, dialog[open] button:has-text('Resign')")
+    expect(page.locator("#banner")).to_contain_text("Game over: resigned")
+    table.settle()
+
+    # One row (title and buttons side by side, about 40 px), not a block of two (about 95 px):
+    # the table below keeps the height.
+    banner = page.locator("#banner").bounding_box()
+    assert banner is not None
+    assert banner["height"] <= 44, banner
+    check_nothing_covered(page, "844x390 resigned")
+    found = measure(page)
+    check_readable("844x390 resigned", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the table runs off the screen"
+    shoot(page, "play-844x390-resigned")
+    page.context.close()
