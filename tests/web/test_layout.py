@@ -489,3 +489,39 @@ def test_a_resigned_game_on_a_turned_phone_keeps_its_banner_to_one_row(
     assert max(c["bottom"] for c in found["corners"]) <= 390, "the table runs off the screen"
     shoot(page, "play-844x390-resigned")
     page.context.close()
+
+
+def test_a_turned_phone_names_a_daily_practice_game_whole(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    """The longest heading a table has: a daily practice attempt with its date and band. The
+    page is handed such a game through a route (what it shows depends on these fields alone)."""
+    game = player.new_game(code=won_deal()["code"])
+    daily = {"mode": "daily", "daily_date": "2026-12-01", "difficulty": "medium", "ranked": False}
+
+    def as_daily(route: Any) -> None:
+        body = json.dumps({**route.fetch().json(), **daily})
+        route.fulfill(status=200, content_type="application/json", body=body)
+
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.route(f"**/api/v1/games/{game['id']}/", as_daily)
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    Table(page).wait_version(0)
+
+    mode = page.locator("#mode")
+    expect(mode).to_have_text("Daily challenge · 2026-12-01 · medium · practice: does not rank")
+    # Drawn whole (it was cut after the date: the band and the practice note were lost).
+    clipped = mode.evaluate(
+        "(el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1"
+    )
+    assert not clipped, mode.bounding_box()
+    head = page.evaluate(RECTS_JS, "#mode, .counters, .toolbar button")
+    for i, a in enumerate(head):
+        assert a[2] <= 844, a  # on screen
+        for b in head[i + 1 :]:
+            assert not overlaps(a, b), (a, b)
+    found = measure(page)
+    check_readable("844x390 daily practice", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    shoot(page, "play-844x390-daily-practice")
+    page.context.close()
