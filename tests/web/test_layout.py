@@ -401,6 +401,15 @@ STRIP_HITS_JS = """(codes) => codes.map((code) => {
 })"""
 
 
+def ask_a_hint(page: Any, base: str, game_id: str) -> tuple[Table, Any]:
+    """The game's table, once dealt, and its message line after `h`."""
+    page.goto(f"{base}/play/{game_id}/")
+    table = Table(page)
+    table.wait_version(0)
+    page.keyboard.press("h")
+    return table, page.locator("#toast")
+
+
 def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_it(
     browser: Any, live_server: Any, player: Player
 ) -> None:
@@ -442,12 +451,7 @@ def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_
             else route.fulfill(status=202, json={**chances, "actions": None})
         ),
     )
-    page.goto(f"{live_server.url}/play/{game['id']}/")
-    table = Table(page)
-    table.wait_version(0)
-
-    page.keyboard.press("h")
-    toast = page.locator("#toast")
+    _, toast = ask_a_hint(page, live_server.url, game["id"])
     expect(toast).to_contain_text("Chance of still winning after it: 34% (28%\u201341%, 200")
     # Whole: not cut to the line's height (the chance came last and was what went missing).
     assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
@@ -524,4 +528,24 @@ def test_a_turned_phone_names_a_daily_practice_game_whole(
     check_readable("844x390 daily practice", found)
     assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
     shoot(page, "play-844x390-daily-practice")
+    page.context.close()
+
+
+def test_a_hint_leaves_the_message_line_once_the_table_changes(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(code=won_deal()["code"])
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    # The chances, computed in the request here, would hold the test's server a few seconds.
+    pending = {"status": "pending", "game": game["id"], "version": 0, "retry_after": 2}
+    page.route("**/chances/", lambda route: route.fulfill(status=202, json=pending))
+    table, toast = ask_a_hint(page, live_server.url, game["id"])
+    expect(toast).to_contain_text("still computing")
+    hinted = page.locator("#board .card.hint").get_attribute("data-card")
+    assert hinted is not None
+    table.tap(hinted)
+    table.wait_version(1)
+
+    # Its words named a move now played: gone with it, not left for its 6 s.
+    expect(toast).to_be_hidden(timeout=1_000)
     page.context.close()
