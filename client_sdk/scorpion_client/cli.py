@@ -7,7 +7,8 @@
     scorpion stats
 
 In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
-number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen), ``d`` to deal,
+number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen, 1-10 in the
+ten-column games), ``d`` to deal,
 ``u`` undo, ``r`` redo, ``h`` hint, ``restart``, ``resign``, ``q`` to quit (the game stays on
 the server: ``scorpion play --resume``). The table follows the game live: a move made on
 another device (the browser, another terminal) is drawn at once (``--no-follow`` to stop that).
@@ -558,7 +559,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scorpion",
         description="Play Scorpion Solitaire in the terminal.",
         epilog="In a game: a card (8h) moves it; kh 5 moves a King to column 5 (columns "
-        "1-7 on screen); d deal, u undo, r redo, h hint, restart, resign, q quit.",
+        "1-7 on screen, 1-10 in the ten-column games; 8h from 3 names the copy in two decks); "
+        "d deal, u undo, r redo, h hint, restart, resign, q quit.",
     )
     parser.add_argument(
         "--url",
