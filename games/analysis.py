@@ -27,7 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from games.engine.position import Position, play, player_view
+from games.engine.cards import parse_card
+from games.engine.position import DEAL, Action, Move, Position, play, player_view, resolve_move
 from games.engine.solver import Solution, Verdict, solve
 from games.history import GameState, fold_event, new_game_state
 
@@ -187,7 +188,21 @@ def line_steps(start: Position, line: Sequence[dict[str, Any]]) -> list[dict[str
     cards as counts, like every other table the API draws), for a viewer to step through."""
     steps: list[dict[str, Any]] = []
     position = start
-    for command in Solution("won", list(line), 0, 0.0).actions():
-        position, _ = play(position, command)
+    for command in line:
+        position, _ = play(position, _line_action(position, command))
         steps.append(player_view(position))
     return [{"command": dict(command), **table} for command, table in zip(line, steps, strict=True)]
+
+
+def _line_action(position: Position, command: dict[str, Any]) -> Action:
+    """A command of the line as the engine's action, on ``position``. In two decks a move
+    names its copy by the column it leaves (``from``, which the variants' solver gives): the
+    face alone would take the first copy, which may lie elsewhere and not move there (every
+    won Double Scorpion line was refused as an illegal move)."""
+    if command["type"] == "deal":
+        return DEAL
+    card = parse_card(command["card"])
+    source = command.get("from")
+    if source is None:
+        return Move(card, command["to"])
+    return resolve_move(position, card, command["to"], source)

@@ -7,7 +7,8 @@
     scorpion stats
 
 In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
-number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen), ``d`` to deal,
+number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen, 1-10 in the
+ten-column games), ``d`` to deal,
 ``u`` undo, ``r`` redo, ``h`` hint, ``restart``, ``resign``, ``q`` to quit (the game stays on
 the server: ``scorpion play --resume``). The table follows the game live: a move made on
 another device (the browser, another terminal) is drawn at once (``--no-follow`` to stop that).
@@ -19,8 +20,10 @@ import argparse
 import contextlib
 import getpass
 import os
+import re
 import sys
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +49,7 @@ from scorpion_client.errors import (
 from scorpion_client.models import Event, GameUpdate, Variant
 from scorpion_client.oauth import DeviceAuthorization
 from scorpion_client.render import (
+    VARIANT_TITLES,
     describe_event,
     format_duration,
     problem_text,
@@ -53,6 +57,11 @@ from scorpion_client.render import (
     render_game,
     render_hints,
 )
+
+
+class CliError(Exception):
+    """A mistake in what the player typed on the command line, said before any request."""
+
 
 # The terminal client's OAuth app: a public client (no secret) that logs in by the device
 # flow. ``--client-id`` or ``$SCORPION_CLIENT_ID`` name another one.
@@ -281,12 +290,13 @@ class Cli:
 
     def games(self) -> int:
         table = Table(title="Your games (newest first)")
-        for name in ("id", "mode", "status", "moves", "time", "created"):
+        for name in ("id", "game", "mode", "status", "moves", "time", "created"):
             table.add_column(name)
         page = self.client.games.list(status=self.args.status, page_size=self.args.limit)
         for game in page.results:
             table.add_row(
                 game.id,
+                VARIANT_TITLES.get(game.variant, game.variant),
                 game.mode,
                 game.status,
                 str(game.moves),
@@ -310,10 +320,31 @@ class Cli:
                 self.console.print("[yellow]You have no finished game yet.[/yellow]")
                 return 1
             game_id = max(finished, key=lambda game: str(game.finished_at or "")).id
+        else:
+            game_id = self._game_id(game_id)
         analysis = self.client.games.analysis(game_id, wait=self.args.wait)
         self.console.print(f"Analysis of game {game_id}")
         self.console.print(render_analysis(analysis))
         return 0 if analysis.ready else 1
+
+    def _game_id(self, typed: str) -> str:
+        """A game's id as the player typed it: whole, or its first characters as the table's
+        footer shows them ("game c52caf3a"), found among the player's games. The API takes
+        whole ids only, and a server in DEBUG answers anything else with an HTML page."""
+        text = typed.strip().lower()
+        with contextlib.suppress(ValueError):
+            return str(uuid.UUID(text))
+        if not re.fullmatch(r"[0-9a-f][0-9a-f-]{3,35}", text):
+            raise CliError(f"{typed!r} is not a game id (scorpion games lists yours).")
+        found: list[str] = []
+        for game in self.client.games.iter_all():
+            if game.id.startswith(text):
+                found.append(game.id)
+                if len(found) > 1:
+                    raise CliError(f"Several of your games start with {text}: give more of the id.")
+        if not found:
+            raise CliError(f"None of your games has an id starting with {text}.")
+        return found[0]
 
     def stats(self) -> int:
         try:
@@ -364,7 +395,7 @@ class Cli:
         args = self.args
         games = self.client.games
         if args.game:
-            return games.get(args.game)
+            return games.get(self._game_id(args.game))
         variant = args.variant
         if args.seed is not None:
             return games.create(seed=args.seed, variant=variant)
@@ -528,7 +559,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scorpion",
         description="Play Scorpion Solitaire in the terminal.",
         epilog="In a game: a card (8h) moves it; kh 5 moves a King to column 5 (columns "
-        "1-7 on screen); d deal, u undo, r redo, h hint, restart, resign, q quit.",
+        "1-7 on screen, 1-10 in the ten-column games; 8h from 3 names the copy in two decks); "
+        "d deal, u undo, r redo, h hint, restart, resign, q quit.",
     )
     parser.add_argument(
         "--url",
@@ -569,7 +601,9 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--daily", action="store_true", help="today's daily challenge")
     choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
-    choice.add_argument("--game", metavar="ID", help="the game with this id")
+    choice.add_argument(
+        "--game", metavar="ID", help="the game with this id (or its first characters)"
+    )
     play.add_argument(
         "--variant",
         choices=list(VARIANTS),
@@ -595,7 +629,11 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="a finished game's analysis: could it be won, where it turned, a winning line",
     )
-    analyse.add_argument("game", metavar="GAME", help="the game's id, or 'last' (latest finished)")
+    analyse.add_argument(
+        "game",
+        metavar="GAME",
+        help="the game's id (or its first characters), or 'last' (latest finished)",
+    )
     analyse.add_argument(
         "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
     )
@@ -659,6 +697,9 @@ def run(
         return 1
     except ScorpionError as exc:
         console.print(f"[red]{escape(error_text(exc))}[/red]")
+        return 1
+    except CliError as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
         return 1
     except (EOFError, KeyboardInterrupt):
         console.print()

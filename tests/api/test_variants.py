@@ -368,6 +368,20 @@ def test_a_finished_game_of_every_variant_is_analysed_by_its_own_budget(player: 
             assert body["line"]
 
 
+def test_a_double_scorpion_winning_line_is_served_each_move_with_its_copy(
+    player: Player,
+) -> None:
+    # Seed 3's line starts with the 6 of clubs whose other copy lies face up elsewhere, under
+    # cards: the step's table was once played with that copy and the answer was a 422.
+    body = analysis_of_a_resigned_game(player, "double-scorpion", 3)
+
+    assert (body["deal"], body["outcome"]) == ("won", "ended_winnable")
+    moves = [step["command"] for step in body["line"] if step["command"]["type"] == "move"]
+    assert moves
+    assert all(isinstance(move["from"], int) for move in moves)
+    assert len(body["line"][-1]["collected"]) == 8  # the line's last table: all eight runs
+
+
 def test_a_deal_the_solver_cannot_decide_is_analysed_as_unknown_not_guessed(
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:

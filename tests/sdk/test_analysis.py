@@ -148,3 +148,30 @@ def test_scorpion_analyse_says_an_undecided_variant_deal_is_undecided(
     )
     assert "Where the game turned is unknown" in flat
     assert "A winning line" not in flat
+
+
+def test_scorpion_analyse_takes_the_short_id_the_table_shows(term: Terminal) -> None:
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = term("play", "--code", WON_DEAL["code"], lines=["resign", "y"])
+    assert status == 0, out
+    short = out.split("game ")[-1].split(" ")[0]  # the footer: "game 0386f0ac · version 1"
+    assert len(short) == 8
+
+    status, out = term("analyse", short)
+
+    assert status == 0, out
+    assert "The deal could be won from the start." in out
+    assert "<html" not in out.lower()
+
+
+def test_scorpion_analyse_says_what_is_wrong_with_an_id(term: Terminal) -> None:
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+
+    status, out = term("analyse", "abcd1234")
+    assert status == 1
+    assert "None of your games has an id starting with abcd1234." in " ".join(out.split())
+
+    status, out = term("analyse", "not/an id")
+    assert status == 1
+    assert "is not a game id" in out
+    assert "<html" not in out.lower()

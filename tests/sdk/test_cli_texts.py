@@ -195,3 +195,9 @@ def test_the_token_directory_is_closed_to_others(
     store.path.chmod(0o644)
     store.set("http://b", "u")
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+
+
+def test_the_help_numbers_the_columns_of_the_ten_column_games_too() -> None:
+    epilog = " ".join((cli.build_parser().epilog or "").split())
+    assert "columns 1-7 on screen, 1-10 in the ten-column games" in epilog
+    assert "8h from 3" in epilog

@@ -101,6 +101,21 @@ def test_the_terminal_client_plays_a_variant(terminal: Terminal) -> None:
     assert "the daily mode deals Scorpion only, not wasp" in out
 
 
+def test_the_terminal_clients_list_of_games_names_each_ones_variant(terminal: Terminal) -> None:
+    assert terminal("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    assert terminal("new", "--variant", "three-blind-mice", "--seed", "3", lines=["q"])[0] == 0
+    assert terminal("new", "--seed", "3", lines=["q"])[0] == 0
+
+    status, out = terminal("games")
+
+    assert status == 0, out
+    rows = [line for line in out.splitlines() if "seeded" in line]
+    assert len(rows) == 2
+    assert "Scorpion" in rows[0]  # newest first
+    assert "Three Blind Mice" not in rows[0]
+    assert "Three Blind Mice" in rows[1]
+
+
 def test_the_terminal_client_plays_a_reserve_card_from_the_prompt(terminal: Terminal) -> None:
     # Three Blind Mice, seed 1: the reserve is KD and 4D; 4D (slot 2, "from 12" on screen)
     # goes on the 5D of column 2.

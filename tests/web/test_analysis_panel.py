@@ -3,6 +3,7 @@ winning line stepped through on the board."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,6 +71,56 @@ def test_the_replay_shows_where_a_lost_game_turned_and_steps_through_the_winning
     shoot(page, "desktop-replay-analysis")
     page.click("#line-prev")
     expect(page.locator("#board .slot.filled")).not_to_have_count(4)
+    assert errors == []
+    page.close()
+
+
+IN_VIEW = """() => {
+  const r = document.getElementById("board").getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+
+
+def test_on_a_turned_phone_the_winning_line_is_stepped_through_in_sight(
+    browser: Any, live_server: Any
+) -> None:
+    """At 844x390 the panel lies below the table: its buttons bring the table into view, and
+    the controls above the table (and the arrow keys) step on through the line."""
+    base = live_server.url
+    deal = won_deal()
+    page = browser.new_page(viewport={"width": 844, "height": 390})
+    page.set_default_timeout(30_000)
+    errors = watch_errors(page)
+    sign_up(page, base)
+    start_from_code(page, deal["code"])
+    game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+    assert page.evaluate(SEND, [game_id, {"type": "resign"}]) == 200
+
+    page.goto(f"{base}/history/{game_id}/")
+    next_step = page.locator("#line-next")
+    next_step.scroll_into_view_if_needed()
+    assert not page.evaluate(IN_VIEW)  # the panel and the table do not fit together
+    next_step.click()
+    step_text = page.locator("#step-text")
+
+    def line_step(n: int) -> re.Pattern[str]:
+        return re.compile(rf"winning line from step \d+, {n} / ")
+
+    expect(page.locator("#line-step")).to_contain_text("Winning line, 1 / ")
+    expect(step_text).to_contain_text(line_step(1))
+    page.wait_for_function(IN_VIEW)
+    page.click("#step-next")
+    expect(step_text).to_contain_text(line_step(2))
+    page.keyboard.press("ArrowRight")
+    expect(step_text).to_contain_text(line_step(3))
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#line-step")).to_contain_text("Winning line, 2 / ")
+    shoot(page, "phone-landscape-replay-line")
+    # The game's own steps come back with the first step, the slider or Play.
+    page.click("#step-first")
+    expect(step_text).to_have_text("The deal.")
+    page.click("#step-next")
+    expect(step_text).to_contain_text("Step 1:")
     assert errors == []
     page.close()
 

@@ -199,3 +199,31 @@ def test_the_account_pages_name_password_export_and_deletion(
     shoot(page, "account-reset-desktop")
     assert not errors, errors
     context.close()
+
+
+def test_play_now_past_the_guest_limit_says_when_to_come_back_in_words(
+    browser: Any, live_server: Any
+) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    drf = {
+        "type": "/api/problems/throttled/",
+        "title": "Too many requests",
+        "status": 429,
+        "detail": "Request was throttled. Expected available in 1596 seconds.",
+        "code": "throttled",
+    }
+    page.route(
+        "**/api/v1/guest/",
+        lambda route: route.fulfill(
+            status=429,
+            headers={"Retry-After": "1596", "Content-Type": "application/problem+json"},
+            json=drf,
+        ),
+    )
+    page.goto(live_server.url + "/")
+    page.click("text=Play now")
+
+    said = page.get_by_text("Too many requests for now: try again in 27 minutes.")
+    expect(said).to_be_visible()
+    assert "Expected available" not in page.content()
+    page.context.close()

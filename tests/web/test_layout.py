@@ -295,6 +295,8 @@ def test_keys_walk_the_table_and_enter_plays_the_focused_card(
     assert page.evaluate(focused) == columns[0]["cards"][-1]
     page.keyboard.press("ArrowUp")
     assert page.evaluate(focused) == columns[0]["cards"][-2]
+    # Focused, a card is not raised over the card lying on it (which would move with it).
+    assert page.evaluate(STRIP_HITS_JS, columns[0]["cards"][-2:]) == [True, True]
     page.keyboard.press("ArrowDown")
     assert page.evaluate(focused) == columns[0]["cards"][-1]
     # The focus ring shows (a keyboard focus: :focus-visible).
@@ -384,4 +386,166 @@ def test_reduced_motion_moves_without_animation(
     table.wait_version(1)
     assert page.evaluate("window.__animated") == 0
     assert page.evaluate("document.getAnimations().length") == 0
+    page.context.close()
+
+
+# What the page sees at the middle of each card's strip that shows (down to the next card's
+# top): the card itself, or something over it.
+STRIP_HITS_JS = """(codes) => codes.map((code) => {
+  const card = document.querySelector(`#board .card[data-card="${code}"]`);
+  const rect = card.getBoundingClientRect();
+  const next = card.nextElementSibling;
+  const bottom = next ? next.getBoundingClientRect().top : rect.bottom;
+  const hit = document.elementFromPoint(rect.left + rect.width / 2, (rect.top + bottom) / 2);
+  return Boolean(hit && hit.closest('.card') === card);
+})"""
+
+
+def ask_a_hint(page: Any, base: str, game_id: str) -> tuple[Table, Any]:
+    """The game's table, once dealt, and its message line after `h`."""
+    page.goto(f"{base}/play/{game_id}/")
+    table = Table(page)
+    table.wait_version(0)
+    page.keyboard.press("h")
+    return table, page.locator("#toast")
+
+
+def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_it(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    # The longest hint the page words: a card carrying others, a reason in two parts, and its
+    # winning chance; served as such, so that the test does not hang on a deal's best move.
+    game = player.new_game(code=won_deal()["code"])
+    origin, column = next(
+        (i, c) for i, c in enumerate(game["columns"]) if not c["hidden"] and len(c["cards"]) > 3
+    )
+    card, carried = column["cards"][-4], column["cards"][-3:]
+    to = (origin + 1) % 7
+    hints = {
+        "version": 0,
+        "moves": [
+            {
+                "card": card,
+                "from": origin,
+                "to": to,
+                "reason": "",
+                "details": [
+                    {"reason": "frees", "card": carried[0], "column": origin + 1},
+                    {"reason": "empties_column", "column": origin + 1},
+                ],
+            }
+        ],
+        "deal": True,
+    }
+    action = {"type": "move", "card": card, "to": to, "chance": 0.34, "low": 0.28}
+    action |= {"high": 0.41, "wins": 68, "losses": 132, "undecided": 0, "samples": 200}
+    chances = {"status": "ready", "game": game["id"], "version": 0, "samples": 200}
+    chances |= {"node_budget": 20_000, "actions": [action]}
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.route("**/hints/", lambda route: route.fulfill(json=hints))
+    page.route(
+        "**/chances/",
+        lambda route: (
+            route.fulfill(json=chances)
+            if route.request.method == "GET"
+            else route.fulfill(status=202, json={**chances, "actions": None})
+        ),
+    )
+    _, toast = ask_a_hint(page, live_server.url, game["id"])
+    expect(toast).to_contain_text("Chance of still winning after it: 34% (28%\u201341%, 200")
+    # Whole: not cut to the line's height (the chance came last and was what went missing).
+    assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
+    check_nothing_covered(page, "844x390 hint")
+    found = measure(page)
+    check_readable("844x390 hint", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    # The cards on the hinted card move with it: they light up, and it is not drawn over them.
+    expect(page.locator("#board .card.hint")).to_have_attribute("data-card", card)
+    carried_lit = page.locator("#board .card.hint-carried")
+    assert [e.get_attribute("data-card") for e in carried_lit.all()] == carried
+    assert page.evaluate(STRIP_HITS_JS, [card, *carried]) == [True] * 4
+    shoot(page, "play-844x390-hint")
+    page.context.close()
+
+
+def test_a_resigned_game_on_a_turned_phone_keeps_its_banner_to_one_row(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(code=won_deal()["code"])
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+
+    page.click("#btn-resign")
+    page.click("dialog[open] button.danger, dialog[open] button:has-text('Resign')")
+    expect(page.locator("#banner")).to_contain_text("Game over: resigned")
+    table.settle()
+
+    # One row (title and buttons side by side, about 40 px), not a block of two (about 95 px):
+    # the table below keeps the height.
+    banner = page.locator("#banner").bounding_box()
+    assert banner is not None
+    assert banner["height"] <= 44, banner
+    check_nothing_covered(page, "844x390 resigned")
+    found = measure(page)
+    check_readable("844x390 resigned", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the table runs off the screen"
+    shoot(page, "play-844x390-resigned")
+    page.context.close()
+
+
+def test_a_turned_phone_names_a_daily_practice_game_whole(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    """The longest heading a table has: a daily practice attempt with its date and band. The
+    page is handed such a game through a route (what it shows depends on these fields alone)."""
+    game = player.new_game(code=won_deal()["code"])
+    daily = {"mode": "daily", "daily_date": "2026-12-01", "difficulty": "medium", "ranked": False}
+
+    def as_daily(route: Any) -> None:
+        body = json.dumps({**route.fetch().json(), **daily})
+        route.fulfill(status=200, content_type="application/json", body=body)
+
+    page = log_in(browser, live_server.url, player, (844, 390))
+    page.route(f"**/api/v1/games/{game['id']}/", as_daily)
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    Table(page).wait_version(0)
+
+    mode = page.locator("#mode")
+    expect(mode).to_have_text("Daily challenge · 2026-12-01 · medium · practice: does not rank")
+    # Drawn whole (it was cut after the date: the band and the practice note were lost).
+    clipped = mode.evaluate(
+        "(el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1"
+    )
+    assert not clipped, mode.bounding_box()
+    head = page.evaluate(RECTS_JS, "#mode, .counters, .toolbar button")
+    for i, a in enumerate(head):
+        assert a[2] <= 844, a  # on screen
+        for b in head[i + 1 :]:
+            assert not overlaps(a, b), (a, b)
+    found = measure(page)
+    check_readable("844x390 daily practice", found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    shoot(page, "play-844x390-daily-practice")
+    page.context.close()
+
+
+def test_a_hint_leaves_the_message_line_once_the_table_changes(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(code=won_deal()["code"])
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    # The chances, computed in the request here, would hold the test's server a few seconds.
+    pending = {"status": "pending", "game": game["id"], "version": 0, "retry_after": 2}
+    page.route("**/chances/", lambda route: route.fulfill(status=202, json=pending))
+    table, toast = ask_a_hint(page, live_server.url, game["id"])
+    expect(toast).to_contain_text("still computing")
+    hinted = page.locator("#board .card.hint").get_attribute("data-card")
+    assert hinted is not None
+    table.tap(hinted)
+    table.wait_version(1)
+
+    # Its words named a move now played: gone with it, not left for its 6 s.
+    expect(toast).to_be_hidden(timeout=1_000)
     page.context.close()

@@ -37,8 +37,25 @@ function noteServerClock(response) {
   if (!Number.isNaN(date)) clockOffset = date - Date.now();
 }
 
+// A wait in words: "in 40 seconds", "in 27 minutes", "in about 2 hours".
+export function waitText(seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) return "in a moment";
+  if (seconds < 60) return `in ${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const hours = Math.round(minutes / 60);
+  return `in about ${hours} hour${hours === 1 ? "" : "s"}`;
+}
+
 // allauth answers `{"status", "errors": [{"message", "param"}]}`; the API, problem details.
-function problemOf(data, status) {
+// A limit reached (429) is said in the player's words, with the wait from Retry-After, rather
+// than the server's "Request was throttled. Expected available in 1596 seconds.".
+function problemOf(data, status, retryAfter) {
+  if (status === 429) {
+    const body = data && typeof data === "object" && !Array.isArray(data) ? data : {};
+    const wait = Number.parseInt(retryAfter || "", 10);
+    return { ...body, code: body.code || "throttled", detail: `Too many requests for now: try again ${waitText(wait)}.` };
+  }
   if (data && Array.isArray(data.errors) && !data.detail) {
     return { status, code: "auth_error", detail: data.errors.map((e) => e.message).join(" ") };
   }
@@ -101,7 +118,7 @@ export async function request(method, path, body, { allowStatus = [] } = {}) {
     const next = location.pathname + location.search;
     location.assign(`/?next=${encodeURIComponent(next)}`);
   }
-  throw new ApiError(response.status, problemOf(data, response.status));
+  throw new ApiError(response.status, problemOf(data, response.status, response.headers.get("Retry-After")));
 }
 
 async function json(method, path, body) {

@@ -34,6 +34,7 @@ import {
   confirmDialog,
   formatDuration,
   h,
+  hideToast,
   isPractice,
   MODE_LABELS,
   toast,
@@ -66,6 +67,7 @@ let arrived = null; // a stream event held back while a command of this page is 
 let hints = null; // the hints answer for the version on the table
 let hintIndex = -1;
 let hintShown = null;
+let hintMessage = ""; // the words of the last hint on the message line
 let chances = null; // the chances answer (or {status: "pending"}) for the version on the table
 let chancesRefused = false; // the server estimates none in this game's variant: stop asking
 let idleTimer = null;
@@ -292,6 +294,9 @@ function setGame(next) {
     hints = null;
     hintIndex = -1;
     hintShown = null;
+    // A hint is about the table it was given for: once that changed (the move played, the
+    // game over), its words would name a move that is gone.
+    hideToast(hintMessage);
   }
   game = rest;
   showRules(game);
@@ -572,11 +577,15 @@ async function hint() {
   highlight(hintShown);
   const where = options.length > 1 ? `Hint ${hintIndex + 1} of ${options.length}: ` : "Hint: ";
   const shown = hintShown;
-  toast(where + hintText(shown), { ms: 6000 });
+  hintMessage = where + hintText(shown);
+  toast(hintMessage, { ms: 6000 });
   // The winning chance follows when the server has it (a worker computes it): the hint itself
   // never waits for it.
   const chance = await chanceText(shown);
-  if (chance && hintShown === shown) toast(where + hintText(shown) + chance, { ms: 6000 });
+  if (chance && hintShown === shown) {
+    hintMessage = where + hintText(shown) + chance;
+    toast(hintMessage, { ms: 6000 });
+  }
 }
 
 // --- winning chances (GET/POST .../chances/): estimated by a worker from what the player sees ---
@@ -656,8 +665,8 @@ function hintReason(detail) {
 }
 
 function clearHighlight() {
-  for (const element of document.querySelectorAll(".hint, .hint-target")) {
-    element.classList.remove("hint", "hint-target");
+  for (const element of document.querySelectorAll(".hint, .hint-target, .hint-carried")) {
+    element.classList.remove("hint", "hint-target", "hint-carried");
   }
 }
 
@@ -669,7 +678,12 @@ function highlight(option) {
     return;
   }
   const where = option.from !== undefined && option.from !== null ? `[data-column="${option.from}"]` : "";
-  board.querySelector(`.card[data-card="${option.card}"]${where}`)?.classList.add("hint");
+  const card = board.querySelector(`.card[data-card="${option.card}"]${where}`);
+  card?.classList.add("hint");
+  // The cards lying on it go along: they light up with it and stay over it, never hidden.
+  for (let next = card?.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.classList.contains("card")) next.classList.add("hint-carried");
+  }
   const column = board.querySelector(`.column[data-column="${option.to}"]`);
   const cards = column ? column.querySelectorAll(".card") : [];
   const target = cards.length ? cards[cards.length - 1] : column?.querySelector(".empty-slot");

@@ -31,6 +31,9 @@ let current = 0;
 let wanted = 0;
 let timer = 0;
 const pages = new Map(); // page number -> promise of Map(version -> state with its event)
+// While a step of the solver's winning line is on the table: its stepper, which the controls
+// above the table and the arrow keys then drive (step(delta)); null while the game is shown.
+let line = null;
 
 function fetchPage(number) {
   if (!pages.has(number)) {
@@ -52,6 +55,7 @@ async function fetchState(version) {
 }
 
 async function show(version) {
+  line = null;
   version = Math.max(0, Math.min(last, version));
   wanted = version;
   let state;
@@ -124,17 +128,23 @@ function showActions(g) {
   actions.hidden = false;
 }
 
+// One step back or on, of what the table shows: the winning line, or the game.
+function stepBy(delta) {
+  if (line) line.step(delta);
+  else show(wanted + delta);
+}
+
 buttons.first.addEventListener("click", () => show(0));
-buttons.prev.addEventListener("click", () => show(wanted - 1));
-buttons.next.addEventListener("click", () => show(wanted + 1));
+buttons.prev.addEventListener("click", () => stepBy(-1));
+buttons.next.addEventListener("click", () => stepBy(1));
 buttons.last.addEventListener("click", () => show(last));
 buttons.play.addEventListener("click", play);
 range.addEventListener("input", () => show(Number(range.value)));
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
-  if (event.key === "ArrowLeft") show(wanted - 1);
-  else if (event.key === "ArrowRight") show(wanted + 1);
+  if (event.key === "ArrowLeft") stepBy(-1);
+  else if (event.key === "ArrowRight") stepBy(1);
   else if (event.key === "Home") show(0);
   else if (event.key === "End") show(last);
   else return;
@@ -199,7 +209,10 @@ function renderAnalysis(analysis) {
     parts.push(h("p", {}, "You won it."));
   } else if (analysis.outcome === "slipped") {
     const jump = h("button", { type: "button", id: "analysis-turn" }, `Go to step ${turn}`);
-    jump.addEventListener("click", () => show(turn));
+    jump.addEventListener("click", async () => {
+      await show(turn);
+      bringTableIntoView();
+    });
     parts.push(
       h("p", { id: "analysis-turning-point" },
         `Still winnable after step ${turn}; step ${turn + 1} lost it: ${describeEvent(analysis.losing_event)}.`),
@@ -214,6 +227,16 @@ function renderAnalysis(analysis) {
   if (analysis.line.length) parts.push(...lineViewer(analysis));
   panel.replaceChildren(...parts);
   panel.hidden = false;
+}
+
+// The panel lies below the table: on a short screen (a phone turned sideways) what it puts on
+// the table would change out of sight. The table is scrolled into view, with the controls
+// above it, which step on through the line.
+function bringTableIntoView() {
+  const { top, bottom } = board.getBoundingClientRect();
+  if (top >= 0 && bottom <= window.innerHeight) return;
+  const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  root.querySelector(".replay-controls").scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
 }
 
 function lineViewer(analysis) {
@@ -234,11 +257,17 @@ function lineViewer(analysis) {
       renderTable(board, { ...step, version: from, status: game.status }, { interactive: false });
       label.textContent = `Winning line, ${index + 1} / ${steps.length}: ${lineCommandText(step.command)}.`;
       text.textContent = `Not played: the solver's winning line from step ${from}, ${index + 1} / ${steps.length}.`;
+      line = stepper;
+      // First and last leave the line for the game's own steps.
+      buttons.first.disabled = buttons.last.disabled = buttons.prev.disabled = false;
+      buttons.next.disabled = index >= steps.length - 1;
     }
     prev.disabled = index < 0;
     next.disabled = index >= steps.length - 1;
     next.textContent = "Next";
+    bringTableIntoView();
   }
+  const stepper = { step: (delta) => showStep(index + delta) };
   prev.disabled = true;
   prev.addEventListener("click", () => showStep(index - 1));
   next.addEventListener("click", () => showStep(index + 1));

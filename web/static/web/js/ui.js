@@ -45,6 +45,15 @@ export function toast(message, { kind = "info", ms = 3200 } = {}) {
   }, ms);
 }
 
+// Takes the message line away if it still shows ``message`` (and nothing said since).
+export function hideToast(message) {
+  const box = document.getElementById("toast");
+  if (!box || box.hidden || box.textContent !== message) return;
+  clearTimeout(toastTimer);
+  box.hidden = true;
+  box.textContent = "";
+}
+
 // Said to screen readers only (the visible table already shows it).
 export function announce(message) {
   const region = document.getElementById("announcer");
