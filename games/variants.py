@@ -28,7 +28,7 @@ CERTIFIED_VARIANTS = frozenset({SCORPION.name})
 # Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py). In Scorpion Tail
 # (about three deals in four decided at 2,000 positions) and Double Scorpion (about one in four)
 # it leaves too many undecided (README, "Solver, the other variants"), and the chances' sampling
-# reads only one-deck tables whose runs are one suit, so their games answer
+# reads only one-deck tables (games/engine/chances.py), so their games answer
 # ``variant_not_analysed`` to a request for chances.
 CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "three-blind-mice"})
 
