@@ -139,7 +139,7 @@ class VisibleTable:
         seen = {card for column in self.face_up for card in column}
         seen.update(self.reserve)
         seen.update(self.collected_cards)
-        unseen = tuple(card for card in range(DECK_SIZE) if card not in seen)
+        unseen = tuple(card for card in range(self.variant.deck_size) if card not in seen)
         if len(unseen) != sum(self.face_down) + self.stock_size or len(
             self.collected_cards
         ) != 13 * len(self.collected):
