@@ -24,13 +24,19 @@ CERTIFIED_VARIANTS = frozenset({SCORPION.name})
 # Variants whose games in play get winning chances (every variant's finished games get the
 # post-game analysis, with budgets of their own: games.analysis.analysis_budgets). A chance is
 # the share of sampled deals the solver proves won within a small budget (20,000 positions),
-# so it only means something where the solver decides nearly all of them: Scorpion, Wasp and
-# Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py). In Scorpion Tail
-# (about three deals in four decided at 2,000 positions) and Double Scorpion (about one in four)
-# it leaves too many undecided (README, "Solver, the other variants"), and the chances' sampling
-# reads only one-deck tables whose runs are one suit, so their games answer
-# ``variant_not_analysed`` to a request for chances.
-CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "three-blind-mice"})
+# so it only means something where the solver decides nearly all of them: Scorpion, Wasp,
+# Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py) and Scorpion Tail,
+# whose mid-game samples are decided far more often than its deals (README, "Winning chances",
+# 2026-12-01, load average 3-8: `python bench/hints.py --variant scorpion-tail --work-budget
+# 500000 --samples 50,200`, 20 positions: 6.5% of sampled solves undecided, the top-ranked
+# action kept the deal winnable in all 20; with `--positions 30 --start-seed 1000`, 4.2%
+# undecided, 8 of 9 contested positions right against 5 for the heuristic hint; but each sample
+# is dear, so an answer rests on a median of 12-18 samples, 2 on request). Double Scorpion
+# leaves about 30% of its sampled solves undecided, on a median of 4 samples an answer (1 on
+# request; README, same section), and the chances' sampling reads only one-deck tables
+# (games/engine/chances.py), so its games answer ``variant_not_analysed`` to a request for
+# chances.
+CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "scorpion-tail", "three-blind-mice"})
 
 __all__ = [
     "CERTIFIED_VARIANTS",

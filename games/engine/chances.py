@@ -5,7 +5,7 @@ give away the face-down cards and the stock. Here it is only ever shown *made-up
 
 1. ``VisibleTable.of(position)`` keeps what the player sees -- the face-up cards of each column,
    the number of face-down cards under them, the stock's size, the reserve (Three Blind Mice's
-   two face-up cards) and the suits collected -- and
+   two face-up cards), the suits collected and the cards of the collected runs -- and
    drops everything else. Every later step reads only the table, so nothing downstream can
    depend on a card the player cannot see.
 2. The unseen cards are the 52 minus the face-up, reserve and collected ones: exactly the set
@@ -96,24 +96,41 @@ _Z = 1.959963984540054
 
 @dataclass(frozen=True, slots=True)
 class VisibleTable:
-    """The table as the player sees it: nothing here can name a face-down or stock card."""
+    """The table as the player sees it: nothing here can name a face-down or stock card.
+
+    The collected runs are kept as their cards (``collected_cards``, in card order), not only as
+    the suits of their Kings (``collected``, which the sampled positions carry): in Scorpion Tail
+    a run alternates colours, so a King's suit does not say which Queen, Jack, ... went with it,
+    and only the cards say which are left unseen. The cards are public -- each lay face up in its
+    run when the run was collected -- and ``of`` takes them as the deck minus every card still
+    placed (columns, stock, reserve). That reads the face-down and stock cards, but only as a
+    set, and that set is fixed by what the player saw: any rearrangement of the unseen cards
+    leaves it, and so the table, unchanged (tests/engine/test_chances.py). The unseen cards are
+    then the deck minus the face-up, reserve and collected cards: the face-down and stock cards
+    as a sorted multiset, never their order.
+    """
 
     face_up: tuple[tuple[int, ...], ...]  # per column, bottom -> top
     face_down: tuple[int, ...]  # how many face-down cards lie under each column's face-up ones
     stock_size: int
-    collected: tuple[int, ...]  # suit indexes, in the order collected
-    # The game of the family: its rules are public, like the table. Only one-deck variants
-    # whose runs are one suit (Scorpion, Wasp, Three Blind Mice): there a collected suit names
-    # its 13 cards, so the unseen cards are exactly the rest.
+    collected: tuple[int, ...]  # suit indexes (of each run's King), in the order collected
+    collected_cards: tuple[int, ...]  # the cards of the collected runs, in card order
+    # The game of the family: its rules are public, like the table. One-deck variants only: in
+    # two decks a card int also says which copy of its face it is, which the deal order decides
+    # (games/engine/variants.py), so a table of ints would carry more than the player sees.
     variant: Variant = SCORPION
     reserve: tuple[int, ...] = ()  # face up, in slot order (Three Blind Mice)
 
     @classmethod
     def of(cls, position: Position) -> VisibleTable:
-        """Read only the face-up cards, the counts, the stock's size and the collected suits."""
+        """Read the face-up cards, the counts, the stock's size, the collected suits and the
+        collected cards (the deck minus the cards still placed: see the class docstring)."""
         variant = position.variant
-        if variant.decks != 1 or variant.build != "suit":
+        if variant.decks != 1:
             raise ValueError(f"winning chances are not estimated in {variant.title}")
+        placed = {card for column in position.columns for card in column}
+        placed.update(position.stock)
+        placed.update(position.reserve)
         return cls(
             face_up=tuple(
                 column[hidden:]
@@ -122,6 +139,7 @@ class VisibleTable:
             face_down=tuple(position.hidden),
             stock_size=len(position.stock),
             collected=tuple(position.collected),
+            collected_cards=tuple(card for card in range(DECK_SIZE) if card not in placed),
             variant=variant,
             reserve=tuple(position.reserve),
         )
@@ -130,9 +148,11 @@ class VisibleTable:
         """The cards the player cannot see (face down or in the stock), in card order."""
         seen = {card for column in self.face_up for card in column}
         seen.update(self.reserve)
-        seen.update(suit * 13 + rank for suit in self.collected for rank in range(13))
-        unseen = tuple(card for card in range(DECK_SIZE) if card not in seen)
-        if len(unseen) != sum(self.face_down) + self.stock_size:
+        seen.update(self.collected_cards)
+        unseen = tuple(card for card in range(self.variant.deck_size) if card not in seen)
+        if len(unseen) != sum(self.face_down) + self.stock_size or len(
+            self.collected_cards
+        ) != 13 * len(self.collected):
             raise ValueError("the visible table does not account for 52 cards")
         return unseen
 

@@ -5,6 +5,7 @@ tested in tests/workers/test_chances.py."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -46,6 +47,27 @@ def hint_count(game: dict[str, Any]) -> int:
     return Game.objects.get(pk=game["id"]).hint_count
 
 
+def hidden_cards_reversed(
+    game: dict[str, Any], *, version: int, samples: int, node_budget: int
+) -> list[dict[str, Any]]:
+    """The chances of the game's table with its unseen cards in reverse order (another deal
+    the player cannot tell apart), as the service would serve them."""
+    position = game_state(game=Game.objects.get(pk=game["id"])).position
+    reversed_cards = with_unseen(position, list(reversed(unseen_cards(position))))
+    # (with_unseen keeps a Scorpion position's fields only: the variant's are kept here.)
+    shuffled = dataclasses.replace(
+        position, columns=reversed_cards.columns, stock=reversed_cards.stock
+    )
+    assert shuffled != position
+    found = chances(
+        VisibleTable.of(shuffled),
+        samples=samples,
+        seed=services.chance_seed(game_id=game["id"], version=version),
+        node_budget=node_budget,
+    )
+    return [entry.to_dict() for entry in found]
+
+
 def test_every_legal_action_gets_a_chance_from_the_sampled_deals(player: Player) -> None:
     game = player.new_game(code=CODE)
     play_line(player, game["id"], LINE[:3])
@@ -69,16 +91,7 @@ def test_the_answer_is_the_visible_tables_whatever_the_hidden_cards(player: Play
     game = player.new_game(code=CODE)
     play_line(player, game["id"], LINE[:2])
     body = player.get(path(game)).json()
-    position = game_state(game=Game.objects.get(pk=game["id"])).position
-    shuffled = with_unseen(position, list(reversed(unseen_cards(position))))
-    assert shuffled != position
-    expected = chances(
-        VisibleTable.of(shuffled),
-        samples=8,
-        seed=services.chance_seed(game_id=game["id"], version=2),
-        node_budget=5_000,
-    )
-    assert body["actions"] == [entry.to_dict() for entry in expected]
+    assert body["actions"] == hidden_cards_reversed(game, version=2, samples=8, node_budget=5_000)
 
 
 def test_a_served_answer_counts_one_hint_per_version(player: Player) -> None:
@@ -174,12 +187,29 @@ def test_variants_the_solver_decides_get_chances_by_their_own_rules(
     assert sum(action["undecided"] for action in actions) <= samples // 20
 
 
-def test_the_variants_the_solver_rarely_decides_get_a_clear_refusal(player: Player) -> None:
-    for name in ("scorpion-tail", "double-scorpion"):
-        game = player.new_game(variant=name, seed=7)
-        refused = player.get(path(game))
-        assert refused.status_code == 409, refused.content
-        assert refused.json()["code"] == "variant_not_analysed"
-        title = VARIANTS[name].title  # the game as players know it, not its slug
-        assert f"in {title} games" in refused.json()["detail"]
-        assert player.post(path(game), {}).status_code == 409
+def test_a_scorpion_tail_games_chances_are_its_visible_tables(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its runs alternate colours, so the table keeps the collected runs' cards, not only their
+    # Kings' suits (games/engine/chances.py); a small budget keeps the test short.
+    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 3)
+    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 500)
+    game = player.new_game(variant="scorpion-tail", seed=7)
+    answer = player.get(path(game))
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["samples"] == 3
+    position = game_state(game=Game.objects.get(pk=game["id"])).position
+    assert position.variant is VARIANTS["scorpion-tail"]
+    assert len(body["actions"]) == len(legal_actions(position))
+    assert body["actions"] == hidden_cards_reversed(game, version=0, samples=3, node_budget=500)
+
+
+def test_double_scorpion_the_solver_rarely_decides_gets_a_clear_refusal(player: Player) -> None:
+    game = player.new_game(variant="double-scorpion", seed=7)
+    refused = player.get(path(game))
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["code"] == "variant_not_analysed"
+    title = VARIANTS["double-scorpion"].title  # the game as players know it, not its slug
+    assert f"in {title} games" in refused.json()["detail"]
+    assert player.post(path(game), {}).status_code == 409

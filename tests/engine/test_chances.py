@@ -201,11 +201,15 @@ def test_zero_samples_is_refused() -> None:
         chances(VisibleTable.of(deal_position(_SOME_DEAL)), samples=0, seed=1)
 
 
-@pytest.mark.parametrize("name", ["wasp", "three-blind-mice"])
+# Scorpion Tail's solver costs more a position and settles few samples at the root: a smaller
+# budget keeps the test short (the property is exact equality at any budget).
+@pytest.mark.parametrize(
+    ("name", "budget"), [("wasp", BUDGET), ("three-blind-mice", BUDGET), ("scorpion-tail", 300)]
+)
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**63 - 1), st.data())
 def test_variant_chances_follow_the_variants_rules_and_stay_fair(
-    name: str, seed: int, data: st.DataObject
+    name: str, budget: int, seed: int, data: st.DataObject
 ) -> None:
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal
@@ -234,8 +238,8 @@ def test_variant_chances_follow_the_variants_rules_and_stay_fair(
     )
     sample = table.sample(SplitMix64(seed))
     assert VisibleTable.of(sample) == table
-    real = chances(table, samples=3, seed=seed, node_budget=BUDGET)
-    assert real == chances(VisibleTable.of(shuffled), samples=3, seed=seed, node_budget=BUDGET)
+    real = chances(table, samples=3, seed=seed, node_budget=budget)
+    assert real == chances(VisibleTable.of(shuffled), samples=3, seed=seed, node_budget=budget)
     # The variant's own legal actions (Wasp: any card may fill an empty column; Three Blind
     # Mice: the reserve cards are played too), not Scorpion's.
     assert sorted(map(repr, (found.action for found in real))) == sorted(
@@ -243,12 +247,105 @@ def test_variant_chances_follow_the_variants_rules_and_stay_fair(
     )
 
 
-def test_chances_are_not_estimated_where_a_suit_does_not_name_its_cards() -> None:
-    from games.engine.variants import VARIANTS
+def test_chances_are_not_estimated_in_two_decks() -> None:
+    # A card int there also says which copy of its face it is, which the deal order decides.
+    from games.engine.variants import DOUBLE_SCORPION
     from games.engine.variants import deal_code_for_seed as variant_deal
     from games.engine.variants import deal_position as variant_position
 
-    for name in ("scorpion-tail", "double-scorpion"):
-        variant = VARIANTS[name]
-        with pytest.raises(ValueError, match="not estimated"):
-            VisibleTable.of(variant_position(variant_deal(1, variant), variant))
+    with pytest.raises(ValueError, match="not estimated"):
+        VisibleTable.of(variant_position(variant_deal(1, DOUBLE_SCORPION), DOUBLE_SCORPION))
+
+
+def _tail_run(draw: st.DrawFn, king: int, left: set[int]) -> tuple[int, ...]:
+    """A King-to-Ace run in alternating colours from ``king`` down, of cards still ``left``
+    (a card of the other colour one rank lower each time, drawn among the two there are)."""
+    from games.engine.variants import is_red
+
+    run = [king]
+    for rank in range(11, -1, -1):
+        red = not is_red(run[-1])
+        run.append(
+            draw(st.sampled_from(sorted(c for c in left if c % 13 == rank and is_red(c) == red)))
+        )
+    left.difference_update(run)
+    return tuple(run)
+
+
+@st.composite
+def tail_positions(draw: st.DrawFn) -> tuple[Position, tuple[int, ...]]:
+    """A Scorpion Tail position after 0-3 runs were collected, and the cards of those runs.
+
+    The runs alternate colours, so a King's suit does not name its run's cards (a red Queen of
+    either suit may have gone with the King of spades). The last run is either gone already or
+    collected here by the rules: its King to Two lie face up on top of the first column, its Ace
+    on top of the second, and the Ace is played onto the Two. The other cards are dealt at
+    random to the columns (a random number face down) and the stock. Not every such position is
+    reachable in a game, but each holds every card once, which is all the table reads.
+    """
+    from games.engine.variants import SCORPION_TAIL
+
+    kings = draw(st.lists(st.sampled_from([12, 25, 38, 51]), unique=True, max_size=3))
+    left = set(range(52))
+    runs = [_tail_run(draw, king, left) for king in kings]
+    play_last = bool(runs) and draw(st.booleans())
+    rest = list(draw(st.permutations(sorted(left))))
+    stock = tuple(rest[:3]) if draw(st.booleans()) else ()
+    rest = rest[len(stock) :]
+    cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=6, max_size=6)))
+    columns = [list(rest[a:b]) for a, b in zip([0, *cuts], [*cuts, len(rest)], strict=True)]
+    hidden = [draw(st.integers(0, max(len(column) - 1, 0))) for column in columns]
+    collected = tuple(run[0] // 13 for run in runs)
+    if play_last:
+        last = runs[-1]
+        columns[0] += last[:-1]
+        columns[1].append(last[-1])
+        collected = collected[:-1]
+    position = Position(
+        tuple(map(tuple, columns)),
+        tuple(hidden),
+        stock,
+        collected,
+        variant=SCORPION_TAIL,
+    )
+    if play_last:
+        position = apply(position, Move(runs[-1][-1], 0))[0]
+        assert len(position.collected) == len(runs), "the run was collected"
+    assert Position.from_dict(position.to_dict()) == position  # every card once
+    return position, tuple(sorted(card for run in runs for card in run))
+
+
+def _variant_with_unseen(position: Position, order: list[int]) -> Position:
+    shuffled = with_unseen(position, order)
+    return Position(
+        shuffled.columns,
+        position.hidden,
+        shuffled.stock,
+        position.collected,
+        position.reserve,
+        position.variant,
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(tail_positions(), st.data(), st.integers(0, 2**64 - 1), st.sampled_from([None, 2_000]))
+def test_scorpion_tail_chances_read_the_collected_runs_cards_and_nothing_unseen(
+    found: tuple[Position, tuple[int, ...]], data: st.DataObject, seed: int, work: int | None
+) -> None:
+    position, run_cards = found
+    table = VisibleTable.of(position)
+    # The collected cards are the runs' own, whatever suits their Kings name.
+    assert table.collected_cards == run_cards
+    assert sorted(table.unseen()) == sorted(unseen_cards(position))
+    order = data.draw(st.permutations(unseen_cards(position)))
+    shuffled = _variant_with_unseen(position, list(order))
+    assert VisibleTable.of(shuffled) == table
+    assert VisibleTable.of(table.sample(SplitMix64(seed))) == table
+    real, other = (
+        chances(VisibleTable.of(each), samples=3, seed=seed, node_budget=300, work_budget=work)
+        for each in (position, shuffled)
+    )
+    assert real == other
+    assert sorted(map(repr, (entry.action for entry in real))) == sorted(
+        map(repr, legal_actions(position))
+    )
