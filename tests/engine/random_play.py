@@ -95,13 +95,20 @@ def unseen_cards(position: Position) -> list[int]:
 
 def with_unseen(position: Position, order: list[int]) -> Position:
     """The same visible table with the unseen cards ``order`` (as ``unseen_cards`` lists them)
-    in place of the position's own."""
+    in place of the position's own, in the position's variant (reserve included)."""
     cards = iter(order)
     columns = tuple(
         tuple(next(cards) for _ in column[:hidden]) + column[hidden:]
         for column, hidden in zip(position.columns, position.hidden, strict=True)
     )
-    return Position(columns, position.hidden, tuple(cards), position.collected)
+    return Position(
+        columns,
+        position.hidden,
+        tuple(cards),
+        position.collected,
+        position.reserve,
+        position.variant,
+    )
 
 
 def deal_with_unseen(

@@ -228,14 +228,7 @@ def test_variant_chances_follow_the_variants_rules_and_stay_fair(
     assert table.reserve == position.reserve
     assert sorted(table.unseen()) == sorted(unseen_cards(position))
     order = data.draw(st.permutations(unseen_cards(position)))
-    shuffled = Position(
-        with_unseen(position, list(order)).columns,
-        position.hidden,
-        with_unseen(position, list(order)).stock,
-        position.collected,
-        position.reserve,
-        variant,
-    )
+    shuffled = with_unseen(position, list(order))
     sample = table.sample(SplitMix64(seed))
     assert VisibleTable.of(sample) == table
     real = chances(table, samples=3, seed=seed, node_budget=budget)
@@ -315,18 +308,6 @@ def tail_positions(draw: st.DrawFn) -> tuple[Position, tuple[int, ...]]:
     return position, tuple(sorted(card for run in runs for card in run))
 
 
-def _variant_with_unseen(position: Position, order: list[int]) -> Position:
-    shuffled = with_unseen(position, order)
-    return Position(
-        shuffled.columns,
-        position.hidden,
-        shuffled.stock,
-        position.collected,
-        position.reserve,
-        position.variant,
-    )
-
-
 @settings(max_examples=30, deadline=None)
 @given(tail_positions(), st.data(), st.integers(0, 2**64 - 1), st.sampled_from([None, 2_000]))
 def test_scorpion_tail_chances_read_the_collected_runs_cards_and_nothing_unseen(
@@ -338,7 +319,7 @@ def test_scorpion_tail_chances_read_the_collected_runs_cards_and_nothing_unseen(
     assert table.collected_cards == run_cards
     assert sorted(table.unseen()) == sorted(unseen_cards(position))
     order = data.draw(st.permutations(unseen_cards(position)))
-    shuffled = _variant_with_unseen(position, list(order))
+    shuffled = with_unseen(position, list(order))
     assert VisibleTable.of(shuffled) == table
     assert VisibleTable.of(table.sample(SplitMix64(seed))) == table
     real, other = (

@@ -36,6 +36,7 @@ from games.engine.variants import (
     deal_code_for_seed,
     deal_position,
 )
+from tests.engine.random_play import unseen_cards, with_unseen
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -66,30 +67,6 @@ def played(draw: st.DrawFn, variants: st.SearchStrategy[Variant] | None = None) 
         steps.append((position, record, after))
         position = after
     return Played(start, tuple(steps))
-
-
-def unseen(position: Position) -> list[int]:
-    return [
-        card
-        for column, hidden in zip(position.columns, position.hidden, strict=True)
-        for card in column[:hidden]
-    ] + list(position.stock)
-
-
-def with_unseen(position: Position, order: list[int]) -> Position:
-    cards = iter(order)
-    columns = tuple(
-        tuple(next(cards) for _ in column[:hidden]) + column[hidden:]
-        for column, hidden in zip(position.columns, position.hidden, strict=True)
-    )
-    return Position(
-        columns,
-        position.hidden,
-        tuple(cards),
-        position.collected,
-        position.reserve,
-        position.variant,
-    )
 
 
 @SETTINGS
@@ -143,7 +120,7 @@ def test_refusals_and_hints_never_depend_on_an_unseen_card(
     game: Played, data: st.DataObject
 ) -> None:
     position = data.draw(st.sampled_from(game.positions))
-    hidden_cards = unseen(position)
+    hidden_cards = unseen_cards(position)
     order = data.draw(st.permutations(hidden_cards))
     assume(order != hidden_cards)
     other = with_unseen(position, order)
@@ -223,7 +200,7 @@ def test_which_copy_of_a_two_deck_card_is_which_changes_no_answer(
     # Faces with one copy in sight and the other unseen: which of the two was dealt first
     # (which is which) is then unknown to the player. (With both in sight the player saw
     # where each was dealt; with both unseen a swap is a shuffle of unseen cards.)
-    hidden = set(unseen(position))
+    hidden = set(unseen_cards(position))
     split = sorted(face for face in range(FACES) if (face in hidden) != (face + FACES in hidden))
     split = [face for face in split if _on_table(position, face)]
     assume(split)
