@@ -133,7 +133,6 @@ class _VariantSearch:
         self.line: list[dict[str, Any]] = []
         self.prune = prune and uses_deadlock_proof(variant)
         self.probe = prune  # the plain search (prune=False) runs alone
-        self._noise: SplitMix64 | None = None
 
     def _key(self, position: Position) -> tuple[object, ...]:
         if self.variant.decks > 1:
@@ -148,8 +147,8 @@ class _VariantSearch:
         fixed = len(position.stock)
         return (tuple(piles[:fixed]), tuple(sorted(piles[fixed:])), reserve)
 
-    def _actions(self, position: Position) -> list[Action]:
-        """Legal actions, likeliest to win first (in a probe, shuffled a little: ``_noise``).
+    def _actions(self, position: Position, noise: SplitMix64 | None) -> list[Action]:
+        """Legal actions, likeliest to win first (in a probe, shuffled a little by ``noise``).
 
         Smaller scores first: 2 a card carried; 30 less for a move that turns a card face up,
         20 less for one that empties a column; 50 more for a *sideways* move (a card that
@@ -163,7 +162,6 @@ class _VariantSearch:
         onto = self.variant.onto
         count = len(columns)
         stock_targets = len(position.stock)
-        noise = self._noise
         tried_empty: set[tuple[int, int]] = set()
         scored: list[tuple[int, int, Action]] = []
         for order, action in enumerate(legal_actions(position)):
@@ -241,18 +239,16 @@ class _VariantSearch:
         returns its verdict (``StopIteration.value``): a probe if ``noise`` is given."""
         from games.engine.position import apply
 
-        self._noise = noise
         runs = self.variant.runs
         if len(root.collected) == runs:
             return True
         seen = {self._key(root)}
         self._count()
         yield
-        self._noise = noise  # other searches may have run meanwhile
         if self.prune and dead(root):
             return False
         # Iterative: lines in Wasp can be long (cards move more than once).
-        stack = [(root, iter(self._actions(root)))]
+        stack = [(root, iter(self._actions(root, noise)))]
         path: list[dict[str, Any]] = []
         while stack:
             position, actions = stack[-1]
@@ -264,7 +260,6 @@ class _VariantSearch:
                 seen.add(key)
                 self._count()
                 yield
-                self._noise = noise
                 if len(after.collected) == runs:
                     path.append(_command(action, record.from_col))
                     self.line = path
@@ -272,7 +267,7 @@ class _VariantSearch:
                 if self.prune and dead(after):
                     continue  # proven lost: nothing below it is searched
                 path.append(_command(action, record.from_col))
-                stack.append((after, iter(self._actions(after))))
+                stack.append((after, iter(self._actions(after, noise))))
                 break
             else:
                 stack.pop()
