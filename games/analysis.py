@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from games.engine.cards import parse_card
-from games.engine.position import DEAL, Action, Move, Position, play, player_view, resolve_move
+from games.engine.position import DEAL, Action, Position, play, player_view, resolve_move
 from games.engine.solver import Solution, Verdict, solve
 from games.history import GameState, fold_event, new_game_state
 
@@ -195,14 +195,11 @@ def line_steps(start: Position, line: Sequence[dict[str, Any]]) -> list[dict[str
 
 
 def _line_action(position: Position, command: dict[str, Any]) -> Action:
-    """A command of the line as the engine's action, on ``position``. In two decks a move
-    names its copy by the column it leaves (``from``, which the variants' solver gives): the
-    face alone would take the first copy, which may lie elsewhere and not move there (every
-    won Double Scorpion line was refused as an illegal move)."""
+    """A command of the line as the engine's action, on ``position``, resolved as a player's
+    command is (``games.history.apply_command``). In two decks a move names its copy by the
+    column it leaves (``from``, which the variants' solver gives): the face alone would take
+    the first copy, which may lie elsewhere and not move there (every won Double Scorpion line
+    was refused as an illegal move)."""
     if command["type"] == "deal":
         return DEAL
-    card = parse_card(command["card"])
-    source = command.get("from")
-    if source is None:
-        return Move(card, command["to"])
-    return resolve_move(position, card, command["to"], source)
+    return resolve_move(position, parse_card(command["card"]), command["to"], command.get("from"))

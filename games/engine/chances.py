@@ -49,7 +49,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import DECK_SIZE, card_code, parse_card
+from games.engine.cards import card_code, parse_card
 from games.engine.deals import SplitMix64
 from games.engine.position import (
     DEAL,
@@ -139,7 +139,7 @@ class VisibleTable:
             face_down=tuple(position.hidden),
             stock_size=len(position.stock),
             collected=tuple(position.collected),
-            collected_cards=tuple(card for card in range(DECK_SIZE) if card not in placed),
+            collected_cards=tuple(card for card in range(variant.deck_size) if card not in placed),
             variant=variant,
             reserve=tuple(position.reserve),
         )
