@@ -142,6 +142,14 @@ def check_readable(name: str, found: dict[str, Any], *, runs_may_close: bool = F
         assert corner["onScreenX"], (name, corner)
 
 
+def check_readable_on_a_turned_phone(page: Any, name: str) -> None:
+    """Every card readable (``check_readable``) and the whole table within the 390 px of a
+    phone turned sideways."""
+    found = measure(page)
+    check_readable(name, found)
+    assert max(c["bottom"] for c in found["corners"]) <= 390, f"{name}: the table runs off"
+
+
 def check_nothing_covered(page: Any, name: str) -> None:
     """The banner and the message line never lie over a card or the toolbar."""
     cards = page.evaluate(RECTS_JS, "#board .card, #board .empty-slot")
@@ -456,9 +464,7 @@ def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_
     # Whole: not cut to the line's height (the chance came last and was what went missing).
     assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
     check_nothing_covered(page, "844x390 hint")
-    found = measure(page)
-    check_readable("844x390 hint", found)
-    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    check_readable_on_a_turned_phone(page, "844x390 hint")
     # The cards on the hinted card move with it: they light up, and it is not drawn over them.
     expect(page.locator("#board .card.hint")).to_have_attribute("data-card", card)
     carried_lit = page.locator("#board .card.hint-carried")
@@ -488,9 +494,7 @@ def test_a_resigned_game_on_a_turned_phone_keeps_its_banner_to_one_row(
     assert banner is not None
     assert banner["height"] <= 44, banner
     check_nothing_covered(page, "844x390 resigned")
-    found = measure(page)
-    check_readable("844x390 resigned", found)
-    assert max(c["bottom"] for c in found["corners"]) <= 390, "the table runs off the screen"
+    check_readable_on_a_turned_phone(page, "844x390 resigned")
     shoot(page, "play-844x390-resigned")
     page.context.close()
 
@@ -524,9 +528,7 @@ def test_a_turned_phone_names_a_daily_practice_game_whole(
         assert a[2] <= 844, a  # on screen
         for b in head[i + 1 :]:
             assert not overlaps(a, b), (a, b)
-    found = measure(page)
-    check_readable("844x390 daily practice", found)
-    assert max(c["bottom"] for c in found["corners"]) <= 390, "the deal overflows"
+    check_readable_on_a_turned_phone(page, "844x390 daily practice")
     shoot(page, "play-844x390-daily-practice")
     page.context.close()
 
