@@ -28,7 +28,7 @@ from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import analyse, analysis_budgets
 from games.engine.cards import parse_deal_code
-from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, VisibleTable, chances
+from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.difficulty import BANDS, band_for, rate
 from games.engine.solver import Solution, solve
@@ -1257,6 +1257,14 @@ CHANCE_WORK_BUDGET: int | None = 500_000
 # answers within about 2 s (the answer says how many samples it rests on).
 INLINE_CHANCE_SAMPLES = 50
 INLINE_CHANCE_WORK_BUDGET: int | None = 40_000
+# With a live worker, a request first tries the worker's own computation for a while (wall
+# time) and, when it finishes, stores and serves it: exactly the worker's answer (the engine's
+# deadline never changes an answer, it only gives up), with no task and no wait. A task buys
+# nothing for those: in Scorpion about half the positions of a game's first dozen moves take
+# under 0.3 s of CPU, while the dearest take 14 s and hold 96% of the CPU (README, "Winning
+# chances"). Only the dear ones go to the worker, after at most this much lost in the request.
+# How long it takes depends on the visible table and the machine alone, so whether an answer
+# comes at once tells nothing about an unseen card. The time is the CHANCES_REQUEST_MS setting.
 # While a chances task is queued or running for a game, no other is sent (one per game, however
 # often the player pauses); past this, a task lost with its worker is sent again on request.
 CHANCES_QUEUED_SECONDS = 120
@@ -1322,21 +1330,29 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
             cache.set(_chances_key("wanted", game.pk), game.version, CHANCES_WANTED_SECONDS)
             if cache.get(_chances_key("queued", game.pk)) is not None:  # (version 0 is falsy)
                 return ChancesAnswer(game, None, on_request=False)
-            # A task sent is a new run: counted, so that asking for the chances of one
-            # version after another, or of many games, cannot fill the queue.
+            # A computation started here or a task sent is a new run: counted, so that asking
+            # for the chances of one version after another, or of many games, cannot fill the
+            # queue.
             _solver_run_take(owner=owner)
             counted = True
-            if _chances_schedule(str(game.pk), game.version):
+            # A cheap position is answered here and now, as the worker would answer it.
+            stored = game_chances_ensure(
+                game_id=game.pk,
+                version=game.version,
+                deadline=time.perf_counter() + settings.CHANCES_REQUEST_MS / 1000,
+            )
+            if stored is None and _chances_schedule(str(game.pk), game.version):
                 return ChancesAnswer(game, None, on_request=False)
-        if not show:
-            # Preparing is a worker's job: without one, nothing is computed until asked for.
-            return ChancesAnswer(game, None, on_request=True)
-        if not counted:
-            _solver_run_take(owner=owner)
-        stored = game_chances_ensure(game_id=game.pk, version=game.version, inline=True)
         if stored is None:
-            # The game moved on or ended meanwhile: the player's next request asks again.
-            return ChancesAnswer(game, None)
+            if not show:
+                # Preparing is a worker's job: without one, nothing is computed until asked.
+                return ChancesAnswer(game, None, on_request=True)
+            if not counted:
+                _solver_run_take(owner=owner)
+            stored = game_chances_ensure(game_id=game.pk, version=game.version, inline=True)
+            if stored is None:
+                # The game moved on or ended meanwhile: the player's next request asks again.
+                return ChancesAnswer(game, None)
     if show and GameChances.objects.filter(pk=stored.pk, served=False).update(served=True):
         _count_hint(game)
     return ChancesAnswer(game, stored)
@@ -1379,13 +1395,17 @@ def game_chances_task(*, game_id: UUID, version: int) -> GameChances | None:
                 _chances_schedule(str(game_id), wanted)
 
 
-def game_chances_ensure(*, game_id: UUID, version: int, inline: bool = False) -> GameChances | None:
+def game_chances_ensure(
+    *, game_id: UUID, version: int, inline: bool = False, deadline: float | None = None
+) -> GameChances | None:
     """The chances of the game at ``version``, computed now if not stored; None if the game is
-    gone, over, or no longer at ``version``. With the worker's budgets, or the smaller inline
-    ones (``inline``: a request computes them): at most that many samples, fewer once the work
-    budget is spent (the row records how many). Idempotent and safe to race: the engine is
-    deterministic (seed from id and version, budgets), and the one-row-per-version constraint
-    keeps the first insert. Older versions' rows are dropped: they never come back."""
+    gone, over, or no longer at ``version``, or if ``deadline`` (a ``time.perf_counter()``
+    moment) passed first: then nothing is stored. With the worker's budgets, or the smaller
+    inline ones (``inline``: a request computes them without a worker): at most that many
+    samples, fewer once the work budget is spent (the row records how many). Idempotent and
+    safe to race: the engine is deterministic (seed from id and version, budgets), and the
+    one-row-per-version constraint keeps the first insert. Older versions' rows are dropped:
+    they never come back."""
     existing = GameChances.objects.filter(game_id=game_id, version=version).first()
     if existing is not None:
         return existing
@@ -1400,13 +1420,17 @@ def game_chances_ensure(*, game_id: UUID, version: int, inline: bool = False) ->
         else (CHANCE_SAMPLES, CHANCE_WORK_BUDGET)
     )
     started = time.process_time()
-    found = chances(
-        table,
-        samples=samples,
-        seed=chance_seed(game_id=game.pk, version=version),
-        node_budget=CHANCE_NODE_BUDGET,
-        work_budget=work_budget,
-    )
+    try:
+        found = chances(
+            table,
+            samples=samples,
+            seed=chance_seed(game_id=game.pk, version=version),
+            node_budget=CHANCE_NODE_BUDGET,
+            work_budget=work_budget,
+            deadline=deadline,
+        )
+    except TimeUp:
+        return None  # a dear position: the worker's to compute
     cpu_seconds = time.process_time() - started
     # Every action rests on the same samples: as many as were drawn before the work ran out.
     samples = found[0].samples if found else samples

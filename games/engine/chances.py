@@ -33,6 +33,14 @@ overrun the work budget by ``FIRST_SAMPLE_SOLVE_FLOOR`` positions each at most. 
 counts positions, not seconds, so it stays deterministic; the samples drawn depend on the
 visible table alone.
 
+*A deadline* (``chances(..., deadline=...)``, a ``time.perf_counter()`` moment) never changes an
+answer: the estimate either finishes by then, and is exactly the one the same call without a
+deadline gives, or raises ``TimeUp`` and gives nothing. A solve the deadline cut short could
+read "undecided" where the node budget would have decided it, so it is never kept: the clock is
+read after every solve, and a late one abandons the whole estimate. The service uses it to
+answer a cheap position in the request itself (about half of them take under 0.3 s) and leave
+only the dear ones to a worker, whose answer would have been the same.
+
 Same table, same seed, same budgets: the same answer, whatever the real hidden cards are -- the
 property tests/engine/test_chances.py checks. It is an estimate of *thoughtful* winnability
 (each sampled deal is solved as if all its cards were known): the chance that a perfect-
@@ -47,6 +55,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any
 
 from games.engine.cards import card_code, parse_card
@@ -67,6 +76,7 @@ __all__ = [
     "DEFAULT_CHANCE_NODE_BUDGET",
     "SOLVE_WORK",
     "ActionChance",
+    "TimeUp",
     "VisibleTable",
     "chances",
     "sampled_verdicts",
@@ -92,6 +102,11 @@ SOLVE_WORK = 100
 FIRST_SAMPLE_SOLVE_FLOOR = 1_000
 # A 95% confidence interval.
 _Z = 1.959963984540054
+
+
+class TimeUp(Exception):
+    """The deadline passed before the estimate was finished: there is no answer (not a worse
+    one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,18 +262,20 @@ def chances(
     seed: int,
     node_budget: int = DEFAULT_CHANCE_NODE_BUDGET,
     work_budget: int | None = None,
+    deadline: float | None = None,
 ) -> list[ActionChance]:
     """Every legal action of ``table``, best chance first (ties keep ``legal_actions`` order),
     from at most ``samples`` samples: fewer once ``work_budget`` is spent (module docstring;
     each action's ``samples`` says how many).
 
     Deterministic: node and work budgets, never a time budget, bound the solves, so the same
-    table, seed and budgets always give the same answer.
+    table, seed and budgets always give the same answer. Past ``deadline`` (a
+    ``time.perf_counter()`` moment), ``TimeUp`` is raised instead of answering.
     """
     if samples < 1:
         raise ValueError("at least one sample")
     actions, outcomes = sampled_verdicts(
-        table, seed=seed, node_budget=node_budget, work_budget=work_budget
+        table, seed=seed, node_budget=node_budget, work_budget=work_budget, deadline=deadline
     )
     return tally(actions, itertools.islice(outcomes, samples))
 
@@ -282,6 +299,7 @@ def sampled_verdicts(
     seed: int,
     node_budget: int = DEFAULT_CHANCE_NODE_BUDGET,
     work_budget: int | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[Action], Iterator[list[Verdict]]]:
     """The legal actions, and a stream of samples: for each, the verdict after each action;
     endless without ``work_budget``, else it ends once the budget is spent. The first n items
@@ -290,7 +308,8 @@ def sampled_verdicts(
     # The legal actions depend only on the visible table (a move needs a face-up card onto an
     # exposed one, the deal a full stock), so any sample lists them.
     actions = legal_actions(table.sample(SplitMix64(seed)))
-    return actions, _verdicts(table, actions, SplitMix64(seed), node_budget, work_budget)
+    verdicts = _verdicts(table, actions, SplitMix64(seed), node_budget, work_budget, deadline)
+    return actions, verdicts
 
 
 def _verdicts(
@@ -299,9 +318,23 @@ def _verdicts(
     rng: SplitMix64,
     node_budget: int,
     work_budget: int | None,
+    deadline: float | None,
 ) -> Iterator[list[Verdict]]:
     work = 0
     whole_samples = 0
+
+    def solved(position: Position, budget: int) -> Solution:
+        """The solver's verdict, or TimeUp: a solve the deadline stopped (or that ended after
+        it) might have been decided with more time, so it is never counted."""
+        if deadline is None:
+            return solve(position, node_budget=budget)
+        left = deadline - perf_counter()
+        if left <= 0:
+            raise TimeUp
+        solution = solve(position, node_budget=budget, time_budget=left)
+        if perf_counter() >= deadline:
+            raise TimeUp
+        return solution
 
     def solve_budget() -> int:
         """The positions the next solve may search: its own budget, and no more than is left
@@ -325,7 +358,7 @@ def _verdicts(
         budget = solve_budget()
         if budget <= 0:
             return
-        whole = solve(position, node_budget=budget)
+        whole = solved(position, budget)
         work += whole.nodes + SOLVE_WORK
         if cut(budget, whole):
             return
@@ -342,7 +375,7 @@ def _verdicts(
                 budget = solve_budget()
                 if budget <= 0:
                     return  # this sample is dropped: every action keeps the same samples
-                after = solve(apply(position, action)[0], node_budget=budget)
+                after = solved(apply(position, action)[0], budget)
                 work += after.nodes + SOLVE_WORK
                 if cut(budget, after):
                     return

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import parse_card
-from games.engine.chances import ActionChance, VisibleTable, chances, wilson_interval
+from games.engine.chances import ActionChance, TimeUp, VisibleTable, chances, wilson_interval
 from games.engine.deals import SplitMix64, deal_code_for_seed
 from games.engine.position import DEAL, Move, Position, apply, deal_position, legal_actions
 from games.engine.solver import Solution, solve
@@ -179,6 +179,56 @@ def test_the_first_sample_overruns_the_work_budget_by_the_floor_a_solve_at_most(
                 by_action[entry.action].wins,
                 by_action[entry.action].losses,
             )
+
+
+@settings(max_examples=20, deadline=None)
+@given(games(), st.data(), st.integers(0, 2**64 - 1), st.sampled_from([0.0, 0.002, 0.05, 60.0]))
+def test_a_deadline_gives_the_answer_without_it_or_none(
+    game: Game, data: st.DataObject, seed: int, seconds: float
+) -> None:
+    # The service stores what a request finished before its deadline as the worker's answer:
+    # it must be exactly that answer, never one the clock made worse.
+    import time
+
+    table = VisibleTable.of(_position(game, data))
+    unhurried = chances(table, samples=SAMPLES, seed=seed, node_budget=BUDGET, work_budget=20_000)
+    try:
+        hurried = chances(
+            table,
+            samples=SAMPLES,
+            seed=seed,
+            node_budget=BUDGET,
+            work_budget=20_000,
+            deadline=time.perf_counter() + seconds,
+        )
+    except TimeUp:
+        assert seconds < 60  # a minute is far more than these small budgets take
+        return
+    assert seconds > 0  # a deadline already past never answers
+    assert hurried == unhurried
+
+
+def test_a_solve_the_deadline_stopped_abandons_the_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The deadline falls in the middle of a solve, which then says "unknown": counted as
+    # undecided it would make a worse answer than the worker's, so there is no answer at all.
+    from games.engine import chances as module
+
+    clock = [100.0]
+    monkeypatch.setattr(module, "perf_counter", lambda: clock[0])
+    solves: list[float | None] = []
+
+    def slow(position: Position, *, node_budget: int, time_budget: float | None = None) -> Solution:
+        solves.append(time_budget)
+        clock[0] += 1.0  # each solve takes a second of the fake clock
+        return Solution("unknown", [], node_budget, 1.0)
+
+    monkeypatch.setattr(module, "solve", slow)
+    table = VisibleTable.of(deal_position(_SOME_DEAL))
+    with pytest.raises(TimeUp):
+        chances(table, samples=3, seed=1, node_budget=BUDGET, deadline=100.5)
+    assert solves == [0.5]  # the solve was given what was left, and its verdict dropped
 
 
 def test_answers_round_trip_through_their_stored_form() -> None:

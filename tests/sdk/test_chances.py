@@ -4,6 +4,7 @@ then asked again, refused once the game is over."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from scorpion_client import Chances, ConflictError, Scorpion
 
 from games import services
@@ -61,6 +62,7 @@ def test_a_pending_answer_is_asked_again_after_retry_after(
     alive = iter([True])
     monkeypatch.setattr(services, "_worker_available", lambda _queue: next(alive, False))
     monkeypatch.setattr(services, "_chances_schedule", lambda game_id, version: True)
+    monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)  # the worker's to compute
 
     chances = game.chances()
 

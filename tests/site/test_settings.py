@@ -148,6 +148,8 @@ def test_debug_has_a_fixed_development_daily_deal_secret() -> None:
         ("THROTTLE_GUEST", "many"),
         ("STREAM_CREDENTIALS_SECONDS", "half a minute"),
         ("STREAM_CREDENTIALS_SECONDS", "0"),
+        ("CHANCES_REQUEST_MS", "0.3"),
+        ("CHANCES_REQUEST_MS", "-1"),
     ],
 )
 def test_unparsable_values_stop_start_up_naming_the_variable(variable: str, value: str) -> None:

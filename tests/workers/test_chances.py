@@ -38,6 +38,9 @@ def _services(monkeypatch: pytest.MonkeyPatch) -> None:
     # No beat runs here to report the worker alive; the hints worker below is (chances ask
     # about the hints queue only: asked about another, this says no and they run inline).
     monkeypatch.setattr(services, "_worker_available", lambda queue: queue == HINTS_QUEUE)
+    # These positions are cheap, so a request would answer them itself (tests/api/
+    # test_chances.py); here the request gives up at once and the worker computes them.
+    monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)
 
 
 @pytest.fixture
