@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import random
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -54,8 +55,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.api import (
     ROOT,
     TICK,
+    Interrupted,
     Player,
     Stack,
+    _on_sigterm,
     free_port,
     loadavg,
     make_players,
@@ -193,6 +196,7 @@ def seat_players(
 class Figures:
     latencies: list[float] = field(default_factory=list)  # pause -> ready, seconds
     samples: list[int] = field(default_factory=list)
+    at_once: int = 0  # answered by the pause's own request (CHANCES_REQUEST_MS)
     no_free_player: int = 0
     errors: list[str] = field(default_factory=list)
     finished: int = 0
@@ -215,6 +219,9 @@ def pause(
         if asked.status_code != 202:
             out.fail(f"POST chances {asked.status_code} {asked.text[:200]}")
             return
+        if asked.json()["status"] == "ready":
+            with out.lock:
+                out.at_once += 1
         while time.perf_counter() - started < give_up:
             answer = seat.player.client.get(chances)
             if answer.status_code == 200:
@@ -295,7 +302,7 @@ def open_loop(
     return time.perf_counter() - started
 
 
-def describe(out: Figures, sent: int, worker_cpu: float, waiting: int) -> None:
+def describe(out: Figures, sent: int, worker_cpu: float, web_cpu: float, waiting: int) -> None:
     latencies = sorted(out.latencies)
     answered = len(latencies)
     print(
@@ -315,9 +322,11 @@ def describe(out: Figures, sent: int, worker_cpu: float, waiting: int) -> None:
             f"samples an answer rests on: median {statistics.median(out.samples):.0f}, "
             f"min {min(out.samples)}"
         )
+        print(f"answered by the pause's own request: {out.at_once}; the rest by the hints worker")
         print(
-            f"hints worker CPU: {worker_cpu:.1f} s in all, {worker_cpu / answered:.2f} s per "
-            f"answered pause (analyses included)"
+            f"CPU per answered pause: hints worker {worker_cpu / answered:.2f} s (analyses "
+            f"included; {worker_cpu:.1f} s in all), gunicorn {web_cpu / answered:.2f} s "
+            f"({web_cpu:.1f} s in all)"
         )
     print(f"hints queue waiting at the end: {waiting}")
     for example in out.errors[:5]:
@@ -345,6 +354,11 @@ def main() -> None:
     parser.add_argument(
         "--finish-rate", type=float, default=0.0, help="games finished a second (analyses)"
     )
+    parser.add_argument(
+        "--request-ms",
+        type=int,
+        help="CHANCES_REQUEST_MS for the stack (its default unless given; 0: all to the worker)",
+    )
     parser.add_argument("--database", default="scorpion_bench_chances")
     parser.add_argument("--seed", type=int, default=0, help="the openings' random moves")
     arguments = parser.parse_args()
@@ -353,17 +367,27 @@ def main() -> None:
     if arguments.finish_rate < 0 or arguments.poll <= 0:
         parser.error("--finish-rate must be 0 or more, --poll positive")
 
+    # SIGTERM unwinds like Ctrl-C, so the stack's processes and database go with the bench.
+    signal.signal(signal.SIGTERM, _on_sigterm)
     print(f"command:  {shlex.join(sys.orig_argv)}   (in {Path.cwd()})")
     print(f"date:     {datetime.now(UTC).isoformat(timespec='seconds')}")
     print(f"machine:  {machine_description()}, load average {loadavg()}")
     finishers_count = max(1, int(arguments.finish_rate * 20)) if arguments.finish_rate else 0
     with tempfile.TemporaryDirectory(prefix="scorpion-bench-chances-") as workdir:
         stack = Stack("chances", ROOT, source_revision(ROOT), arguments.database, Path(workdir))
+        if arguments.request_ms is not None:
+            stack.overrides["CHANCES_REQUEST_MS"] = str(arguments.request_ms)
         with stack_running(stack):
             bring_up(stack, arguments.players + finishers_count)
             print(
                 f"stack:    {stack.revision}; docker-compose.yml's web, worker, worker-hints and "
-                f"beat commands, default settings; {arguments.players} players pausing"
+                f"beat commands, default settings"
+                + (
+                    f" but CHANCES_REQUEST_MS={arguments.request_ms}"
+                    if arguments.request_ms is not None
+                    else ""
+                )
+                + f"; {arguments.players} players pausing"
                 + (f", {finishers_count} finishing games" if finishers_count else "")
             )
             shared_seeds = Seeds(FIRST_SEED)
@@ -373,17 +397,24 @@ def main() -> None:
             )
             finishers = [Seat(player, 0) for player in stack.players[arguments.players :]]
             hints_worker = stack.processes["worker-hints"].pid
+            web = stack.processes["gunicorn"].pid
             cpu_before = process_tree_ticks(hints_worker)
+            web_before = process_tree_ticks(web)
             out = Figures()
             wall = open_loop(seats, finishers, arguments, shared_seeds, out)
             # The hints worker may still be at work on an analysis: let the queue drain.
             broker = redis.Redis.from_url(stack.redis_url)
             waiting = int(broker.llen(HINTS_QUEUE))
             worker_cpu = (process_tree_ticks(hints_worker) - cpu_before) / TICK
+            web_cpu = (process_tree_ticks(web) - web_before) / TICK
             print(f"wall time {wall:.0f} s (arrivals for {arguments.seconds:.0f} s)")
-            describe(out, int(arguments.seconds * arguments.rate), worker_cpu, waiting)
+            describe(out, int(arguments.seconds * arguments.rate), worker_cpu, web_cpu, waiting)
     print(f"load average at the end {loadavg()}")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (KeyboardInterrupt, Interrupted):
+        print("\ninterrupted: the stack stopped, its database dropped", file=sys.stderr)
+        sys.exit(130)
