@@ -3,7 +3,7 @@ docker-compose.yml runs it, with open-loop arrivals.
 
 Run from the repository root with the project's interpreter:
 ``.venv/bin/python bench/chances.py [--rate 0.5] [--seconds 60] [--players 40]
-[--variant scorpion] [--finish-rate 0]``. Only 127.0.0.1 is contested.
+[--variant scorpion] [--finish-rate 0] [--request-ms 300]``. Only 127.0.0.1 is contacted.
 
 The stack is docker-compose.yml's own process commands, read from the file: gunicorn (``web``),
 the default queue's worker (``worker``), the hints queue's worker (``worker-hints``, which
@@ -16,15 +16,18 @@ Each player has a game of ``--variant`` from a fixed seed, played for 0-11 moves
 hints. A *pause* arrives every ``1 / --rate`` seconds, whatever the answers' speed (open
 loop), at the next player with no pause of its own in flight: the player plays its next move
 (the first hint), then pauses (``POST /chances/``, as the web client does), then asks
-(``GET /chances/``) every ``--poll`` seconds until the answer is ready (200). The latency is
-from the pause to the first ready answer: the time a player waits for chances after a move,
-besides the client's own polling interval (the web client asks again after ``Retry-After``,
-2 s). With ``--finish-rate R``, other players also finish a game (resign) R times a second,
-and each finished game's analysis goes to the same worker: the load a busy service adds.
+(``GET /chances/``) every ``--poll`` seconds until the answer is ready (200): 2 s by default, as
+the web client does after a pending answer's ``Retry-After``. The latency is from the pause to
+the first ready answer: the time a player waits for chances after a move (a pause answered by
+its own request counts its request's time). With ``--finish-rate R``, other players also
+finish a game (resign) R times a second, and each finished game's analysis goes to the same
+worker: the load a busy service adds. ``--request-ms`` sets ``CHANCES_REQUEST_MS`` (0: every
+answer computed by the worker, as before the setting existed).
 
 Prints the command, date, machine and commit, then the pauses answered, the latency's median,
-p90, p99 and max, the samples an answer rests on, the hints worker's CPU per answer and the
-hints queue's length at the end.
+p90, p99 and max, the samples an answer rests on, how many pauses their own request answered,
+the CPU of the hints worker and of gunicorn per answer, and the hints queue's length at the
+end.
 """
 
 from __future__ import annotations
@@ -347,7 +350,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long pauses arrive")
     parser.add_argument("--players", type=int, default=40, help="players who pause")
     parser.add_argument("--variant", default="scorpion")
-    parser.add_argument("--poll", type=float, default=0.1, help="seconds between GETs")
+    parser.add_argument(
+        "--poll", type=float, default=2.0, help="seconds between GETs (Retry-After: 2)"
+    )
     parser.add_argument(
         "--give-up", type=float, default=300.0, help="seconds past the arrivals to wait"
     )
