@@ -95,6 +95,18 @@ class StrictSerializer(serializers.Serializer[Any]):
         return super().to_internal_value(data)
 
 
+class NoBodySerializer(StrictSerializer):
+    """The body of an operation that takes none: absent, or ``{}``. A field in it is refused
+    as in every other body (``unknown field``), not ignored: a client that sends one expects
+    it to mean something."""
+
+
+def refuse_body_fields(data: Any) -> None:
+    """A ValidationError (400 ``validation_error``, the same as a command's unknown field)
+    unless ``data``, a request's parsed body, is empty."""
+    NoBodySerializer(data=data).is_valid(raise_exception=True)
+
+
 class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
     variant = StrictCharField(

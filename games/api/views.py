@@ -47,6 +47,7 @@ from games.api.serializers import (
     event_representation,
     game_representation,
     hints_representation,
+    refuse_body_fields,
 )
 from games.models import Game
 from games.variants import variant_summaries
@@ -266,6 +267,7 @@ class GameChancesView(ApiView):
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        refuse_body_fields(request.data)
         answer = services.game_chances_request(owner=player(request), game_id=game_id, show=False)
         return _chances_response(answer, show=False)
 
@@ -442,6 +444,7 @@ class GameRestartView(ApiView):
         responses={201: GameSerializer},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        refuse_body_fields(request.data)
         game = services.game_restart(
             owner=player(request), game_id=game_id, idempotency_key=_idempotency_key(request)
         )
