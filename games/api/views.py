@@ -106,6 +106,7 @@ class GameListView(ApiView):
             status=query.validated_data.get("status"),
             mode=query.validated_data.get("mode"),
             variant=query.validated_data.get("variant"),
+            id_prefix=query.validated_data.get("id_prefix"),
         )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
