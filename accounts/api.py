@@ -26,7 +26,7 @@ from accounts import guests, scopes, selectors, services
 from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
-from games.api.serializers import StrictSerializer
+from games.api.serializers import StrictSerializer, refuse_body_fields
 from scorpion_site.api import ApiView
 from scorpion_site.throttles import (
     AnonRateThrottle,
@@ -143,6 +143,7 @@ class MeView(ApiView):
         responses={200: _counts("AccountDeleted", services.ACCOUNT_KEYS)},
     )
     def delete(self, request: Request) -> Response:
+        refuse_body_fields(request.data)
         counts = services.account_delete(user=caller(request))
         # The browser client's session row is gone; make sure this response does not save it
         # back or leave its cookie behind.
@@ -166,6 +167,7 @@ class MeDataView(ApiView):
         responses={200: _counts("DataDeleted", services.DATA_KEYS)},
     )
     def delete(self, request: Request) -> Response:
+        refuse_body_fields(request.data)
         return Response({"deleted": services.account_data_delete(user=caller(request))})
 
 
@@ -252,6 +254,7 @@ class MeAppView(ApiView):
         responses={204: None},
     )
     def delete(self, request: Request, client_id: str) -> Response:
+        refuse_body_fields(request.data)
         if not oauth_services.app_revoke_for_player(user=caller(request), client_id=client_id):
             raise Http404("no app of that id holds a token of yours")
         return Response(status=204)
@@ -279,6 +282,7 @@ class GuestView(ApiView):
         responses={200: MeSerializer, 201: MeSerializer},
     )
     def post(self, request: Request) -> Response:
+        refuse_body_fields(request.data)
         if request.user and request.user.is_authenticated:
             return Response(me_body(caller(request)))
         # DRF checks CSRF only for signed-in sessions; this signs one in (log-in CSRF).

@@ -80,9 +80,22 @@ def _game_row(*, game_id: UUID, owner_id: int) -> Game | None:
 
 
 def game_list(
-    *, owner: User, status: str | None = None, mode: str | None = None, variant: str | None = None
+    *,
+    owner: User,
+    status: str | None = None,
+    mode: str | None = None,
+    variant: str | None = None,
+    id_prefix: str | None = None,
 ) -> QuerySet[Game]:
+    """``owner``'s games, newest first; ``id_prefix``, lower-case hex digits (the id without
+    its hyphens), keeps those whose id starts with them."""
     games = Game.objects.filter(owner=owner)
+    if id_prefix:
+        # A range of the primary key, not a text match: it reads the index, and means the same
+        # on PostgreSQL (uuids compare byte by byte) and SQLite (32 lower-case hex digits).
+        games = games.filter(
+            id__gte=UUID(id_prefix.ljust(32, "0")), id__lte=UUID(id_prefix.ljust(32, "f"))
+        )
     if status:
         games = games.filter(status=status)
     if mode:

@@ -68,4 +68,6 @@ urlpatterns = [
         ),
         name="api-docs",
     ),
+    # Last: every other path under /api/ is a 404 problem, DEBUG or not (no_such_endpoint).
+    re_path(r"^api/", views.no_such_endpoint),
 ]

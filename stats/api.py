@@ -204,7 +204,7 @@ def _page_link(request: Request, page: int) -> str:
 class DailyLeaderboardView(ApiView):
     """A UTC day's daily-challenge leaderboard: each player's ranked win (their first attempt
     of the day) on that day's deal, fastest first (time, then moves, then who finished
-    first), with the caller's own rank. A future day is 404 except to staff."""
+    first), with the caller's own rank. A future day is a 400 except to staff."""
 
     oauth_scopes = {"GET": scopes.STATS_READ}
 
@@ -218,8 +218,11 @@ class DailyLeaderboardView(ApiView):
         ],
         responses={
             200: LeaderboardSerializer,
-            400: OpenApiResponse(description="validation_error: a bad date, page or page_size"),
-            404: OpenApiResponse(description="not_found: a future day, or a page past the end"),
+            400: OpenApiResponse(
+                description="validation_error: a bad date, page or page_size, or a day after "
+                "today (UTC) asked by a player"
+            ),
+            404: OpenApiResponse(description="not_found: a page past the end"),
         },
     )
     def get(self, request: Request, date: str) -> Response:
@@ -230,9 +233,17 @@ class DailyLeaderboardView(ApiView):
         page_size: int = query.validated_data.get("page_size", DEFAULT_PAGE_SIZE)
         me = player(request)
         if not selectors.day_visible(day=day, user=me):
-            # The same answer as a day nobody played: a player cannot tell a future day has
-            # a deal, let alone learn anything about it.
-            raise Http404("no leaderboard for this day")
+            # Said from the dates alone, the same for every future day: a player cannot tell
+            # whether a future day has a deal, let alone learn anything about it.
+            today = timezone.now().date()
+            raise serializers.ValidationError(
+                {
+                    "date": [
+                        f"{day.isoformat()} is after today ({today.isoformat()}, UTC): a day's "
+                        "leaderboard opens on that day"
+                    ]
+                }
+            )
         board = selectors.daily_leaderboard(day=day, page=page, page_size=page_size, user=me)
         if page > 1 and not board.entries:
             raise Http404(f"no page {page}: the day has {board.count} players with a win")

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 
@@ -30,7 +31,8 @@ def play(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @ensure_csrf_cookie
 def daily(request: HttpRequest) -> HttpResponse:
-    return _page(request, "web/daily.html", page="daily")
+    # The leaderboard's date box goes up to today (UTC), from the first paint on.
+    return _page(request, "web/daily.html", page="daily", today=timezone.now().date().isoformat())
 
 
 @ensure_csrf_cookie

@@ -457,14 +457,15 @@ class Ops:
         page: int | None = None,
         page_size: int | None = None,
         variant: Variant | None = None,
+        id_prefix: str | None = None,
     ) -> Spec[Page[Game]]:
         return Spec(
             ep.GAMES_LIST.method,
             ep.GAMES_LIST.path(),
             _parsed(lambda data: Page.from_json(data, Game.from_json)),
-            params=_drop_none(
-                status=status, mode=mode, variant=variant, page=page, page_size=page_size
-            ),
+            # The filters, then the page.
+            params=_drop_none(status=status, mode=mode, variant=variant, id_prefix=id_prefix)
+            | _drop_none(page=page, page_size=page_size),
         )
 
     @staticmethod

@@ -514,10 +514,18 @@ class GamesResource:
         page: int | None = None,
         page_size: int | None = None,
         variant: Variant | None = None,
+        id_prefix: str | None = None,
     ) -> Page[Game]:
-        """One page of the caller's games, newest first (of one ``variant`` if given)."""
+        """One page of the caller's games, newest first (of one ``variant`` if given; with
+        ``id_prefix``, 4 to 32 hex digits, only those whose id without its hyphens starts
+        with them: ``"6e495f3a"``)."""
         spec = Ops.games_list(
-            status=status, mode=mode, variant=variant, page=page, page_size=page_size
+            status=status,
+            mode=mode,
+            variant=variant,
+            id_prefix=id_prefix,
+            page=page,
+            page_size=page_size,
         )
         return self._client.request(spec)
 
@@ -528,9 +536,12 @@ class GamesResource:
         mode: GameMode | None = None,
         page_size: int = 100,
         variant: Variant | None = None,
+        id_prefix: str | None = None,
     ) -> Iterator[Game]:
         """Every game of the caller, newest first, fetching page after page as needed."""
-        spec = Ops.games_list(status=status, mode=mode, variant=variant, page_size=page_size)
+        spec = Ops.games_list(
+            status=status, mode=mode, variant=variant, id_prefix=id_prefix, page_size=page_size
+        )
         for page in self._client.iter_pages(spec):
             for game in page.results:
                 yield game

@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import getpass
 import os
-import re
 import sys
 import threading
 import uuid
@@ -57,6 +56,22 @@ from scorpion_client.render import (
     render_game,
     render_hints,
 )
+
+_HEX_DIGITS = frozenset("0123456789abcdef")
+_ID_SHAPE = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+
+
+def _id_start_digits(text: str) -> str | None:
+    """The hex digits of the start of a game's id as a player may type it (lower case):
+    digits alone, or with the id's hyphens where it has them (8-4-4-4-12); else None."""
+    if "-" not in text:
+        return text if 0 < len(text) <= 32 and set(text) <= _HEX_DIGITS else None
+    if len(text) > len(_ID_SHAPE):
+        return None
+    for char, shape in zip(text, _ID_SHAPE, strict=False):
+        if (char == "-") != (shape == "-") or (char != "-" and char not in _HEX_DIGITS):
+            return None
+    return text.replace("-", "")
 
 
 class CliError(Exception):
@@ -329,22 +344,20 @@ class Cli:
 
     def _game_id(self, typed: str) -> str:
         """A game's id as the player typed it: whole, or its first characters as the table's
-        footer shows them ("game c52caf3a"), found among the player's games. The API takes
-        whole ids only, and a server in DEBUG answers anything else with an HTML page."""
+        footer shows them ("game c52caf3a"), hyphens where the id has them or none. The
+        server finds the game among the player's own (``id_prefix``), in one request."""
         text = typed.strip().lower()
         with contextlib.suppress(ValueError):
             return str(uuid.UUID(text))
-        if not re.fullmatch(r"[0-9a-f][0-9a-f-]{3,35}", text):
+        digits = _id_start_digits(text)
+        if digits is None or len(digits) < 4:
             raise CliError(f"{typed!r} is not a game id (scorpion games lists yours).")
-        found: list[str] = []
-        for game in self.client.games.iter_all():
-            if game.id.startswith(text):
-                found.append(game.id)
-                if len(found) > 1:
-                    raise CliError(f"Several of your games start with {text}: give more of the id.")
-        if not found:
+        page = self.client.games.list(id_prefix=digits, page_size=2)
+        if len(page.results) > 1:
+            raise CliError(f"Several of your games start with {text}: give more of the id.")
+        if not page.results:
             raise CliError(f"None of your games has an id starting with {text}.")
-        return found[0]
+        return page.results[0].id
 
     def stats(self) -> int:
         try:

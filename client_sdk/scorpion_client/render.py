@@ -15,6 +15,7 @@ from scorpion_client.models import Analysis, Event, Game, Hints
 
 __all__ = [
     "card_text",
+    "cards_text",
     "describe_event",
     "format_duration",
     "player_text",
@@ -48,6 +49,23 @@ def card_text(card: str) -> Text:
     # backgrounds alike, where "white" vanishes on a light one.
     style = "bold red" if card[-1:] in RED_SUITS else "bold"
     return Text(card_label(card), style=style)
+
+
+# A card code in a server's text ("puts 9H on TH"): a rank and a suit letter, a word alone.
+_CARD_CODE = re.compile(r"\b[A2-9TJQK][SHDC]\b")
+
+
+def cards_text(text: str, style: str = "") -> Text:
+    """A server's text with each card code in it drawn as the table draws cards:
+    "puts 9H on TH" -> "puts 9♥ on T♥", the cards in their colours."""
+    out = Text(style=style)
+    start = 0
+    for match in _CARD_CODE.finditer(text):
+        out.append(text[start : match.start()])
+        out.append_text(card_text(match.group()))
+        start = match.end()
+    out.append(text[start:])
+    return out
 
 
 # "column 3", "columns 0, 1 and 2", "columns 3-6": the numbers after the word.
@@ -196,7 +214,7 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append_text(card_text(move.card))
         text.append(f" → column {move.to + 1}")
         if move.reason:
-            text.append(f"  ({player_text(move.reason)})", style="dim")
+            text.append_text(cards_text(f"  ({player_text(move.reason)})", style="dim"))
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")

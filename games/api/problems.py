@@ -92,10 +92,14 @@ def problem_response(
     return Response(body, status=body["status"], headers=headers, content_type=PROBLEM_CONTENT_TYPE)
 
 
-def problem_json_response(code: str, detail: str) -> JsonResponse:
+def problem_json_response(
+    code: str, detail: str, *, headers: dict[str, str] | None = None
+) -> JsonResponse:
     """The same problem as a plain Django response, for errors raised outside DRF views."""
     body = problem_body(code, detail)
-    return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+    return JsonResponse(
+        body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE, headers=headers
+    )
 
 
 _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [

@@ -7,9 +7,11 @@ a number, ``true`` is not a column), because a silently ignored typo in a third-
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.analysis import line_steps
@@ -93,6 +95,18 @@ class StrictSerializer(serializers.Serializer[Any]):
         if unknown:
             raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
         return super().to_internal_value(data)
+
+
+class NoBodySerializer(StrictSerializer):
+    """The body of an operation that takes none: absent, or ``{}``. A field in it is refused
+    as in every other body (``unknown field``), not ignored: a client that sends one expects
+    it to mean something."""
+
+
+def refuse_body_fields(data: Any) -> None:
+    """A ValidationError (400 ``validation_error``, the same as a command's unknown field)
+    unless ``data``, a request's parsed body, is empty."""
+    NoBodySerializer(data=data).is_valid(raise_exception=True)
 
 
 class GameCreateSerializer(StrictSerializer):
@@ -211,12 +225,50 @@ class QuerySerializer(StrictSerializer):
         return super().to_internal_value(data)
 
 
+# The shortest id prefix the games list takes: about 65,000 possible prefixes, so that one
+# names a single game among a player's games unless they have thousands.
+MIN_ID_PREFIX = 4
+_HEX = re.compile(r"[0-9a-fA-F]+")
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": MIN_ID_PREFIX,
+        "maxLength": 32,
+        "pattern": f"^[0-9a-fA-F]{{{MIN_ID_PREFIX},32}}$",
+    }
+)
+class IdPrefixField(serializers.CharField):
+    """The first hex digits of a game's id, without its hyphens, in lower case."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # No trimming: " 6e49" is refused, as " 5" is for a number.
+        super().__init__(trim_whitespace=False, min_length=MIN_ID_PREFIX, max_length=32, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        # Length first: a 5,000-character value is refused without being matched.
+        if not MIN_ID_PREFIX <= len(value) <= 32 or not _HEX.fullmatch(value):
+            self.fail("invalid")
+        return value.lower()
+
+
 class GameListQuerySerializer(QuerySerializer):
     """The query of ``GET /games/``."""
 
     status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
     variant = serializers.ChoiceField(choices=variant_choices(), required=False)
+    id_prefix = IdPrefixField(
+        required=False,
+        error_messages={
+            "invalid": f"{MIN_ID_PREFIX} to 32 hex digits (0-9, a-f): the start of a game's "
+            "id without its hyphens, e.g. 6e495f3a"
+        },
+        help_text=f"Only the games whose id starts with these {MIN_ID_PREFIX} to 32 hex digits "
+        "(the id without its hyphens; either case), e.g. 6e495f3a.",
+    )
     page = QueryIntegerField(required=False, min_value=1, max_value=10**6)
     page_size = QueryIntegerField(required=False, min_value=1, max_value=100)
 

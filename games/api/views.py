@@ -47,6 +47,7 @@ from games.api.serializers import (
     event_representation,
     game_representation,
     hints_representation,
+    refuse_body_fields,
 )
 from games.models import Game
 from games.variants import variant_summaries
@@ -105,6 +106,7 @@ class GameListView(ApiView):
             status=query.validated_data.get("status"),
             mode=query.validated_data.get("mode"),
             variant=query.validated_data.get("variant"),
+            id_prefix=query.validated_data.get("id_prefix"),
         )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
@@ -266,6 +268,7 @@ class GameChancesView(ApiView):
         },
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        refuse_body_fields(request.data)
         answer = services.game_chances_request(owner=player(request), game_id=game_id, show=False)
         return _chances_response(answer, show=False)
 
@@ -442,6 +445,7 @@ class GameRestartView(ApiView):
         responses={201: GameSerializer},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        refuse_body_fields(request.data)
         game = services.game_restart(
             owner=player(request), game_id=game_id, idempotency_key=_idempotency_key(request)
         )

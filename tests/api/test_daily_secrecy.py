@@ -284,7 +284,9 @@ def test_no_endpoint_serves_a_future_day_to_a_player(player: Player, today_deal:
         date=tomorrow, seed=SEED + 1, candidate=0, deal_code=CODE[2:] + CODE[:2], certificate=[]
     )
     response = player.get(f"/api/v1/daily/{tomorrow.isoformat()}/leaderboard/")
-    assert response.status_code == 404
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["date"]
+    assert future.deal_code not in response.content.decode()
     game = player.new_game(mode="daily")
     assert game["daily_date"] == timezone.now().date().isoformat()
     assert player.get("/api/v1/daily/").json()["date"] == timezone.now().date().isoformat()

@@ -12,7 +12,15 @@ from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion, cl
 
 from games import services
 from games.analysis import VARIANT_ANALYSIS_BUDGETS
-from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
+from games.models import Game
+from tests.sdk.conftest import (
+    PASSWORD,
+    WON_DEAL,
+    DropFirstResponse,
+    fast_async_transport,
+    fast_transport,
+    new_email,
+)
 from tests.sdk.test_cli import Terminal
 from tests.sdk.test_games import play_line
 
@@ -175,3 +183,38 @@ def test_scorpion_analyse_says_what_is_wrong_with_an_id(term: Terminal) -> None:
     assert status == 1
     assert "is not a game id" in out
     assert "<html" not in out.lower()
+
+
+def test_scorpion_analyse_asks_the_server_for_the_short_id_in_one_request(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: it paged through every game of the player (100 a page) to find the id.
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = term("play", "--code", WON_DEAL["code"], lines=["resign", "y"])
+    assert status == 0, out
+    game_id = str(Game.objects.get().pk)
+    recorder = DropFirstResponse(match=lambda request: False)
+    monkeypatch.setattr(cli, "Scorpion", functools.partial(Scorpion, transport=recorder))
+
+    for typed in (game_id[:8], game_id[:13].upper(), game_id[:13].replace("-", "")):
+        status, out = term("analyse", typed)
+        assert status == 0, out
+        assert f"Analysis of game {game_id}" in " ".join(out.split())
+
+    lists = [r.url.params for r in recorder.sent if r.url.path == "/api/v1/games/"]
+    digits = game_id.replace("-", "")
+    assert [dict(params) for params in lists] == [
+        {"id_prefix": digits[:8], "page_size": "2"},
+        {"id_prefix": digits[:12], "page_size": "2"},
+        {"id_prefix": digits[:12], "page_size": "2"},
+    ]
+
+
+def test_scorpion_analyse_refuses_hyphens_where_an_id_has_none(term: Terminal) -> None:
+    assert term("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    for typed in ("abcd-1234", "abc", "abcd1234-1234-", "abcd1234--", "abcd12345"):
+        status, out = term("analyse", typed)
+        assert status == 1, typed
+        assert "is not a game id" in out or "None of your games" in out, out
+    assert "is not a game id" in term("analyse", "abcd-1234")[1]
+    assert "is not a game id" in term("analyse", "abc")[1]

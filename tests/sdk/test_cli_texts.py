@@ -201,3 +201,27 @@ def test_the_help_numbers_the_columns_of_the_ten_column_games_too() -> None:
     epilog = " ".join((cli.build_parser().epilog or "").split())
     assert "columns 1-7 on screen, 1-10 in the ten-column games" in epilog
     assert "8h from 3" in epilog
+
+
+def test_a_hints_reason_shows_its_cards_as_the_table_does() -> None:
+    # Before: "(puts 9H on TH)", card codes, beside a hint card drawn "8♥".
+    hints = Hints(
+        version=3,
+        moves=[
+            HintMove(card="9H", to=4, reason="puts 9H on TH"),
+            HintMove(card="KS", to=0, reason="moves KS into empty column 0 with 4 cards"),
+            HintMove(card="5C", to=2, reason="frees AD, which can then move; empties column 6"),
+        ],
+        deal=False,
+    )
+    rendered = render_hints(hints)
+    lines = rendered.plain.splitlines()
+    assert lines[0] == "Hint: 9♥ → column 5  (puts 9♥ on T♥)"
+    assert lines[1] == "Hint: K♠ → column 1  (moves K♠ into empty column 1 with 4 cards)"
+    assert lines[2] == "Hint: 5♣ → column 3  (frees A♦, which can then move; empties column 7)"
+    # Each card of a reason in its colour, as card_text draws it; the words stay dim.
+    styles = {rendered.plain[span.start : span.end]: str(span.style) for span in rendered.spans}
+    assert styles["T♥"] == "bold red"
+    assert styles["A♦"] == "bold red"
+    assert styles["K♠"] == "bold"
+    assert "dim" in {str(span.style) for span in rendered.spans}

@@ -269,19 +269,29 @@ def test_an_empty_day_has_an_empty_leaderboard(player: Player) -> None:
     }
 
 
-def test_a_future_day_is_not_found_for_players_and_open_to_staff(player: Player) -> None:
+def test_a_future_day_is_refused_to_players_saying_why_and_open_to_staff(player: Player) -> None:
     # Before: any future day answered 200 (an empty board), and staff-side certification
-    # made it a way to probe which days were prepared.
+    # made it a way to probe which days were prepared; then a 404 "no leaderboard for this
+    # day", which did not say why. The answer depends on the dates alone: a day with a deal
+    # and a day without one are refused alike.
     today = timezone.now().date()
     tomorrow = today + datetime.timedelta(days=1)
     DailyDeal.objects.create(
         date=tomorrow, candidate=0, **certified({"code": CODE, "line": LINE}, 5)
     )
-    for day in (tomorrow, today + datetime.timedelta(days=400), datetime.date(9998, 12, 31)):
+    answers = []
+    for day in (tomorrow, today + datetime.timedelta(days=2), datetime.date(9998, 12, 31)):
         body = problem(
-            player.get(f"/api/v1/daily/{day.isoformat()}/leaderboard/"), 404, "not_found"
+            player.get(f"/api/v1/daily/{day.isoformat()}/leaderboard/"), 400, "validation_error"
         )
-        assert CODE not in str(body)
+        assert body["errors"] == {
+            "date": [
+                f"{day.isoformat()} is after today ({today.isoformat()}, UTC): a day's "
+                "leaderboard opens on that day"
+            ]
+        }
+        answers.append(body["detail"].replace(day.isoformat(), "<day>"))
+    assert answers[0] == answers[1] == answers[2]
     assert player.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/").status_code == 200
     make_staff(player)
     staff = player.get(f"/api/v1/daily/{tomorrow.isoformat()}/leaderboard/")

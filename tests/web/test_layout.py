@@ -551,3 +551,48 @@ def test_a_hint_leaves_the_message_line_once_the_table_changes(
     # Its words named a move now played: gone with it, not left for its 6 s.
     expect(toast).to_be_hidden(timeout=1_000)
     page.context.close()
+
+
+# The slots of the runs to collect, and the top corner of the King shown in each filled one.
+SLOTS_JS = """() => [...document.querySelectorAll('#board .foundations .slot')].map((slot) => {
+  const r = slot.getBoundingClientRect();
+  const corner = slot.querySelector('.corner.top');
+  const c = corner ? corner.getBoundingClientRect() : null;
+  return {
+    rect: [r.left, r.top, r.right, r.bottom],
+    corner: c ? [c.left, c.top, c.right, c.bottom] : null,
+    filled: slot.classList.contains('filled'),
+  };
+})"""
+
+
+def inside(inner: list[float], outer: list[float]) -> bool:
+    return all(
+        (outer[0] <= inner[0], inner[2] <= outer[2], outer[1] <= inner[1], inner[3] <= outer[3])
+    )
+
+
+def serve_collected(runs: str) -> Any:
+    def handler(route: Any) -> None:
+        body = json.dumps({**route.fetch().json(), "collected": list(runs)})
+        route.fulfill(status=200, content_type="application/json", body=body)
+
+    return handler
+
+
+def check_run_slots(page: Any, name: str, *, filled: int) -> None:
+    """Every slot of the runs to collect on screen whole, none over another, and the King of
+    each collected run showing its corner whole in its own slot. (Double Scorpion's eight in
+    a rail beside the table stood in rows 0.4 of a card apart, each a whole card high: every
+    slot but the last lay under the next.)"""
+    width, height = page.evaluate("[document.documentElement.clientWidth, window.innerHeight]")
+    slots = page.evaluate(SLOTS_JS)
+    assert sum(slot["filled"] for slot in slots) == filled, name
+    for i, slot in enumerate(slots):
+        left, top, right, bottom = slot["rect"]
+        assert min(right - left, bottom - top) >= 20, (name, i, slot)
+        assert inside(slot["rect"], [0, 0, width, height]), (name, i, slot)
+        for other in slots[i + 1 :]:
+            assert not overlaps(slot["rect"], other["rect"]), (name, i, slot, other)
+        if slot["filled"]:
+            assert inside(slot["corner"], slot["rect"]), (name, i, slot)

@@ -122,3 +122,13 @@ def test_nothing_is_loaded_from_another_site() -> None:
     for path in [*TEMPLATES, *SCRIPTS, *STYLES]:
         text = path.read_text()
         assert not external.search(text), f"{path.name} loads something from another site"
+
+
+def test_the_leaderboards_date_box_goes_up_to_today_utc(player: Client) -> None:
+    from django.utils import timezone
+
+    today = timezone.now().date().isoformat()
+    body = player.get("/daily/").content.decode()
+    box = re.search(r'<input type="date" id="day"[^>]*>', body)
+    assert box is not None
+    assert f'max="{today}"' in box.group()

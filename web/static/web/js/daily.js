@@ -130,6 +130,14 @@ function showBoard(board) {
   );
 }
 
+function showBoardError(heading, message) {
+  title.textContent = heading;
+  myRank.textContent = "";
+  prev.hidden = true;
+  next.hidden = true;
+  boardBox.replaceChildren(h("p", { class: "error", role: "alert" }, message));
+}
+
 async function loadBoard(pathOrDate) {
   try {
     const board = pathOrDate.startsWith("/")
@@ -137,17 +145,19 @@ async function loadBoard(pathOrDate) {
       : await daily.leaderboard(pathOrDate, { page_size: 20 });
     showBoard(board);
   } catch (error) {
-    myRank.textContent = "";
-    prev.hidden = true;
-    next.hidden = true;
-    boardBox.replaceChildren(h("p", { class: "error" }, error.detail));
+    // The server says what is wrong with the day (a future one, say) in words.
+    const heading = pathOrDate.startsWith("/") ? title.textContent : `Leaderboard of ${pathOrDate}`;
+    showBoardError(heading, error.detail);
   }
 }
 
 prev.addEventListener("click", () => links.previous && loadBoard(links.previous));
 next.addEventListener("click", () => links.next && loadBoard(links.next));
 dayInput.addEventListener("change", () => {
+  // A typed date past max still has a value (the server refuses it, saying why); one the box
+  // cannot read (half typed, or cleared) has none: say so instead of leaving the last board.
   if (dayInput.value) loadBoard(dayInput.value);
+  else showBoardError("Leaderboard", `Pick a whole date, up to today (${dayInput.max}, UTC).`);
 });
 
 async function main() {
@@ -172,6 +182,7 @@ async function refresh() {
     return;
   }
   showToday(today);
+  dayInput.max = today.date; // a new UTC day may have begun
   if (dayInput.value === today.date) await loadBoard(today.date);
 }
 
