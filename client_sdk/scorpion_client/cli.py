@@ -49,6 +49,7 @@ from scorpion_client.models import Event, GameUpdate, Variant
 from scorpion_client.oauth import DeviceAuthorization
 from scorpion_client.render import (
     VARIANT_TITLES,
+    cards_text,
     describe_event,
     format_duration,
     problem_text,
@@ -511,7 +512,7 @@ class Cli:
             except ScorpionError as exc:
                 if isinstance(exc, AuthenticationError):
                     raise
-                console.print(f"[red]{escape(error_text(exc))}[/red]")
+                console.print(error_line(exc))
                 continue
             console.print(render_game(game))
             if game.is_won:
@@ -551,6 +552,12 @@ class Cli:
 def error_text(exc: ScorpionError) -> str:
     """An error as the player reads it: one sentence, columns numbered 1-7."""
     return problem_text(exc.body, exc.detail or exc.message)
+
+
+def error_line(exc: ScorpionError) -> Text:
+    """The error in red, its card codes drawn as the table draws cards ("8H can only go on
+    the exposed 9H" -> "8♥ can only go on the exposed 9♥")."""
+    return cards_text(error_text(exc), style="red")
 
 
 def sentence_free(text: str) -> str:
@@ -709,7 +716,7 @@ def run(
         console.print(f"[red]Cannot reach {escape(args.url)}: {escape(exc.message)}[/red]")
         return 1
     except ScorpionError as exc:
-        console.print(f"[red]{escape(error_text(exc))}[/red]")
+        console.print(error_line(exc))
         return 1
     except CliError as exc:
         console.print(f"[red]{escape(str(exc))}[/red]")

@@ -87,7 +87,7 @@ def test_sign_up_play_to_a_win_and_see_the_stats(terminal: Terminal) -> None:
     assert "kh 5" in out  # the help
     assert "Hint: " in out
     assert "Not a card or a command: 'zz'" in out
-    assert "AS can only go on" in out  # the server's detail on the illegal move
+    assert "A♠ can only go on" in out  # the server's detail on the illegal move, cards drawn
     assert "undid: 3♣ and the 6 cards on it → column 6" in out
     assert "redid: 3♣ and the 6 cards on it → column 6" in out
     assert "dealt " in out

@@ -225,3 +225,19 @@ def test_a_hints_reason_shows_its_cards_as_the_table_does() -> None:
     assert styles["A♦"] == "bold red"
     assert styles["K♠"] == "bold"
     assert "dim" in {str(span.style) for span in rendered.spans}
+
+
+def test_a_refused_moves_message_shows_its_cards_as_the_table_does() -> None:
+    # Before: "8H can only go on the exposed 9H, and column 3's top card is 4C", card codes.
+    from scorpion_client.errors import RuleError
+
+    detail = "8H can only go on the exposed 9H, and column 2's top card is 4C"
+    refused = RuleError(
+        detail, status=422, code="illegal_move", detail=detail, body={"detail": detail}
+    )
+    line = cli.error_line(refused)
+    assert line.plain == "8♥ can only go on the exposed 9♥, and column 3's top card is 4♣."
+    styles = {line.plain[span.start : span.end]: str(span.style) for span in line.spans}
+    assert styles["9♥"] == "bold red"
+    assert styles["4♣"] == "bold"
+    assert str(line.style) == "red"  # the words stay red, as every error line
