@@ -179,7 +179,9 @@ def parse_day(raw: str) -> datetime.date:
     except ValueError:
         pass
     raise serializers.ValidationError(
-        {"date": [f"a date as YYYY-MM-DD up to {LAST_DAY.isoformat()}, e.g. 2025-01-31"]}
+        # (No upper bound named: LAST_DAY only keeps "the day after" computable; a player's
+        # future days get their own answer, "after today".)
+        {"date": ["a date as YYYY-MM-DD, e.g. 2025-01-31"]}
     )
 
 
