@@ -1296,9 +1296,18 @@ CHANCE_SAMPLES = 200
 CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
 CHANCE_WORK_BUDGET: int | None = 500_000
 # Without a live worker a request computes them itself, with fewer samples and work so that it
-# answers within about 2 s (the answer says how many samples it rests on).
+# answers within about 2 s of CPU (the answer says how many samples it rests on). A work unit's
+# cost differs by variant (Scorpion Tail's search about 80 us, more in a first sample), so the
+# work is per variant (every variant of CHANCES_VARIANTS), measured side by side (README,
+# "Winning chances", "A request's work per variant"); it depends on the variant alone, so an
+# answer still depends only on the visible table, the seed and the budgets.
 INLINE_CHANCE_SAMPLES = 50
-INLINE_CHANCE_WORK_BUDGET: int | None = 40_000
+INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = {
+    "scorpion": 30_000,
+    "wasp": 25_000,
+    "scorpion-tail": 15_000,
+    "three-blind-mice": 7_000,
+}
 # While a chances task is queued or running for a game, no other is sent (one per game, however
 # often the player pauses); past this, a task lost with its worker is sent again on request.
 CHANCES_QUEUED_SECONDS = 120
@@ -1437,7 +1446,7 @@ def game_chances_ensure(*, game_id: UUID, version: int, inline: bool = False) ->
     # Only the visible table goes in: nothing computed below can depend on an unseen card.
     table = VisibleTable.of(selectors.game_state(game=game).position)
     samples, work_budget = (
-        (INLINE_CHANCE_SAMPLES, INLINE_CHANCE_WORK_BUDGET)
+        (INLINE_CHANCE_SAMPLES, INLINE_CHANCE_WORK_BUDGETS[game.variant])
         if inline
         else (CHANCE_SAMPLES, CHANCE_WORK_BUDGET)
     )
