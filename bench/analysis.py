@@ -1,13 +1,15 @@
 """Post-game analysis benchmark: CPU time per analysis of a finished game, per variant.
 
 Run from the repository root: ``python bench/analysis.py [--variant scorpion-tail] [--games 10]
-[--start-seed 0] [--moves 15]``. Game ``i`` is the deal of seed ``start_seed + i`` in the
+[--start-seed 0] [--moves 15] [--inline]``. Game ``i`` is the deal of seed ``start_seed + i`` in the
 variant, played for up to ``--moves`` random legal actions (``random.Random(seed)``, so the same
 games come back on every run) and resigned: the analysis then walks back from the last version,
 the costly case. Each is analysed as the service does (``games.analysis.analyse`` with the
 variant's budgets, ``analysis_budgets``). Prints the outcomes, the deal verdicts and the CPU time
 (``time.process_time``) per analysis: median and max, which bound how long an analysis holds a
-worker (or, without one, a request).
+worker. ``--inline``: with the budgets of an analysis computed in a request
+(``inline_analysis_budgets``), and how many of them are *settled* (every solver call decided, so
+the request stores the full budgets' very analysis; the others wait for a worker).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
-from games.analysis import analyse, analysis_budgets
+from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
 from games.engine.position import apply, legal_actions
 from games.engine.variants import deal_code_for_seed, deal_position, get_variant
 
@@ -35,15 +37,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument("--moves", type=int, default=15)
+    parser.add_argument("--inline", action="store_true", help="a request's budgets")
     args = parser.parse_args()
     variant = get_variant(args.variant)
-    per_call, total = analysis_budgets(variant.name)
+    budgets = inline_analysis_budgets if args.inline else analysis_budgets
+    per_call, total = budgets(variant.name)
     print("command:  python bench/analysis.py " + " ".join(sys.argv[1:]))
     print(f"machine:  {machine_description()}")
     print(f"budgets:  {per_call:,} positions a solver call, {total:,} an analysis")
     outcomes: Counter[str] = Counter()
     deals: Counter[str] = Counter()
     cpu: list[float] = []
+    settled = 0
     for seed in range(args.start_seed, args.start_seed + args.games):
         start = deal_position(deal_code_for_seed(seed, variant), variant)
         rng = random.Random(seed)
@@ -60,6 +65,7 @@ def main() -> None:
         result = analyse(start, events, won=False, node_budget=per_call, total_budget=total)
         cpu.append(time.process_time() - started)
         outcomes[result.outcome] += 1
+        settled += result.settled
         deals[result.deal] += 1
     print(
         f"games:    {args.games} {variant.name} (seeds {args.start_seed}-"
@@ -67,6 +73,7 @@ def main() -> None:
     )
     print(f"deal:     {dict(sorted(deals.items()))}")
     print(f"outcome:  {dict(sorted(outcomes.items()))}")
+    print(f"settled:  {settled} of {args.games} (every solver call decided)")
     print(
         f"cpu:      median {statistics.median(cpu):.2f} s, max {max(cpu):.2f} s an analysis, "
         f"{sum(cpu):.1f} s in all"

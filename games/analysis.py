@@ -36,10 +36,12 @@ __all__ = [
     "ANALYSIS_NODE_BUDGET",
     "ANALYSIS_TOTAL_BUDGET",
     "VARIANT_ANALYSIS_BUDGETS",
+    "VARIANT_INLINE_ANALYSIS_BUDGETS",
     "Analysis",
     "Outcome",
     "analyse",
     "analysis_budgets",
+    "inline_analysis_budgets",
     "line_steps",
 ]
 
@@ -60,9 +62,32 @@ VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
 )
 
 
+# What a request may search when it computes an analysis itself (no live worker): sized to stay
+# well under a web worker's timeout (gunicorn's 30 s in docker-compose.yml), about 5 s of CPU at
+# most (README, "Post-game analysis in a request"), where the full budgets above may take 90 s
+# (Scorpion) or 14 s (Double Scorpion). Never larger than the full ones. A request's analysis is
+# stored only when it is ``settled`` (every solver call decided): the search is the same whatever
+# its budget, which only cuts it short, so any larger budgets give that very analysis.
+VARIANT_INLINE_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = {
+    "scorpion": (100_000, 100_000),
+    "wasp": (25_000, 50_000),
+    "scorpion-tail": (25_000, 50_000),
+    "three-blind-mice": (25_000, 50_000),
+    "double-scorpion": (25_000, 30_000),
+}
+
+
 def analysis_budgets(variant: str) -> tuple[int, int]:
     """(positions per solver call, positions in all) for a game of ``variant`` (its slug)."""
     return VARIANT_ANALYSIS_BUDGETS.get(variant, (ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET))
+
+
+def inline_analysis_budgets(variant: str) -> tuple[int, int]:
+    """The budgets of an analysis computed in a request (``VARIANT_INLINE_ANALYSIS_BUDGETS``),
+    never above the variant's full ones."""
+    per_call, total = analysis_budgets(variant)
+    inline = VARIANT_INLINE_ANALYSIS_BUDGETS.get(variant, (per_call, total))
+    return min(per_call, inline[0]), min(total, inline[1])
 
 
 Outcome = Literal["won", "unwinnable", "slipped", "ended_winnable", "unknown"]
@@ -95,6 +120,14 @@ class Analysis:
     nodes: int
     seconds: float
     solved_positions: int = field(default=0)
+    # Solver calls the budgets left undecided (or never made, the total spent).
+    undecided_calls: int = field(default=0)
+
+    @property
+    def settled(self) -> bool:
+        """Every solver call was decided within its budget: larger budgets give this very
+        analysis (the same calls, each the same search, which a budget only cuts short)."""
+        return self.undecided_calls == 0
 
 
 class _Budget:
@@ -104,6 +137,7 @@ class _Budget:
         self.nodes = 0
         self.seconds = 0.0
         self.calls = 0
+        self.undecided = 0
         self.cache: dict[Position, Solution] = {}
 
     def solve(self, position: Position | Sequence[int]) -> Solution:
@@ -111,8 +145,11 @@ class _Budget:
         if key is not None and key in self.cache:
             return self.cache[key]
         if self.left <= 0:
+            self.undecided += 1
             return Solution("unknown", [], 0, 0.0)
         solution = solve(position, node_budget=min(self.per_call, self.left))
+        if solution.verdict == "unknown":
+            self.undecided += 1
         self.left -= solution.nodes
         self.nodes += solution.nodes
         self.seconds += solution.seconds
@@ -180,6 +217,7 @@ def _result(
         nodes=budget.nodes,
         seconds=budget.seconds,
         solved_positions=budget.calls,
+        undecided_calls=budget.undecided,
     )
 
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.services import account_lock
 from games import history, selectors
-from games.analysis import analyse, analysis_budgets
+from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
 from games.engine.cards import parse_deal_code
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
@@ -1142,11 +1142,43 @@ def _analysis_enqueue(game_id: str) -> bool:
     return sent
 
 
-def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
+# Without a live worker, a request computes an analysis with smaller budgets than a worker's
+# (games.analysis.inline_analysis_budgets), so that it ends well within the web worker's timeout
+# (gunicorn's 30 s: a Scorpion analysis may take 90 s of CPU). What those leave undecided is not
+# stored (the worker's budgets might decide it): the answer is 503 analysis_needs_worker, and
+# the request remembers it for this long, so that asking again costs no search.
+ANALYSIS_NEEDS_WORKER_SECONDS = 3600
+ANALYSIS_NEEDS_WORKER_RETRY_AFTER = 60
+
+
+class AnalysisNeedsWorkerError(AnalysisUnavailableError):
+    """A request's budgets left the analysis undecided: only a worker may compute it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "analysis_needs_worker",
+            "this game's analysis needs more search than a request may do, and no worker "
+            "computes analyses right now: ask again later",
+            retry_after=ANALYSIS_NEEDS_WORKER_RETRY_AFTER,
+        )
+
+
+def _analysis_needs_worker_key(game_id: str) -> str:
+    return f"analysis-needs-worker:{game_id}"
+
+
+def game_analysis_ensure(*, game_id: UUID, inline: bool = False) -> GameAnalysis | None:
     """The game's analysis, computed now if it is not stored yet; None if the game is gone or
     not finished. Idempotent and safe to race: the solver runs outside any transaction (with a
     node budget, so every run gives the same answer), and the one-analysis-per-game constraint
-    keeps the first insert."""
+    keeps the first insert.
+
+    ``inline`` (a request computes it, no live worker): with a broker configured -- a deployment
+    whose requests have a timeout and whose worker is only away -- the request's budgets, and
+    ``AnalysisNeedsWorkerError`` unless every solver call was decided within them (then the
+    analysis is the one the full budgets give, and is stored as such). Without a broker there
+    is no worker to wait for (the embedded ``make run``, served without a request timeout): the
+    full budgets, as a worker's."""
     existing = GameAnalysis.objects.filter(game_id=game_id).first()
     if existing is not None:
         return existing
@@ -1158,13 +1190,19 @@ def game_analysis_ensure(*, game_id: UUID) -> GameAnalysis | None:
     )
     # The variant's budgets: an undecided deal is analysed as "unknown", never guessed.
     node_budget, total_budget = analysis_budgets(game.variant)
+    budgets = (node_budget, total_budget)
+    if inline and _broker_configured():
+        budgets = inline_analysis_budgets(game.variant)
     result = analyse(
         deal_state(game.deal_code, game.variant).position,
         events,
         won=game.status == GameStatus.WON,
-        node_budget=node_budget,
-        total_budget=total_budget,
+        node_budget=budgets[0],
+        total_budget=budgets[1],
     )
+    if budgets != (node_budget, total_budget) and not result.settled:
+        cache.set(_analysis_needs_worker_key(str(game.pk)), True, ANALYSIS_NEEDS_WORKER_SECONDS)
+        raise AnalysisNeedsWorkerError
     try:
         with transaction.atomic():
             if not Game.objects.filter(pk=game.pk).exists():
@@ -1211,7 +1249,8 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     (``daily_reveal_moment``): the analysis is computed from every card, face-down ones and
     the stock included, so it must never reach a player before the deal itself may. Served at
     once when stored. Otherwise a worker is asked to compute it (the answer says "pending"),
-    or, without a broker or a live worker, it is computed here and now.
+    or, without a broker or a live worker, it is computed here and now, within the request's
+    budgets (``game_analysis_ensure``; ``AnalysisNeedsWorkerError`` where they do not decide it).
     """
     game = selectors.game_get(owner=owner, game_id=game_id)
     if not game.is_finished:
@@ -1231,12 +1270,15 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     stored = GameAnalysis.objects.filter(game=game).first()
     if stored is not None:
         return AnalysisAnswer(game, stored)
-    if cache.get(_analysis_pending_key(str(game.pk))) and _worker_for(ANALYSIS_TASK):
+    worker = _worker_for(ANALYSIS_TASK)
+    if cache.get(_analysis_pending_key(str(game.pk))) and worker:
         return AnalysisAnswer(game, None)
+    if not worker and cache.get(_analysis_needs_worker_key(str(game.pk))):
+        raise AnalysisNeedsWorkerError  # known already: no search, nothing counted
     _solver_run_take(owner=owner)
-    if _worker_for(ANALYSIS_TASK) and _analysis_enqueue(str(game.pk)):
+    if worker and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)
-    analysis = game_analysis_ensure(game_id=game.pk)
+    analysis = game_analysis_ensure(game_id=game.pk, inline=True)
     if analysis is None:
         raise Http404("no such game")  # erased meanwhile, with the player's data
     return AnalysisAnswer(game, analysis)
@@ -1254,9 +1296,18 @@ CHANCE_SAMPLES = 200
 CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
 CHANCE_WORK_BUDGET: int | None = 500_000
 # Without a live worker a request computes them itself, with fewer samples and work so that it
-# answers within about 2 s (the answer says how many samples it rests on).
+# answers within about 2 s of CPU (the answer says how many samples it rests on). A work unit's
+# cost differs by variant (Scorpion Tail's search about 80 us, more in a first sample), so the
+# work is per variant (every variant of CHANCES_VARIANTS), measured side by side (README,
+# "Winning chances", "A request's work per variant"); it depends on the variant alone, so an
+# answer still depends only on the visible table, the seed and the budgets.
 INLINE_CHANCE_SAMPLES = 50
-INLINE_CHANCE_WORK_BUDGET: int | None = 40_000
+INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = {
+    "scorpion": 30_000,
+    "wasp": 25_000,
+    "scorpion-tail": 15_000,
+    "three-blind-mice": 7_000,
+}
 # With a live worker, a request first tries the worker's own computation for a while (wall
 # time) and, when it finishes, stores and serves it: exactly the worker's answer (the engine's
 # deadline never changes an answer, it only gives up), with no task and no wait. A task buys
@@ -1415,7 +1466,7 @@ def game_chances_ensure(
     # Only the visible table goes in: nothing computed below can depend on an unseen card.
     table = VisibleTable.of(selectors.game_state(game=game).position)
     samples, work_budget = (
-        (INLINE_CHANCE_SAMPLES, INLINE_CHANCE_WORK_BUDGET)
+        (INLINE_CHANCE_SAMPLES, INLINE_CHANCE_WORK_BUDGETS[game.variant])
         if inline
         else (CHANCE_SAMPLES, CHANCE_WORK_BUDGET)
     )

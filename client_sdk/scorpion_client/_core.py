@@ -120,6 +120,9 @@ class RetryPolicy:
 
 # Statuses for which the server did nothing, whatever the request: it may always be re-sent.
 _NOT_PROCESSED_STATUSES = frozenset({429, 503})
+# 503s that re-sending within a call does not mend: no worker computes analyses (one may be
+# back in minutes, past any wait worth making here; the caller asks again when it likes).
+_LASTING_503 = frozenset({"analysis_needs_worker"})
 # Transport errors raised before the request left: it may always be re-sent.
 _NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -903,6 +906,8 @@ class BaseClient:
             return None
         if not spec.replay_safe and status not in _NOT_PROCESSED_STATUSES:
             return None
+        if status == 503 and _problem_code(response) in _LASTING_503:
+            return None
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
         if retry_after is not None:
             if retry_after > self.retry.max_retry_after:
@@ -1111,7 +1116,7 @@ class StreamFollower(Generic[T]):
 def _problem_code(response: httpx.Response) -> str | None:
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, httpx.ResponseNotRead):
         return None
     code = body.get("code") if isinstance(body, Mapping) else None
     return code if isinstance(code, str) else None

@@ -48,6 +48,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "version_conflict": (409, "The game changed meanwhile"),
     "game_not_finished": (409, "The game is not over yet"),
     "deal_not_revealed": (409, "The daily deal is still secret"),
+    "analysis_needs_worker": (503, "The analysis needs a worker, and none is running"),
     "variant_not_analysed": (409, "Winning chances are not estimated in this variant"),
     "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
     "validation_error": (400, "The request is not valid"),
@@ -139,7 +140,13 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             return problem_response(exc.code, str(exc), details=exc.details)
         return problem_response(exc.code, str(exc))
     if isinstance(exc, AnalysisUnavailableError):
-        return problem_response(exc.code, str(exc), **exc.extra)
+        retry_after = exc.extra.get("retry_after")
+        return problem_response(
+            exc.code,
+            str(exc),
+            headers=None if retry_after is None else {"Retry-After": str(retry_after)},
+            **exc.extra,
+        )
     if isinstance(exc, VariantNotOfferedError):
         return problem_response("variant_not_offered", str(exc))
     if isinstance(exc, ChancesUnavailableError):

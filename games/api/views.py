@@ -291,6 +291,10 @@ class GameAnalysisView(ApiView):
                 description="game_not_finished (the game is on), or deal_not_revealed (a "
                 "daily whose deal is still secret; available_at says until when)"
             ),
+            503: OpenApiResponse(
+                description="analysis_needs_worker: no worker computes analyses right now, and "
+                "a request's budgets do not decide this game's (Retry-After, retry_after)"
+            ),
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:

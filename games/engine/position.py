@@ -380,7 +380,22 @@ def _face_up_cards(position: Position) -> dict[int, tuple[int, int]]:
     return found
 
 
-def _add_variant_moves(position: Position, moves: list[Move] | list[Action]) -> None:
+def _variant_actions(position: Position, face_up: dict[int, tuple[int, int]]) -> list[Action]:
+    """``legal_actions`` of a variant's position whose ``_face_up_cards`` are already built: the
+    variant solver reads them too, to score each move, and building them twice cost about 8% of
+    its search."""
+    actions: list[Action] = []
+    _add_variant_moves(position, actions, face_up)
+    if position.stock:
+        actions.append(DEAL)
+    return actions
+
+
+def _add_variant_moves(
+    position: Position,
+    moves: list[Move] | list[Action],
+    face_up: dict[int, tuple[int, int]] | None = None,
+) -> None:
     """Legal moves of any variant: onto each exposed card in column order, then to empty ones.
 
     A card already at the bottom of its column is not moved to an empty column (it changes
@@ -391,7 +406,8 @@ def _add_variant_moves(position: Position, moves: list[Move] | list[Action]) -> 
     """
     variant = position.variant
     onto = variant.onto
-    face_up = _face_up_cards(position)
+    if face_up is None:
+        face_up = _face_up_cards(position)
     two_decks = variant.decks > 1
     empty_columns: list[int] = []
     for target, column in enumerate(position.columns):

@@ -155,7 +155,7 @@ class _VariantSearch:
         already lies on a card it may go onto, moved to another such card: it builds
         nothing); the deal last.
         """
-        from games.engine.position import Deal, _face_up_cards, legal_actions
+        from games.engine.position import Deal, _face_up_cards, _variant_actions
 
         face_up = _face_up_cards(position)
         columns, hidden = position.columns, position.hidden
@@ -164,7 +164,7 @@ class _VariantSearch:
         stock_targets = len(position.stock)
         tried_empty: set[tuple[int, int]] = set()
         scored: list[tuple[int, int, Action]] = []
-        for order, action in enumerate(legal_actions(position)):
+        for order, action in enumerate(_variant_actions(position, face_up)):
             if isinstance(action, Deal):
                 scored.append((1_000, order, action))
                 continue

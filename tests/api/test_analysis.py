@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import analysis, services, tasks
 from games.engine.cards import card_code, parse_deal_code
 from games.engine.position import initial_position, status
 from games.models import DailyDeal, Game, GameAnalysis
@@ -177,6 +177,76 @@ def test_a_broker_that_refuses_the_task_falls_back_to_computing_inline(
 
     assert response.status_code == 200
     assert response.json()["outcome"] == "ended_winnable"
+
+
+def no_live_worker_and_tiny_request_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deployment with a broker whose worker is away, and a request's budgets that cannot
+    decide WON_DEAL's games (the worker's still can)."""
+    monkeypatch.setattr(services, "_broker_configured", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setitem(analysis.VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (5, 5))
+
+
+def test_an_analysis_a_requests_budgets_leave_undecided_is_not_stored_but_left_to_a_worker(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _ = lost_game(player, code=WON_DEAL["code"])
+    no_live_worker_and_tiny_request_budgets(monkeypatch)
+
+    response = player.get(analysis_path(game_id))
+
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "analysis_needs_worker"
+    assert response["Retry-After"] == str(response.json()["retry_after"])
+    assert not GameAnalysis.objects.exists()
+
+    # Asked again, it is known already: no search.
+    def no_solver(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a request's undecided analysis must not be searched again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(services, "analyse", no_solver)
+        assert player.get(analysis_path(game_id)).json()["code"] == "analysis_needs_worker"
+
+    # The worker's budgets decide it, and then it is served.
+    tasks.analyse_game(game_id)
+    body = player.get(analysis_path(game_id)).json()
+    assert (body["status"], body["outcome"]) == ("ready", "slipped")
+
+
+def test_an_analysis_a_requests_budgets_decide_is_stored_as_the_worker_would_store_it(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _ = lost_game(player, code=WON_DEAL["code"])
+    monkeypatch.setattr(services, "_broker_configured", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    assert analysis.inline_analysis_budgets("scorpion") < analysis.analysis_budgets("scorpion")
+
+    inline = player.get(analysis_path(game_id)).json()
+    GameAnalysis.objects.all().delete()
+    tasks.analyse_game(game_id)  # the worker's budgets
+    worker = player.get(analysis_path(game_id)).json()
+
+    assert inline["status"] == "ready"
+    for key in ("deal", "outcome", "last_winnable_version", "line_version", "line"):
+        assert inline[key] == worker[key]
+    assert (inline["solver_nodes"], inline["node_budget"]) == (
+        worker["solver_nodes"],
+        worker["node_budget"],
+    )
+
+
+def test_without_a_broker_a_request_computes_the_analysis_with_the_full_budgets(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _ = lost_game(player, code=WON_DEAL["code"])
+    no_live_worker_and_tiny_request_budgets(monkeypatch)
+    monkeypatch.setattr(services, "_broker_configured", lambda: False)
+
+    body = player.get(analysis_path(game_id)).json()
+
+    assert (body["status"], body["outcome"]) == ("ready", "slipped")
 
 
 def test_finishing_a_game_enqueues_its_analysis_on_commit(

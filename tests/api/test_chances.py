@@ -17,6 +17,7 @@ from games.engine.position import legal_actions
 from games.engine.variants import VARIANTS
 from games.models import Game, GameChances
 from games.selectors import game_state
+from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_daily_secrecy import play_line
 from tests.engine.random_play import unseen_cards, with_unseen
@@ -25,6 +26,8 @@ pytestmark = pytest.mark.django_db
 
 CODE = WON_DEAL["code"]
 LINE = WON_DEAL["line"]
+# The service's own, before the fixture below lifts them.
+INLINE_WORK_BUDGETS = dict(services.INLINE_CHANCE_WORK_BUDGETS)
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +36,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
     monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 
@@ -122,13 +125,39 @@ def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
 ) -> None:
     # A deal's start in Wasp costs 40-odd solves a sample: the work budget ends the sampling
     # (the service's own budgets took 21 s median for 50 samples here, 76 s for 200).
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", 2_000)
+    monkeypatch.setitem(services.INLINE_CHANCE_WORK_BUDGETS, "wasp", 2_000)
     game = player.new_game(seed=1, variant="wasp")
     body = player.get(path(game)).json()
     assert 1 <= body["samples"] < services.INLINE_CHANCE_SAMPLES
     assert {action["samples"] for action in body["actions"]} == {body["samples"]}
     stored = GameChances.objects.get(game_id=game["id"])
     assert stored.samples == body["samples"]
+
+
+def test_a_request_computes_the_chances_with_its_variants_own_work_budget(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A work unit costs more CPU in some variants (Scorpion Tail's search): each variant's
+    # request has a budget of its own, measured to answer within about 2 s of CPU.
+    budgets = {"scorpion": 1_500, "wasp": 1_600, "scorpion-tail": 1_700, "three-blind-mice": 1_800}
+    assert set(budgets) == set(CHANCES_VARIANTS)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", budgets)
+    used: list[int | None] = []
+
+    def recording(*args: Any, work_budget: int | None, **kwargs: Any) -> Any:
+        used.append(work_budget)
+        return chances(*args, work_budget=work_budget, **kwargs)
+
+    monkeypatch.setattr(services, "chances", recording)
+    for name in budgets:
+        assert player.get(path(player.new_game(variant=name, seed=3))).status_code == 200
+
+    assert used == list(budgets.values())
+
+
+def test_every_variant_with_chances_has_a_requests_work_budget() -> None:
+    assert set(INLINE_WORK_BUDGETS) == set(CHANCES_VARIANTS)
+    assert all(budget is not None and budget > 0 for budget in INLINE_WORK_BUDGETS.values())
 
 
 def test_preparing_serves_and_counts_nothing(player: Player) -> None:

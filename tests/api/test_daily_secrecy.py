@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.models import DailyDeal, Game
+from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_event_store import race
 from tests.conftest import require_service
@@ -308,7 +309,7 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     game = player.new_game(mode="daily")

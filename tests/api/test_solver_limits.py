@@ -16,6 +16,7 @@ from django.core.cache import cache
 
 from games import services
 from games.models import WinnableDeal
+from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_limits import redis_down  # noqa: F401 (a fixture)
 from tests.difficulty_data import banded_pool
@@ -28,7 +29,7 @@ def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 4)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 4)
     monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 2_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import tasks
 from games.analysis import VARIANT_ANALYSIS_BUDGETS, analysis_budgets
 from games.engine.solver import solve
 from games.engine.variant_solver import dead
@@ -327,6 +328,9 @@ def test_an_exported_payload_loses_its_copies_undone_and_redone_too() -> None:
 def analysis_of_a_resigned_game(player: Player, variant: str, seed: int) -> dict[str, Any]:
     game = player.new_game(variant=variant, seed=seed)
     assert player.command(game["id"], {"type": "resign"}).status_code == 200
+    # As a worker analyses it, with the variant's full budgets (a request's smaller ones store
+    # only what they decide: tests/api/test_analysis.py).
+    tasks.analyse_game(game["id"])
     response = player.get(f"/api/v1/games/{game['id']}/analysis/")
     assert response.status_code == 200, response.content
     body: dict[str, Any] = response.json()

@@ -3,6 +3,7 @@ a winning line from there, on real logs built with the game's own command handli
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.analysis import analyse, line_steps
@@ -148,6 +149,25 @@ def test_the_total_budget_bounds_the_whole_analysis() -> None:
     assert short.deal == "unknown"
     assert short.nodes <= needed
     assert (enough.deal, enough.outcome) == ("lost", "unwinnable")
+
+
+def test_an_analysis_settled_within_small_budgets_is_the_one_larger_budgets_give() -> None:
+    # What lets a request store an analysis computed with smaller budgets than a worker's.
+    log, action = first_losing_point(WON_CODE, WON_LINE)
+    log.do(Command("move", action.card, action.to)).do(Command("resign"))
+    full = analyse(log.cards, log.events, won=False)
+    assert full.settled
+    assert full.solved_positions > 1
+
+    exact = analyse(
+        log.cards, log.events, won=False, node_budget=full.nodes, total_budget=full.nodes
+    )
+    short = analyse(log.cards, log.events, won=False, total_budget=full.nodes - 1)
+
+    assert exact.settled
+    assert dataclasses.replace(exact, seconds=0.0) == dataclasses.replace(full, seconds=0.0)
+    assert not short.settled
+    assert short.undecided_calls >= 1
 
 
 def test_line_steps_draw_the_table_after_each_command_without_face_down_cards() -> None:

@@ -117,3 +117,12 @@ def test_analysis_benchmark_reports_cpu_per_analysis_with_the_variants_budgets()
     assert "budgets:  25,000 positions a solver call, 100,000 an analysis" in stdout
     assert "games:    2 three-blind-mice (seeds 0-1)" in stdout
     assert "an analysis" in stdout.split("cpu:", 1)[1]
+
+
+def test_analysis_benchmark_inline_uses_a_requests_budgets_and_counts_the_settled() -> None:
+    stdout = bench_output(
+        "bench/analysis.py", "--variant", "three-blind-mice", "--games", "2", "--inline"
+    )
+
+    assert "budgets:  25,000 positions a solver call, 50,000 an analysis" in stdout
+    assert "settled:  2 of 2" in stdout

@@ -19,6 +19,7 @@ from games.engine.position import (
     Record,
     _face_up_cards,
     _face_up_copies,
+    _variant_actions,
     apply,
     legal_actions,
     player_view,
@@ -30,6 +31,7 @@ from games.engine.position import _source_of as card_source
 from games.engine.variants import (
     DOUBLE_SCORPION,
     FACES,
+    SCORPION,
     SCORPION_TAIL,
     VARIANTS,
     Variant,
@@ -264,6 +266,20 @@ def test_resolve_moves_early_returns_change_no_answer(game: Played, data: st.Dat
                 assert _any_answer(position, card, to, source, shortcut=True) == _any_answer(
                     position, card, to, source, shortcut=False
                 ), (card, to, source)
+
+
+@SETTINGS
+@given(
+    played(st.sampled_from([variant for variant in VARIANTS.values() if variant is not SCORPION])),
+    st.data(),
+)
+def test_the_variant_solver_lists_the_legal_actions_from_its_own_face_up_table(
+    game: Played, data: st.DataObject
+) -> None:
+    # The variant solver builds the table of face-up cards once a position, to score the moves
+    # and to list them: the list is the rules' own, in their order.
+    position = data.draw(st.sampled_from(game.positions))
+    assert _variant_actions(position, _face_up_cards(position)) == legal_actions(position)
 
 
 def test_a_king_carries_either_copy_of_its_queen_in_order() -> None:

@@ -8,10 +8,17 @@ import functools
 from pathlib import Path
 
 import pytest
-from scorpion_client import Analysis, AsyncScorpion, ConflictError, Scorpion, cli
+from scorpion_client import (
+    Analysis,
+    AsyncScorpion,
+    ConflictError,
+    Scorpion,
+    ServiceUnavailable,
+    cli,
+)
 
 from games import services
-from games.analysis import VARIANT_ANALYSIS_BUDGETS
+from games.analysis import VARIANT_ANALYSIS_BUDGETS, VARIANT_INLINE_ANALYSIS_BUDGETS
 from games.models import Game
 from tests.sdk.conftest import (
     PASSWORD,
@@ -95,6 +102,25 @@ def test_waiting_is_bounded(
     assert not analysis.ready
     assert analysis.status == "pending"
     assert analysis.retry_after == 2
+    assert sleeps == []
+
+
+def test_an_analysis_left_to_an_absent_worker_is_raised_at_once(
+    client: Scorpion, monkeypatch: pytest.MonkeyPatch, sleeps: list[float]
+) -> None:
+    # A worker may be away for minutes: waiting out Retry-After (60 s) twice would only delay
+    # the answer; the caller decides when to ask again.
+    game = client.games.create(code=WON_DEAL["code"])
+    game.resign()
+    monkeypatch.setattr(services, "_broker_configured", lambda: True)
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setitem(VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (5, 5))
+
+    with pytest.raises(ServiceUnavailable) as raised:
+        game.analysis()
+
+    assert raised.value.code == "analysis_needs_worker"
+    assert raised.value.body["retry_after"] == 60
     assert sleeps == []
 
 

@@ -8,6 +8,7 @@ from django.conf import settings
 from scorpion_client import Chances, ConflictError, Scorpion
 
 from games import services
+from games.variants import CHANCES_VARIANTS
 from tests.sdk.conftest import WON_DEAL
 from tests.sdk.test_games import play_line
 
@@ -19,7 +20,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
     monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
     monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
 
