@@ -192,3 +192,38 @@ def test_a_game_created_while_the_feed_opens_is_not_missed(
     held[0].continue_()
     laptop.page.unroute(feed)
     expect(laptop.page.locator(f'#recent a[href="/play/{game["id"]}/"]')).to_be_visible()
+
+
+def test_a_game_restarted_on_another_device_leads_to_the_new_game(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The phone watches the game the laptop restarts. Its banner must lead on to the laptop's
+    # new game: its "New game" or "Play this deal again" would abandon that one in turn.
+    deal = won_deal()
+    first = deal["line"][0]
+    game = player.new_game(code=deal["code"])
+    player.command(game["id"], first)
+    laptop, phone = devices
+    on_laptop, on_phone = laptop.open_at(game["id"], 1), phone.open_at(game["id"], 1)
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+
+    laptop.page.get_by_role("button", name="Restart").click()
+    laptop.page.locator("dialog[open] button", has_text="Restart").click()
+    laptop.page.wait_for_url(re.compile(r"/play/(?!" + game["id"] + r")[0-9a-f-]+/$"))
+    restarted = laptop.page.url.rstrip("/").rsplit("/", 1)[-1]
+
+    on_phone.wait_version(2)  # the abandon, from the stream
+    banner = phone.page.locator("#banner")
+    expect(banner).to_contain_text("This deal was restarted: the new game is in play.")
+    onward = banner.get_by_role("link", name="Continue the new game")
+    expect(onward).to_have_attribute("href", f"/play/{restarted}/")
+    expect(phone.page.locator("#announcer")).to_contain_text("Continue the new game")
+    assert phone.same_document()
+    shoot(phone.page, "live-phone-after-laptop-restart")
+
+    onward.click()
+    on_phone = Table(phone.page)
+    expect(on_phone.board).to_have_attribute("data-version", "0")
+    on_phone.touch_tap(first["card"])
+    on_laptop.wait_version(1)  # the laptop's new game goes on, played from the phone
+    assert player.get(f"/api/v1/games/{restarted}/").json()["status"] == "playing"

@@ -220,6 +220,33 @@ function againLabel() {
   return game.mode === "daily" ? "Practice this deal" : "Play this deal again";
 }
 
+// A game left for another (restarted, or a new game of its kind started, here or on another
+// device) leads to the game that took its place while that one is in play: "New game" or
+// "Play this deal again" would in turn abandon it, and with it the moves made on the other
+// device. One game of a mode and variant is in play at a time, so it is the newest of them.
+let successor = { of: null, game: null };
+
+async function findSuccessor(left) {
+  successor = { of: left.id, game: null };
+  let next = null;
+  try {
+    const page = await games.list({ mode: left.mode, variant: left.variant || "scorpion", page_size: 5 });
+    next = page.results.find((g) => g.id !== left.id && playable(g)) || null;
+  } catch {
+    return; // the banner keeps its other ways on
+  }
+  if (!next || successor.of !== left.id || game?.id !== left.id) return;
+  successor.game = next;
+  renderBanner();
+  announce(`${successorNote(next)} Continue it with "Continue the new game".`);
+}
+
+function successorNote(next) {
+  return next.restarted_from === game.id
+    ? "This deal was restarted: the new game is in play."
+    : "A new game of this kind is in play.";
+}
+
 function renderBanner() {
   const status = game.status;
   banner.className = `banner ${status}`;
@@ -254,13 +281,19 @@ function renderBanner() {
       ),
     );
   } else if (status === "resigned" || status === "abandoned") {
+    if (status === "abandoned" && successor.of !== game.id) findSuccessor(game);
+    const next = status === "abandoned" && successor.of === game.id ? successor.game : null;
     banner.replaceChildren(
       h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
+      next ? h("p", { class: "successor" }, successorNote(next)) : "",
       dailyNote(),
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
+        next
+          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, "Continue the new game")
+          : "",
+        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, "New game"),
         h("button", { type: "button", onclick: restart }, againLabel()),
         h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
       ),
