@@ -227,3 +227,29 @@ def test_a_game_restarted_on_another_device_leads_to_the_new_game(
     on_phone.touch_tap(first["card"])
     on_laptop.wait_version(1)  # the laptop's new game goes on, played from the phone
     assert player.get(f"/api/v1/games/{restarted}/").json()["status"] == "playing"
+
+
+def test_a_feed_redraw_keeps_the_keyboard_focus_where_it_was(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The lobby and the history redraw their lists whenever the feed says something happened
+    # on another device: a keyboard user's focus must stay on the link it was on, not fall
+    # back to the top of the page.
+    laptop, phone = devices
+    finished = player.new_game()
+    player.command(finished["id"], {"type": "resign"})
+    replay = f'a[href="/history/{finished["id"]}/"]'
+    lists = ((laptop.page, "/", "#lobby", "#recent"), (phone.page, "/history/", "#games", "#games"))
+    for page, path, counter, box in lists:
+        page.goto(laptop.base + path)
+        expect(page.locator(counter)).to_have_attribute("data-updates", "1")  # the feed is open
+        page.locator(f"{box} {replay}").focus()
+
+    game = player.new_game(variant="wasp")  # on a third device: both lists are drawn again
+    for page, _path, _counter, box in lists:
+        expect(page.locator(f'{box} a[href="/play/{game["id"]}/"]')).to_be_visible()
+        assert page.evaluate("document.activeElement.getAttribute('href')") == (
+            f"/history/{finished['id']}/"
+        )
+    laptop.page.keyboard.press("Enter")
+    laptop.page.wait_for_url(f"**/history/{finished['id']}/")
