@@ -253,3 +253,25 @@ def test_a_feed_redraw_keeps_the_keyboard_focus_where_it_was(
         )
     laptop.page.keyboard.press("Enter")
     laptop.page.wait_for_url(f"**/history/{finished['id']}/")
+
+
+def test_a_game_ended_on_another_device_keeps_the_keyboard_focus_on_the_page(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # A keyboard user is on a card when the game is resigned elsewhere: the cards stop being
+    # buttons and Undo and Resign are disabled, so the focus must go to what the page says
+    # next, not fall back to the top of the page.
+    _laptop, phone = devices
+    game = player.new_game()
+    on_phone = phone.open(game["id"])
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+    phone.page.keyboard.press("ArrowRight")
+    assert phone.page.evaluate("document.activeElement.matches('#board button.card')")
+
+    player.command(game["id"], {"type": "resign"})
+    on_phone.wait_version(1)
+    heading = phone.page.locator("#banner h2")
+    expect(heading).to_have_text("Game over: resigned")
+    expect(heading).to_be_focused()
+    phone.page.keyboard.press("Tab")
+    expect(phone.page.locator("#banner").get_by_role("button", name="New game")).to_be_focused()

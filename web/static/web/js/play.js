@@ -37,6 +37,7 @@ import {
   hideToast,
   isPractice,
   MODE_LABELS,
+  redraw,
   toast,
   variantRules,
   variantTitle,
@@ -170,6 +171,7 @@ function render({ from = null } = {}) {
   } else if (focusStock) {
     (board.querySelector("#stock") || controls.undo).focus({ preventScroll: true });
   }
+  const held = active && active !== document.body;
   movesOut.textContent = String(shown.moves);
   modeOut.textContent = describeMode(game);
   controls.deal.hidden = !hasStock(game); // nothing to deal, ever: room for the other buttons
@@ -180,10 +182,23 @@ function render({ from = null } = {}) {
   controls.hint.disabled = !playable(game);
   controls.resign.disabled = !playable(game);
   tick();
+  if (held) keepFocus();
   clearHighlight(); // cards keep their elements: a hint of another version must go
   if (hintShown && hints && hints.version === game.version) highlight(hintShown);
   schedulePrepare();
   return tableau;
+}
+
+// The card, stock or control the player was on may be gone or disabled now (the game over,
+// here or on another device: its cards are no longer buttons, Resign and Undo are disabled), and
+// the focus would fall back to the top of the page. It goes to what the page says next: the
+// banner's heading ("You won!", "Game over: resigned"), else a card, else a control.
+function keepFocus() {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !now.disabled && !now.closest("[hidden]")) return;
+  const heading = banner.hidden ? null : banner.querySelector("h2");
+  const control = Object.values(controls).find((button) => !button.disabled && !button.hidden);
+  (heading || board.querySelector("button.card") || control)?.focus({ preventScroll: true });
 }
 
 function describeMode(g) {
@@ -251,7 +266,8 @@ function renderBanner() {
   const status = game.status;
   banner.className = `banner ${status}`;
   if (status === "won") {
-    banner.replaceChildren(
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, "You won!"),
       h(
         "p",
@@ -269,7 +285,8 @@ function renderBanner() {
     );
     showWinResult(banner, game); // the win moment (win.js)
   } else if (status === "stuck") {
-    banner.replaceChildren(
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, "No moves available"),
       h("p", {}, "Undo to try another way, restart the deal, or resign."),
       h(
@@ -283,7 +300,8 @@ function renderBanner() {
   } else if (status === "resigned" || status === "abandoned") {
     if (status === "abandoned" && successor.of !== game.id) findSuccessor(game);
     const next = status === "abandoned" && successor.of === game.id ? successor.game : null;
-    banner.replaceChildren(
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
       next ? h("p", { class: "successor" }, successorNote(next)) : "",
       dailyNote(),
@@ -299,7 +317,7 @@ function renderBanner() {
       ),
     );
   } else {
-    banner.replaceChildren();
+    redraw(banner);
   }
   const wasHidden = banner.hidden;
   banner.hidden = status === "playing";
