@@ -225,6 +225,10 @@ def test_too_many_open_streams_is_429_until_one_closes(
     assert (first.status_code, second.status_code, third.status_code) == (200, 200, 429)
     third.read()
     assert third.json()["code"] == "throttled"
+    # Said in sentences: DRF appends its own ("Expected available in 15 seconds.").
+    assert third.json()["detail"].startswith(
+        "at most 2 streams may be open at once for one player: close one. Expected available in "
+    )
     assert int(third.headers["Retry-After"]) >= 1
     first.close()
 
