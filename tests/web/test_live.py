@@ -218,6 +218,16 @@ def test_a_game_restarted_on_another_device_leads_to_the_new_game(
     onward = banner.get_by_role("link", name="Continue the new game")
     expect(onward).to_have_attribute("href", f"/play/{restarted}/")
     expect(phone.page.locator("#announcer")).to_contain_text("Continue the new game")
+    # Restarting here too would abandon the laptop's new game: asked first, and called off.
+    # ("New game" deals a random game: it leaves this seeded one alone, and asks nothing.)
+    for again in (
+        phone.page.locator("#btn-restart"),
+        banner.get_by_role("button", name="Play this deal again"),
+    ):
+        again.click()
+        dialog = phone.page.locator("dialog[open]")
+        expect(dialog).to_contain_text("The new game in play (Continue the new game) would be")
+        dialog.get_by_role("button", name="Cancel").click()
     assert phone.same_document()
     shoot(phone.page, "live-phone-after-laptop-restart")
 

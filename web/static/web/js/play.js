@@ -562,7 +562,19 @@ function describeEventForPlayer(body, event) {
   return describeRecord(event);
 }
 
+// A game started of the same kind as the one that took this one's place (in play, maybe on
+// another device) abandons that one: asked first, as leaving a game in play is.
+async function mayLeaveSuccessor(mode) {
+  const next = successor.of === game?.id ? successor.game : null;
+  if (!next || next.mode !== mode) return true;
+  return confirmDialog(
+    "The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?",
+    "Start another",
+  );
+}
+
 async function newGame() {
+  if (!(await mayLeaveSuccessor("random"))) return;
   try {
     // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
     // lobby picks another variant).
@@ -578,6 +590,7 @@ async function restart() {
   // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
   const question = "Restart this deal? This attempt ends and counts as played, not won.";
   if (!finished(game) && game.started_at && !(await confirmDialog(question, "Restart"))) return;
+  if (finished(game) && !(await mayLeaveSuccessor(game.mode))) return;
   controls.restart.disabled = true;
   try {
     const created = await games.restart(gameId);
