@@ -265,16 +265,24 @@ def test_a_feed_redraw_keeps_the_keyboard_focus_where_it_was(
     laptop.page.wait_for_url(f"**/history/{finished['id']}/")
 
 
+def following_a_new_game(
+    devices: tuple[Device, Device], player: Player
+) -> tuple[Device, Table, dict[str, Any]]:
+    """The phone, showing a new game of the player's, live."""
+    _laptop, phone = devices
+    game = player.new_game()
+    on_phone = phone.open(game["id"])
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+    return phone, on_phone, game
+
+
 def test_a_game_ended_on_another_device_keeps_the_keyboard_focus_on_the_page(
     devices: tuple[Device, Device], player: Player
 ) -> None:
     # A keyboard user is on a card when the game is resigned elsewhere: the cards stop being
     # buttons and Undo and Resign are disabled, so the focus must go to what the page says
     # next, not fall back to the top of the page.
-    _laptop, phone = devices
-    game = player.new_game()
-    on_phone = phone.open(game["id"])
-    expect(on_phone.board).to_have_attribute("data-live", "true")
+    phone, on_phone, game = following_a_new_game(devices, player)
     phone.page.keyboard.press("ArrowRight")
     assert phone.page.evaluate("document.activeElement.matches('#board button.card')")
 
@@ -285,3 +293,21 @@ def test_a_game_ended_on_another_device_keeps_the_keyboard_focus_on_the_page(
     expect(heading).to_be_focused()
     phone.page.keyboard.press("Tab")
     expect(phone.page.locator("#banner").get_by_role("button", name="New game")).to_be_focused()
+
+
+def test_a_game_deleted_on_another_device_says_so(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The player deletes their games on the laptop's account page while the phone shows one:
+    # the phone says why, instead of a table whose every move is refused ("No such game").
+    phone, on_phone, _game = following_a_new_game(devices, player)
+
+    assert player.client.delete("/api/v1/me/data/").status_code == 200
+
+    expect(on_phone.board).to_have_attribute("data-gone", "true")
+    expect(phone.page.get_by_role("alert")).to_contain_text(
+        "This game no longer exists: your games were deleted."
+    )
+    expect(phone.page.locator("#btn-undo")).to_be_disabled()
+    expect(phone.page.locator("#btn-resign")).to_be_disabled()
+    assert phone.same_document()

@@ -392,12 +392,28 @@ function followGame() {
   live = follow(() => `/api/v1/games/${gameId}/stream/?since=${game.version}`, {
     command: arrive,
     resync: arrive,
-    end: () => {
+    end: (data) => {
       live?.close();
       live = null;
+      if (data?.status === "gone") gone();
     },
   });
   board.dataset.live = "true";
+}
+
+// The player deleted their games (on the account page, maybe on another device): the table
+// would refuse every move with "No such game", so it gives way to the reason.
+function gone() {
+  game = null;
+  predictions = [];
+  board.dataset.gone = "true";
+  board.replaceChildren(
+    h("p", { class: "error", role: "alert" }, "This game no longer exists: your games were deleted. "),
+    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+  );
+  banner.hidden = true;
+  for (const control of Object.values(controls)) control.disabled = true;
+  movesOut.textContent = "–";
 }
 
 // A command accepted elsewhere (or this page's own, echoed by the stream: its version is then
