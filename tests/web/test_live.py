@@ -311,3 +311,27 @@ def test_a_game_deleted_on_another_device_says_so(
     expect(phone.page.locator("#btn-undo")).to_be_disabled()
     expect(phone.page.locator("#btn-resign")).to_be_disabled()
     assert phone.same_document()
+
+
+def test_the_network_coming_back_opens_the_streams_afresh(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # After a phone changes networks its stream can look open while nothing reaches it any
+    # more (EventSource never sees the heartbeats, which are comments): when the network comes
+    # back, the page's streams are opened anew, the game's from the version shown.
+    phone, on_phone, game = following_a_new_game(devices, player)
+    opened: list[str] = []
+    phone.page.on(
+        "request", lambda request: opened.append(request.url) if "/stream/" in request.url else None
+    )
+    phone.context.set_offline(True)
+    phone.context.set_offline(False)  # the browser's "online" event
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+    deadline = time.monotonic() + 10
+    while not any(f"/games/{game['id']}/stream/?since=0" in url for url in opened):
+        assert time.monotonic() < deadline, f"no stream opened afresh: {opened}"
+        phone.page.wait_for_timeout(50)
+
+    player.command(game["id"], {"type": "deal"})
+    on_phone.wait_version(1)
+    assert phone.same_document()

@@ -27,7 +27,7 @@ import {
   runsToCollect,
   suitName,
 } from "scorpion/cards.js";
-import { follow } from "scorpion/live.js";
+import { follow, wakeOnReturn } from "scorpion/live.js";
 import { showWinResult } from "scorpion/win.js";
 import {
   announce,
@@ -1037,11 +1037,12 @@ function moveFocus(key, target) {
   return true;
 }
 
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState !== "visible" || !game) return;
-  live?.wake();
-  if (!pending) load();
-});
+wakeOnReturn(
+  () => live,
+  () => {
+    if (game && !pending) load();
+  },
+);
 window.addEventListener("resize", () => layoutTable(board));
 setInterval(tick, 1000);
 
