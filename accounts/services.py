@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 from importlib import import_module
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -13,6 +15,7 @@ from django.db import transaction
 
 from accounts.models import Profile
 from games.models import Game
+from games.streams import publish
 from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or
@@ -81,7 +84,7 @@ def account_lock(*, user_id: int) -> bool:
     return bool(list(locked.values_list("pk", flat=True)))
 
 
-def _lock_games(*, user_id: int) -> None:
+def _lock_games(*, user_id: int) -> list[UUID]:
     """Lock the player's games (in one order: by id) until the transaction ends.
 
     A command holds its game's row from its compare-and-set to its commit (games.services):
@@ -91,7 +94,7 @@ def _lock_games(*, user_id: int) -> None:
     events left the deletion with a foreign-key violation: a 500.
     """
     games = Game.objects.select_for_update().filter(owner_id=user_id).order_by("pk")
-    list(games.values_list("pk", flat=True))
+    return list(games.values_list("pk", flat=True))
 
 
 def account_data_delete(*, user: User) -> dict[str, int]:
@@ -101,11 +104,14 @@ def account_data_delete(*, user: User) -> dict[str, int]:
     with transaction.atomic():
         if not account_lock(user_id=user.pk):
             return _tally({}, DATA_KEYS)  # closed meanwhile: nothing of it is left
-        _lock_games(user_id=user.pk)
+        game_ids = _lock_games(user_id=user.pk)
         _, games = Game.objects.filter(owner=user).delete()
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
         _, stats = PlayerStats.objects.filter(user=user).delete()
+        transaction.on_commit(
+            partial(publish.games_deleted_committed, user.pk, game_ids), robust=True
+        )
     return _tally({**games, **stats}, DATA_KEYS)
 
 

@@ -191,6 +191,11 @@ class Follower:
         )
         console.print(f"[magenta]Played on another device:[/magenta] {what}")
         console.print(render_game(self.game))
+        if self.game.is_finished:
+            console.print(ended_elsewhere(self.game))
+            # Not "restart" after an abandon: it would abandon the new game in turn.
+            again = "" if self.game.status == "abandoned" else ", or restart to play it again"
+            console.print(f"(Enter to leave{again})")
         console.print("> ", end="")
 
     def stop(self) -> None:
@@ -465,6 +470,7 @@ class Cli:
         console = self.console
         console.print(render_game(game))
         console.print("Type a card to move it ([cyan]8h[/cyan]), [cyan]?[/cyan] for help.")
+        over_already = game.is_finished  # opened finished (play --game): not ended elsewhere
         while True:
             try:
                 line = self.read_line("> ").strip()
@@ -474,6 +480,11 @@ class Cli:
             word = line.lower()
             if word in ("q", "quit", "exit"):
                 break
+            if game.is_finished and not over_already and word != "restart":
+                # Ended on another device while this terminal waited for a line: nothing
+                # more can be played here (the follower has said how it ended).
+                console.print(ended_elsewhere(game))
+                return 0
             if word in ("", "board"):
                 console.print(render_game(game.refresh()))
                 continue
@@ -489,6 +500,7 @@ class Cli:
                     if follower is not None:
                         follower.stop()
                     follower = self._follow(game, lock)
+                    over_already = False
                     console.print("[cyan]A new game with the same deal.[/cyan]")
                 elif word == "resign":
                     answer = self.read_line("Resign this game? [y/N] ").strip().lower()
@@ -533,7 +545,10 @@ class Cli:
                 return 0
             if game.is_stuck:
                 console.print("[yellow]No moves available: undo, restart or resign.[/yellow]")
-        console.print(f"The game stays on the server (id {game.id}): scorpion play --resume")
+        if game.is_finished and not over_already:
+            console.print(ended_elsewhere(game))
+        elif not game.is_finished:
+            console.print(f"The game stays on the server (id {game.id}): scorpion play --resume")
         return 0
 
     def _command(self, game: GameHandle, word: str) -> Event | None:
@@ -547,6 +562,18 @@ class Cli:
         if move is None:
             return None
         return game.move(move.card, move.to, from_=move.source)
+
+
+def ended_elsewhere(game: GameHandle) -> str:
+    """What a game that ended on another device (under this terminal) leaves the player."""
+    if game.is_won:
+        return "The game was won on another device."
+    if game.status == "resigned":
+        return "The game was resigned on another device."
+    return (
+        "The game was left for a new game on another device: "
+        "scorpion play --resume goes on with the game in play."
+    )
 
 
 def error_text(exc: ScorpionError) -> str:

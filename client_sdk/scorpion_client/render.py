@@ -187,6 +187,8 @@ def describe_event(event: Event) -> str:
     action = event.undone or event.redone or event
     if event.type == "resign":
         return "resigned"
+    if event.type == "abandon":
+        return "left for a new game"
     if action.type == "deal" or (action.card is None and action.dealt):
         what = "dealt " + " ".join(card_label(c) for c in action.dealt)
     elif action.card is not None:

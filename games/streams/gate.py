@@ -127,7 +127,7 @@ def _take_slot(opener: Opener, user_id: int) -> str:
         limit = settings.STREAM_MAX_PER_USER
         raise exceptions.Throttled(
             wait=settings.STREAM_HEARTBEAT_SECONDS,
-            detail=f"at most {limit} streams may be open at once for one player: close one",
+            detail=f"at most {limit} streams may be open at once for one player: close one.",
         )
     return slot
 

@@ -54,6 +54,16 @@ def command_message(game: Game, state: GameState, event: GameEvent) -> Message:
     return Message(str(event.seq), COMMAND, dumps(body), final=state.status in FINISHED_STATUSES)
 
 
+# Past any version a game can reach (2**31 - 1, docs/api.md): a game stream that gets it takes
+# it for a lost publish and repairs itself from the log, where a deleted game is no more, so it
+# ends with "gone" (the same path a reconnection to a deleted game takes).
+GONE_VERSION = 2**31
+
+
+def gone_message() -> Message:
+    return Message(str(GONE_VERSION), END, dumps({"status": "gone"}), final=True)
+
+
 def resync_message(game: Game) -> Message:
     """The whole game as it is now: the client replaces what it has."""
     return Message(str(game.version), RESYNC, dumps(game_representation(game)), final=False)
@@ -176,6 +186,11 @@ class FeedBacklog:
 
 def feed_now() -> int:
     return feed_id(timezone.now())
+
+
+def feed_resync_message() -> Message:
+    """Re-read your lists: what they showed is gone (the player deleted their games)."""
+    return Message(str(feed_now()), FEED_RESYNC, "{}")
 
 
 def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBacklog:

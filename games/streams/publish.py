@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from games.streams.hub import game_channel, get_hub, user_channel
 
 if TYPE_CHECKING:
+    from uuid import UUID
+
     from games.history import GameState
     from games.models import Game, GameEvent
 
@@ -39,3 +41,18 @@ def game_created_committed(game: Game) -> None:
         get_hub().publish(user_channel(game.owner_id), payloads.game_created_message(game))
     except Exception:
         logger.exception("publishing the creation of game %s failed", game.pk)
+
+
+def games_deleted_committed(owner_id: int, game_ids: list[UUID]) -> None:
+    """The player deleted their games: the streams still open on them end ("gone": another
+    device showing one of them says so, instead of a table that refuses every move), and the
+    player's feed tells the lists to read themselves again."""
+    from games.streams import payloads
+
+    try:
+        hub = get_hub()
+        for game_id in game_ids:
+            hub.publish(game_channel(game_id), payloads.gone_message())
+        hub.publish(user_channel(owner_id), payloads.feed_resync_message())
+    except Exception:
+        logger.exception("publishing the deletion of %s games failed", len(game_ids))

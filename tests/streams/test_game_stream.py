@@ -225,6 +225,10 @@ def test_too_many_open_streams_is_429_until_one_closes(
     assert (first.status_code, second.status_code, third.status_code) == (200, 200, 429)
     third.read()
     assert third.json()["code"] == "throttled"
+    # Said in sentences: DRF appends its own ("Expected available in 15 seconds.").
+    assert third.json()["detail"].startswith(
+        "at most 2 streams may be open at once for one player: close one. Expected available in "
+    )
     assert int(third.headers["Retry-After"]) >= 1
     first.close()
 
@@ -323,3 +327,23 @@ def test_the_stream_paths_are_not_served_by_the_test_client_as_streams() -> None
     """The WSGI test client is what the schema fuzzing uses: no stream may hang it."""
     response = Client().get(path("00000000-0000-0000-0000-000000000000"))
     assert response.status_code == 401
+
+
+def test_deleting_the_players_games_ends_their_streams_and_resyncs_the_feed(
+    streams: Streams, player: Player
+) -> None:
+    # Another device shows the game when the player deletes their games on the account page:
+    # its stream ends ("gone") at once rather than staying open on a game that refuses every
+    # move, and the player's lists are told to read themselves again.
+    game = player.new_game(code=CODE)
+    answer(player, game["id"], LINE[0])
+    _, reader = streams.connect(path(game["id"]), player.token, **{"Last-Event-ID": "1"})
+    _, feed = streams.connect("/api/v1/me/stream/", player.token)
+    reader.frame()  # the retry and the id
+    feed.frame()
+
+    assert player.client.delete("/api/v1/me/data/").status_code == 200
+
+    end = reader.event()
+    assert (end.event, end.json()) == ("end", {"status": "gone"})
+    assert feed.events_until(lambda frame: frame.event == "resync")[-1].json() == {}

@@ -94,9 +94,11 @@ def test_on_a_turned_phone_the_winning_line_is_stepped_through_in_sight(
     sign_up(page, base)
     start_from_code(page, deal["code"])
     game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
-    assert page.evaluate(SEND, [game_id, {"type": "resign"}]) == 200
+    for command in [*deal["line"][:3], {"type": "resign"}]:
+        assert page.evaluate(SEND, [game_id, command]) == 200
 
     page.goto(f"{base}/history/{game_id}/")
+    expect(page.locator("#step-count")).to_have_text("0 / 4")
     next_step = page.locator("#line-next")
     next_step.scroll_into_view_if_needed()
     assert not page.evaluate(IN_VIEW)  # the panel and the table do not fit together
@@ -108,6 +110,10 @@ def test_on_a_turned_phone_the_winning_line_is_stepped_through_in_sight(
 
     expect(page.locator("#line-step")).to_contain_text("Winning line, 1 / ")
     expect(step_text).to_contain_text(line_step(1))
+    # Entered from the deal, the line goes on from the game's end (step 4, the resignation):
+    # the count says so, not "0 / 4".
+    expect(step_text).to_contain_text("winning line from step 4, ")
+    expect(page.locator("#step-count")).to_have_text("4 / 4")
     page.wait_for_function(IN_VIEW)
     page.click("#step-next")
     expect(step_text).to_contain_text(line_step(2))

@@ -192,3 +192,146 @@ def test_a_game_created_while_the_feed_opens_is_not_missed(
     held[0].continue_()
     laptop.page.unroute(feed)
     expect(laptop.page.locator(f'#recent a[href="/play/{game["id"]}/"]')).to_be_visible()
+
+
+def test_a_game_restarted_on_another_device_leads_to_the_new_game(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The phone watches the game the laptop restarts. Its banner must lead on to the laptop's
+    # new game: its "New game" or "Play this deal again" would abandon that one in turn.
+    deal = won_deal()
+    first = deal["line"][0]
+    game = player.new_game(code=deal["code"])
+    player.command(game["id"], first)
+    laptop, phone = devices
+    on_laptop, on_phone = laptop.open_at(game["id"], 1), phone.open_at(game["id"], 1)
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+
+    laptop.page.get_by_role("button", name="Restart").click()
+    laptop.page.locator("dialog[open] button", has_text="Restart").click()
+    laptop.page.wait_for_url(re.compile(r"/play/(?!" + game["id"] + r")[0-9a-f-]+/$"))
+    restarted = laptop.page.url.rstrip("/").rsplit("/", 1)[-1]
+
+    on_phone.wait_version(2)  # the abandon, from the stream
+    banner = phone.page.locator("#banner")
+    expect(banner).to_contain_text("This deal was restarted: the new game is in play.")
+    onward = banner.get_by_role("link", name="Continue the new game")
+    expect(onward).to_have_attribute("href", f"/play/{restarted}/")
+    expect(phone.page.locator("#announcer")).to_contain_text("Continue the new game")
+    # Restarting here too would abandon the laptop's new game: asked first, and called off.
+    # ("New game" deals a random game: it leaves this seeded one alone, and asks nothing.)
+    for again in (
+        phone.page.locator("#btn-restart"),
+        banner.get_by_role("button", name="Play this deal again"),
+    ):
+        again.click()
+        dialog = phone.page.locator("dialog[open]")
+        expect(dialog).to_contain_text("The new game in play (Continue the new game) would be")
+        dialog.get_by_role("button", name="Cancel").click()
+    assert phone.same_document()
+    shoot(phone.page, "live-phone-after-laptop-restart")
+
+    onward.click()
+    on_phone = Table(phone.page)
+    expect(on_phone.board).to_have_attribute("data-version", "0")
+    on_phone.touch_tap(first["card"])
+    on_laptop.wait_version(1)  # the laptop's new game goes on, played from the phone
+    assert player.get(f"/api/v1/games/{restarted}/").json()["status"] == "playing"
+
+
+def test_a_feed_redraw_keeps_the_keyboard_focus_where_it_was(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The lobby and the history redraw their lists whenever the feed says something happened
+    # on another device: a keyboard user's focus must stay on the link it was on, not fall
+    # back to the top of the page.
+    laptop, phone = devices
+    finished = player.new_game()
+    player.command(finished["id"], {"type": "resign"})
+    replay = f'a[href="/history/{finished["id"]}/"]'
+    lists = ((laptop.page, "/", "#lobby", "#recent"), (phone.page, "/history/", "#games", "#games"))
+    for page, path, counter, box in lists:
+        page.goto(laptop.base + path)
+        expect(page.locator(counter)).to_have_attribute("data-updates", "1")  # the feed is open
+        page.locator(f"{box} {replay}").focus()
+
+    game = player.new_game(variant="wasp")  # on a third device: both lists are drawn again
+    for page, _path, _counter, box in lists:
+        expect(page.locator(f'{box} a[href="/play/{game["id"]}/"]')).to_be_visible()
+        assert page.evaluate("document.activeElement.getAttribute('href')") == (
+            f"/history/{finished['id']}/"
+        )
+    laptop.page.keyboard.press("Enter")
+    laptop.page.wait_for_url(f"**/history/{finished['id']}/")
+
+
+def following_a_new_game(
+    devices: tuple[Device, Device], player: Player
+) -> tuple[Device, Table, dict[str, Any]]:
+    """The phone, showing a new game of the player's, live."""
+    _laptop, phone = devices
+    game = player.new_game()
+    on_phone = phone.open(game["id"])
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+    return phone, on_phone, game
+
+
+def test_a_game_ended_on_another_device_keeps_the_keyboard_focus_on_the_page(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # A keyboard user is on a card when the game is resigned elsewhere: the cards stop being
+    # buttons and Undo and Resign are disabled, so the focus must go to what the page says
+    # next, not fall back to the top of the page.
+    phone, on_phone, game = following_a_new_game(devices, player)
+    phone.page.keyboard.press("ArrowRight")
+    assert phone.page.evaluate("document.activeElement.matches('#board button.card')")
+
+    player.command(game["id"], {"type": "resign"})
+    on_phone.wait_version(1)
+    heading = phone.page.locator("#banner h2")
+    expect(heading).to_have_text("Game over: resigned")
+    expect(heading).to_be_focused()
+    phone.page.keyboard.press("Tab")
+    expect(phone.page.locator("#banner").get_by_role("button", name="New game")).to_be_focused()
+
+
+def test_a_game_deleted_on_another_device_says_so(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The player deletes their games on the laptop's account page while the phone shows one:
+    # the phone says why, instead of a table whose every move is refused ("No such game").
+    phone, on_phone, _game = following_a_new_game(devices, player)
+
+    assert player.client.delete("/api/v1/me/data/").status_code == 200
+
+    expect(on_phone.board).to_have_attribute("data-gone", "true")
+    expect(phone.page.get_by_role("alert")).to_contain_text(
+        "This game no longer exists: your games were deleted."
+    )
+    expect(phone.page.locator("#btn-undo")).to_be_disabled()
+    expect(phone.page.locator("#btn-resign")).to_be_disabled()
+    assert phone.same_document()
+
+
+def test_the_network_coming_back_opens_the_streams_afresh(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # After a phone changes networks its stream can look open while nothing reaches it any
+    # more (EventSource never sees the heartbeats, which are comments): when the network comes
+    # back, the page's streams are opened anew, the game's from the version shown.
+    phone, on_phone, game = following_a_new_game(devices, player)
+    opened: list[str] = []
+    phone.page.on(
+        "request", lambda request: opened.append(request.url) if "/stream/" in request.url else None
+    )
+    phone.context.set_offline(True)
+    phone.context.set_offline(False)  # the browser's "online" event
+    expect(on_phone.board).to_have_attribute("data-live", "true")
+    deadline = time.monotonic() + 10
+    while not any(f"/games/{game['id']}/stream/?since=0" in url for url in opened):
+        assert time.monotonic() < deadline, f"no stream opened afresh: {opened}"
+        phone.page.wait_for_timeout(50)
+
+    player.command(game["id"], {"type": "deal"})
+    on_phone.wait_version(1)
+    assert phone.same_document()

@@ -2,7 +2,7 @@
 
 import { daily, games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const todayBox = document.getElementById("today");
 const boardBox = document.getElementById("leaderboard");
@@ -71,7 +71,7 @@ function showToday(summary) {
   start.addEventListener("click", () => play(start));
   actions.append(start);
   parts.push(actions);
-  todayBox.replaceChildren(...parts);
+  redraw(todayBox, ...parts);
 }
 
 function showBoard(board) {
@@ -81,7 +81,8 @@ function showBoard(board) {
   const isToday = today && board.date === today.date;
   title.textContent = isToday ? "Today's leaderboard" : `Leaderboard of ${board.date}`;
   if (board.me) {
-    myRank.replaceChildren(
+    redraw(
+      myRank,
       "Your rank: ",
       h("strong", {}, `#${board.me.rank}`),
       ` of ${board.count} · ${formatDuration(board.me.time)} · ${board.me.moves} moves`,
@@ -92,10 +93,11 @@ function showBoard(board) {
       : "You have no win on this day.";
   }
   if (!board.results.length) {
-    boardBox.replaceChildren(h("p", { class: "muted" }, "No winner yet."));
+    redraw(boardBox, h("p", { class: "muted" }, "No winner yet."));
     return;
   }
-  boardBox.replaceChildren(
+  redraw(
+    boardBox,
     h(
       "table",
       { class: "data" },
@@ -135,7 +137,7 @@ function showBoardError(heading, message) {
   myRank.textContent = "";
   prev.hidden = true;
   next.hidden = true;
-  boardBox.replaceChildren(h("p", { class: "error", role: "alert" }, message));
+  redraw(boardBox, h("p", { class: "error", role: "alert" }, message));
 }
 
 async function loadBoard(pathOrDate) {
@@ -165,7 +167,7 @@ async function main() {
   try {
     today = await daily.today();
   } catch (error) {
-    todayBox.replaceChildren(h("p", { class: "error" }, error.detail));
+    redraw(todayBox, h("p", { class: "error" }, error.detail));
     return;
   }
   showToday(today);

@@ -2,7 +2,7 @@
 
 import { games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, isOver, modeLabel, movesText, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, isOver, modeLabel, movesText, redraw, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
 
 const box = document.getElementById("games");
 const form = document.getElementById("filters");
@@ -39,10 +39,11 @@ function show(page) {
   older.hidden = !links.next;
   newer.hidden = !links.previous;
   if (!page.results.length) {
-    box.replaceChildren(h("p", { class: "muted" }, "No game here yet."));
+    redraw(box, h("p", { class: "muted" }, "No game here yet."));
     return;
   }
-  box.replaceChildren(
+  redraw(
+    box,
     h("p", { class: "muted" }, `${page.count} game${page.count === 1 ? "" : "s"}`),
     h("ul", { class: "game-list" }, page.results.map(row)),
   );
@@ -58,7 +59,7 @@ async function load(path) {
       : await games.list({ status: form.elements.status.value, mode: form.elements.mode.value, page_size: 20 });
     show(page);
   } catch (error) {
-    box.replaceChildren(h("p", { class: "error" }, error.detail));
+    redraw(box, h("p", { class: "error" }, error.detail));
   }
 }
 

@@ -9,6 +9,7 @@ import {
   isOver,
   modeLabel,
   movesText,
+  redraw,
   setBusy,
   STATUS_LABELS,
   toast,
@@ -84,10 +85,11 @@ async function showResume(box) {
     );
     const latest = open[0];
     if (!latest) {
-      box.replaceChildren(h("p", { class: "muted" }, "No game in progress: deal a new one."));
+      redraw(box, h("p", { class: "muted" }, "No game in progress: deal a new one."));
       return;
     }
-    box.replaceChildren(
+    redraw(
+      box,
       h(
         "p",
         {},
@@ -97,7 +99,7 @@ async function showResume(box) {
       h("a", { class: "button primary", href: `/play/${latest.id}/`, id: "resume-latest" }, "Resume latest game"),
     );
   } catch (error) {
-    box.replaceChildren(h("p", { class: "error" }, error.detail));
+    redraw(box, h("p", { class: "error" }, error.detail));
   }
 }
 
@@ -105,10 +107,11 @@ async function showRecent(box) {
   try {
     const page = await games.list({ page_size: 8 });
     if (!page.results.length) {
-      box.replaceChildren(h("p", { class: "muted" }, "Your games will be listed here."));
+      redraw(box, h("p", { class: "muted" }, "Your games will be listed here."));
       return;
     }
-    box.replaceChildren(
+    redraw(
+      box,
       h(
         "ul",
         { class: "game-list" },
@@ -125,7 +128,7 @@ async function showRecent(box) {
       ),
     );
   } catch (error) {
-    box.replaceChildren(h("p", { class: "error" }, error.detail));
+    redraw(box, h("p", { class: "error" }, error.detail));
   }
 }
 

@@ -51,13 +51,40 @@ export function follow(url, handlers, { onOpen, onReopen } = {}) {
       source?.close();
     },
     // After the page was hidden for long: start again now rather than at the next retry.
-    wake() {
-      if (stopped || source?.readyState !== EventSource.CLOSED) return;
+    // `fresh`: open a new connection even if this one looks open. After the network came back
+    // (a phone changing networks, a laptop waking) a connection can stay "open" while nothing
+    // can reach it any more, and EventSource never notices: the heartbeats are comments, which
+    // it does not show. A new one resumes from the version shown (`url` is called again).
+    wake({ fresh = false } = {}) {
+      if (stopped) return;
+      if (!fresh && source?.readyState !== EventSource.CLOSED) return;
       clearTimeout(timer);
       delay = FIRST_RETRY_MS;
+      source?.close();
       open();
     },
   };
+}
+
+// How long a page may have been hidden before its streams are opened afresh when it comes back
+// (three heartbeats: a connection that lived through that is likely dead).
+export const STALE_AFTER_MS = 45000;
+
+// Wakes `stream` when the page comes back into view or the network comes back: afresh after
+// the network came back or a long time hidden. Calls `onVisible` when the page is shown again.
+export function wakeOnReturn(stream, onVisible = () => {}) {
+  let hiddenAt = null;
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") {
+      hiddenAt = Date.now();
+      return;
+    }
+    const long = hiddenAt !== null && Date.now() - hiddenAt > STALE_AFTER_MS;
+    hiddenAt = null;
+    stream()?.wake({ fresh: long });
+    onVisible();
+  });
+  window.addEventListener("online", () => stream()?.wake({ fresh: true }));
 }
 
 // The player's feed: games created and finished, daily results, on any device. `onChange` is
@@ -80,8 +107,6 @@ export function followFeed(onChange, kinds = ["game_created", "game_finished", "
     onOpen: () => changed("open"),
     onReopen: () => changed("resync"),
   });
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") feed.wake();
-  });
+  wakeOnReturn(() => feed);
   return feed;
 }

@@ -27,7 +27,7 @@ import {
   runsToCollect,
   suitName,
 } from "scorpion/cards.js";
-import { follow } from "scorpion/live.js";
+import { follow, wakeOnReturn } from "scorpion/live.js";
 import { showWinResult } from "scorpion/win.js";
 import {
   announce,
@@ -37,6 +37,7 @@ import {
   hideToast,
   isPractice,
   MODE_LABELS,
+  redraw,
   toast,
   variantRules,
   variantTitle,
@@ -170,6 +171,7 @@ function render({ from = null } = {}) {
   } else if (focusStock) {
     (board.querySelector("#stock") || controls.undo).focus({ preventScroll: true });
   }
+  const held = active && active !== document.body;
   movesOut.textContent = String(shown.moves);
   modeOut.textContent = describeMode(game);
   controls.deal.hidden = !hasStock(game); // nothing to deal, ever: room for the other buttons
@@ -180,10 +182,23 @@ function render({ from = null } = {}) {
   controls.hint.disabled = !playable(game);
   controls.resign.disabled = !playable(game);
   tick();
+  if (held) keepFocus();
   clearHighlight(); // cards keep their elements: a hint of another version must go
   if (hintShown && hints && hints.version === game.version) highlight(hintShown);
   schedulePrepare();
   return tableau;
+}
+
+// The card, stock or control the player was on may be gone or disabled now (the game over,
+// here or on another device: its cards are no longer buttons, Resign and Undo are disabled), and
+// the focus would fall back to the top of the page. It goes to what the page says next: the
+// banner's heading ("You won!", "Game over: resigned"), else a card, else a control.
+function keepFocus() {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !now.disabled && !now.closest("[hidden]")) return;
+  const heading = banner.hidden ? null : banner.querySelector("h2");
+  const control = Object.values(controls).find((button) => !button.disabled && !button.hidden);
+  (heading || board.querySelector("button.card") || control)?.focus({ preventScroll: true });
 }
 
 function describeMode(g) {
@@ -220,11 +235,39 @@ function againLabel() {
   return game.mode === "daily" ? "Practice this deal" : "Play this deal again";
 }
 
+// A game left for another (restarted, or a new game of its kind started, here or on another
+// device) leads to the game that took its place while that one is in play: "New game" or
+// "Play this deal again" would in turn abandon it, and with it the moves made on the other
+// device. One game of a mode and variant is in play at a time, so it is the newest of them.
+let successor = { of: null, game: null };
+
+async function findSuccessor(left) {
+  successor = { of: left.id, game: null };
+  let next = null;
+  try {
+    const page = await games.list({ mode: left.mode, variant: left.variant || "scorpion", page_size: 5 });
+    next = page.results.find((g) => g.id !== left.id && playable(g)) || null;
+  } catch {
+    return; // the banner keeps its other ways on
+  }
+  if (!next || successor.of !== left.id || game?.id !== left.id) return;
+  successor.game = next;
+  renderBanner();
+  announce(`${successorNote(next)} Continue it with "Continue the new game".`);
+}
+
+function successorNote(next) {
+  return next.restarted_from === game.id
+    ? "This deal was restarted: the new game is in play."
+    : "A new game of this kind is in play.";
+}
+
 function renderBanner() {
   const status = game.status;
   banner.className = `banner ${status}`;
   if (status === "won") {
-    banner.replaceChildren(
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, "You won!"),
       h(
         "p",
@@ -242,7 +285,8 @@ function renderBanner() {
     );
     showWinResult(banner, game); // the win moment (win.js)
   } else if (status === "stuck") {
-    banner.replaceChildren(
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, "No moves available"),
       h("p", {}, "Undo to try another way, restart the deal, or resign."),
       h(
@@ -254,19 +298,26 @@ function renderBanner() {
       ),
     );
   } else if (status === "resigned" || status === "abandoned") {
-    banner.replaceChildren(
+    if (status === "abandoned" && successor.of !== game.id) findSuccessor(game);
+    const next = status === "abandoned" && successor.of === game.id ? successor.game : null;
+    redraw(
+      banner,
       h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
+      next ? h("p", { class: "successor" }, successorNote(next)) : "",
       dailyNote(),
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
+        next
+          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, "Continue the new game")
+          : "",
+        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, "New game"),
         h("button", { type: "button", onclick: restart }, againLabel()),
         h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
       ),
     );
   } else {
-    banner.replaceChildren();
+    redraw(banner);
   }
   const wasHidden = banner.hidden;
   banner.hidden = status === "playing";
@@ -341,12 +392,28 @@ function followGame() {
   live = follow(() => `/api/v1/games/${gameId}/stream/?since=${game.version}`, {
     command: arrive,
     resync: arrive,
-    end: () => {
+    end: (data) => {
       live?.close();
       live = null;
+      if (data?.status === "gone") gone();
     },
   });
   board.dataset.live = "true";
+}
+
+// The player deleted their games (on the account page, maybe on another device): the table
+// would refuse every move with "No such game", so it gives way to the reason.
+function gone() {
+  game = null;
+  predictions = [];
+  board.dataset.gone = "true";
+  board.replaceChildren(
+    h("p", { class: "error", role: "alert" }, "This game no longer exists: your games were deleted. "),
+    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+  );
+  banner.hidden = true;
+  for (const control of Object.values(controls)) control.disabled = true;
+  movesOut.textContent = "–";
 }
 
 // A command accepted elsewhere (or this page's own, echoed by the stream: its version is then
@@ -511,7 +578,19 @@ function describeEventForPlayer(body, event) {
   return describeRecord(event);
 }
 
+// A game started of the same kind as the one that took this one's place (in play, maybe on
+// another device) abandons that one: asked first, as leaving a game in play is.
+async function mayLeaveSuccessor(mode) {
+  const next = successor.of === game?.id ? successor.game : null;
+  if (!next || next.mode !== mode) return true;
+  return confirmDialog(
+    "The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?",
+    "Start another",
+  );
+}
+
 async function newGame() {
+  if (!(await mayLeaveSuccessor("random"))) return;
   try {
     // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
     // lobby picks another variant).
@@ -527,6 +606,7 @@ async function restart() {
   // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
   const question = "Restart this deal? This attempt ends and counts as played, not won.";
   if (!finished(game) && game.started_at && !(await confirmDialog(question, "Restart"))) return;
+  if (finished(game) && !(await mayLeaveSuccessor(game.mode))) return;
   controls.restart.disabled = true;
   try {
     const created = await games.restart(gameId);
@@ -957,11 +1037,12 @@ function moveFocus(key, target) {
   return true;
 }
 
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState !== "visible" || !game) return;
-  live?.wake();
-  if (!pending) load();
-});
+wakeOnReturn(
+  () => live,
+  () => {
+    if (game && !pending) load();
+  },
+);
 window.addEventListener("resize", () => layoutTable(board));
 setInterval(tick, 1000);
 

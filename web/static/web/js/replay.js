@@ -257,6 +257,11 @@ function lineViewer(analysis) {
       renderTable(board, { ...step, version: from, status: game.status }, { interactive: false });
       label.textContent = `Winning line, ${index + 1} / ${steps.length}: ${lineCommandText(step.command)}.`;
       text.textContent = `Not played: the solver's winning line from step ${from}, ${index + 1} / ${steps.length}.`;
+      // The slider and the count say the game's step the line branches from, even when the
+      // line was entered from another step (they said "0 / 11" beside a line from step 11).
+      current = wanted = from;
+      range.value = String(from);
+      count.textContent = `${from} / ${last}`;
       line = stepper;
       // First and last leave the line for the game's own steps.
       buttons.first.disabled = buttons.last.disabled = buttons.prev.disabled = false;

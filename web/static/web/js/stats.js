@@ -5,7 +5,7 @@
 
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDuration, h, MODE_LABELS, variantTitle, wireHeader } from "scorpion/ui.js";
+import { formatDuration, h, MODE_LABELS, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WON = "#2e9d57";
@@ -289,21 +289,21 @@ async function main() {
     Promise.all([allGames("won"), allGames("resigned")]),
   ]);
   if (figures.status === "fulfilled") {
-    figuresBox.replaceChildren(figureList(figures.value));
-    modesBox.replaceChildren(h("div", { class: "table-scroll" }, modeTable(figures.value.modes)));
-    variantsBox.replaceChildren(h("div", { class: "table-scroll" }, variantTable(figures.value.variants)));
-    bandsBox.replaceChildren(bandTable(figures.value.difficulty));
+    redraw(figuresBox, figureList(figures.value));
+    redraw(modesBox, h("div", { class: "table-scroll" }, modeTable(figures.value.modes)));
+    redraw(variantsBox, h("div", { class: "table-scroll" }, variantTable(figures.value.variants)));
+    redraw(bandsBox, bandTable(figures.value.difficulty));
   } else {
     const error = figures.reason instanceof ApiError ? figures.reason : { detail: String(figures.reason) };
-    figuresBox.replaceChildren(h("p", { class: "error" }, error.detail));
-    modesBox.replaceChildren();
-    variantsBox.replaceChildren();
-    bandsBox.replaceChildren();
+    redraw(figuresBox, h("p", { class: "error" }, error.detail));
+    redraw(modesBox);
+    redraw(variantsBox);
+    redraw(bandsBox);
   }
   if (finished.status === "fulfilled") {
-    chartBox.replaceChildren(chart(...finished.value, chartBox.clientWidth));
+    redraw(chartBox, chart(...finished.value, chartBox.clientWidth));
   } else {
-    chartBox.replaceChildren(h("p", { class: "error" }, finished.reason.detail || String(finished.reason)));
+    redraw(chartBox, h("p", { class: "error" }, finished.reason.detail || String(finished.reason)));
   }
   document.getElementById("stats").dataset.loaded = "true";
 }

@@ -29,6 +29,32 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
+// Replaces what a box shows, keeping the keyboard focus in it: the lobby, the history, the daily
+// page and the statistics redraw whenever something happens on another device (the player's
+// feed), and a focused link or button thrown away with its box would send a keyboard or
+// screen-reader user back to the top of the page. The focus goes to the new element that
+// stands for the focused one (the same id, or the same tag, link and words), else to the box.
+export function redraw(box, ...children) {
+  const active = document.activeElement;
+  const held = active && active !== box && box.contains(active) ? focusKey(active) : null;
+  box.replaceChildren(...children);
+  if (held === null) return;
+  const again = [...box.querySelectorAll("a, button, input, select, textarea, [tabindex]")].find(
+    (element) => focusKey(element) === held,
+  );
+  if (again) {
+    again.focus({ preventScroll: true });
+    return;
+  }
+  if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "-1");
+  box.focus({ preventScroll: true });
+}
+
+function focusKey(element) {
+  if (element.id) return `#${element.id}`;
+  return [element.tagName, element.getAttribute("href") || "", element.textContent.trim()].join(" ");
+}
+
 // A short message that goes away by itself; screen readers hear it through the live region.
 let toastTimer = 0;
 export function toast(message, { kind = "info", ms = 3200 } = {}) {
