@@ -37,6 +37,12 @@ against a plain exhaustive search (tests/engine/test_solver.py). Deadlock detect
 where the last action may have created a deadlock (``_Search._may_deadlock``), and a move whose
 resulting key is already known is skipped before it is made.
 
+*Searches that share what they prove lost* (``SharedSearch``, for the winning chances): every
+position a search visited is proven lost once the search returns, except those on its path when
+it stopped (the winning line, or where a budget ran out). Searches from one root -- the root's
+own, and one per action, made inside the search so that keys stay relative to that root -- can
+therefore keep one table of proven-lost keys, and each skips what an earlier one proved.
+
 *Move ordering* only matters for won positions (a lost one is searched whole): moves carrying
 the fewest cards first, then the deal last.
 
@@ -66,6 +72,7 @@ __all__ = [
     "DEFAULT_NODE_BUDGET",
     "DEFAULT_TIME_BUDGET",
     "PositionLike",
+    "SharedSearch",
     "Solution",
     "Verdict",
     "solve",
@@ -189,6 +196,64 @@ def solve(
     return Solution(verdict, line, search.nodes, time.perf_counter() - started)
 
 
+class SharedSearch:
+    """Solves of one Scorpion position and of the position after each of its actions that share
+    what they prove lost (``games.engine.chances`` solves each action of a sample this way).
+
+    Every search starts from the same root, ``position``: an action is made inside the search,
+    so that the keys stay the sets of cards moved since that root. The positions reached after
+    an action are positions reached from the root, so a key stands for one of them whichever
+    search meets it (the module docstring's key description holds for all positions reached
+    from the root). A search's visited positions are all proven lost except those on its path
+    when it stopped (the winning line, or the path where a budget ran out), which are dropped;
+    the next search skips the rest, as one search skips what it has already searched. Each
+    ``solve`` gets its own budgets and counts only the positions it visits itself.
+
+    Skipping proven-lost positions never changes a verdict, and a search that skips them visits
+    only positions the same search with a fresh table would visit, in the same order: whatever
+    ``solve`` of the position after the action decides within ``node_budget``, this decides
+    alike (and the same line wins); it may decide, within the budget, a position that a fresh
+    table would leave "unknown" (tests/engine/test_solver.py).
+    """
+
+    def __init__(self, position: PositionLike) -> None:
+        if getattr(position, "variant", SCORPION) is not SCORPION:
+            raise ValueError("a shared search is Scorpion's (its key relies on Scorpion's rules)")
+        self._root = _read_position(position)
+        self._lost: set[int] = set()
+
+    def solve(
+        self,
+        action: Action | None = None,
+        *,
+        node_budget: int = DEFAULT_NODE_BUDGET,
+        time_budget: float | None = DEFAULT_TIME_BUDGET,
+    ) -> Solution:
+        """``solve`` of the root (no ``action``) or of the position after ``action`` (legal at
+        the root); the line is played from that position."""
+        started = time.perf_counter()
+        columns, hidden, stock, collected = self._root
+        deadline = None if time_budget is None else started + time_budget
+        search = _Search(
+            [list(column) for column in columns],
+            list(hidden),
+            list(stock),
+            collected,
+            node_budget,
+            deadline,
+            seen=self._lost,
+        )
+        try:
+            verdict: Verdict = "won" if search.run(action) else "lost"
+        except _OutOfBudget:
+            verdict = "unknown"
+        finally:
+            # Not finished, so not proven lost (a deadline may stop the search anywhere).
+            self._lost.difference_update(search.stack)
+        line = search.line_commands() if verdict == "won" else []
+        return Solution(verdict, line, search.nodes, time.perf_counter() - started)
+
+
 def _read_position(
     source: Sequence[int] | str | PositionLike,
 ) -> tuple[list[list[int]], list[int], list[int], int]:
@@ -231,6 +296,7 @@ class _Search:
         deadline: float | None,
         *,
         prune: bool = True,
+        seen: set[int] | None = None,
     ) -> None:
         self.cols = columns
         self.hidden = hidden
@@ -250,7 +316,12 @@ class _Search:
         self.collected = collected
         self.moved = 0
         self.extra = 0 if stock else _DEALT_BIT
-        self.seen: set[int] = set()
+        # The keys of the positions visited (or, shared, proven lost by earlier searches from the
+        # same root: ``SharedSearch``). Every one is proven lost except those on ``stack``.
+        self.seen: set[int] = set() if seen is None else seen
+        # The keys of the positions on the current path: when the search stops (won, or out of
+        # budget), the ones it has not finished, so not proven lost.
+        self.stack: list[int] = []
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -262,7 +333,16 @@ class _Search:
 
     # --- The result -------------------------------------------------------------------------
 
-    def run(self) -> bool:
+    def run(self, first: Action | None = None) -> bool:
+        """Search from the root, or from the position after ``first`` (an action legal at the
+        root, made here so that the keys stay relative to the root)."""
+        if first is not None:
+            from games.engine.position import Move
+
+            if isinstance(first, Move):
+                self._move(first.card, first.to)
+            else:
+                self._deal()
         if self.collected == 4:
             return True
         won = self._dfs(self.prune)
@@ -428,6 +508,8 @@ class _Search:
         if key in seen:
             return False
         seen.add(key)
+        stack = self.stack
+        stack.append(key)
         self.nodes += 1
         if self.nodes > self.node_budget:
             raise _OutOfBudget
@@ -440,6 +522,7 @@ class _Search:
         if self.collected == 4:
             return True
         if check and self._dead():
+            stack.pop()
             return False
         cols, loc, pos = self.cols, self.loc, self.pos
         for card, to in self._actions():
@@ -470,6 +553,7 @@ class _Search:
                 self.line.append((card, to))
                 return True
             self._unmove(card, to, source, old_extra, done)
+        stack.pop()
         return False
 
     def _actions(self) -> list[tuple[int, int]]:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine._solver_reference import exhaustive_verdict
 from games.engine.cards import parse_card, parse_deal_code
@@ -25,8 +28,16 @@ from games.engine.position import (
     resolve_move,
     status,
 )
-from games.engine.solver import Solution, _OutOfBudget, _read_position, _Search, solve
+from games.engine.solver import (
+    SharedSearch,
+    Solution,
+    _OutOfBudget,
+    _read_position,
+    _Search,
+    solve,
+)
 from tests.data import DEALS
+from tests.engine.random_play import Game, games
 from tests.engine.tables import table
 
 # Exhaustive searches in these tests stop after this many positions (then they do not count).
@@ -351,6 +362,17 @@ def test_safe_moves_keep_the_verdict() -> None:
     assert checked >= 100
 
 
+def _shape(search: _Search) -> object:
+    """The position a search stands on, up to the columns that are interchangeable."""
+    columns = [
+        (tuple(column), hidden) for column, hidden in zip(search.cols, search.hidden, strict=True)
+    ]
+    if search.stock:
+        # Before the deal, columns 0-2 differ (the deal lands there), 3-6 do not.
+        return (columns[:3], sorted(columns[3:]), tuple(search.stock))
+    return sorted(columns)
+
+
 class _RecordingSearch(_Search):
     """Records, for every key the search uses, the position it stood for."""
 
@@ -361,14 +383,7 @@ class _RecordingSearch(_Search):
 
     def _dfs(self, check: bool) -> bool:
         key = self.moved | self.extra
-        columns = [
-            (tuple(column), hidden) for column, hidden in zip(self.cols, self.hidden, strict=True)
-        ]
-        if self.stock:
-            # Before the deal, columns 0-2 differ (the deal lands there), 3-6 do not.
-            shape: object = (columns[:3], sorted(columns[3:]), tuple(self.stock))
-        else:
-            shape = sorted(columns)
+        shape = _shape(self)
         if key in self.positions:
             self.meetings += 1
             assert self.positions[key] == shape, "two positions share a key"
@@ -384,3 +399,150 @@ def test_a_key_stands_for_one_position(seed: int) -> None:
 
     # Different move orders meet in one position, and then they share its key.
     assert search.meetings > 0
+
+
+# --- Searches from one root that share what they prove lost ---------------------------------
+
+
+def _fresh_and_shared(position: Position, budget: int) -> list[tuple[Solution, Solution]]:
+    """Each action's position solved with a fresh table and by a ``SharedSearch`` of the
+    position (after the search of the position itself, as the chances do)."""
+    shared = SharedSearch(position)
+    shared.solve(node_budget=budget)
+    return [
+        (
+            solve(apply(position, action)[0], node_budget=budget),
+            shared.solve(action, node_budget=budget),
+        )
+        for action in legal_actions(position)
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(), st.data(), st.sampled_from([20, 300, 3_000]))
+def test_a_shared_search_decides_whatever_a_fresh_one_decides_and_alike(
+    game: Game, data: st.DataObject, budget: int
+) -> None:
+    # Skipping positions proven lost only leaves out what a fresh search would search and
+    # find lost: the same verdict and line, in no more positions. The won line and the path
+    # where a budget ran out are not proven lost: kept, they would make a won action "lost".
+    position = game.positions[data.draw(st.integers(0, len(game.positions) - 1))]
+    for fresh, shared in _fresh_and_shared(position, budget):
+        if fresh.verdict != "unknown":
+            assert (shared.verdict, shared.line) == (fresh.verdict, fresh.line)
+            assert shared.nodes <= fresh.nodes
+
+
+def test_a_shared_search_never_turns_an_unknown_into_a_wrong_verdict() -> None:
+    # At a deal's start, with a budget small enough that fresh searches of the actions often
+    # give up: where the shared table lets one decide within it, a win's line wins and a loss
+    # is the plain exhaustive search's verdict.
+    decided = {"won": 0, "lost": 0}
+    for seed in SMALL_DEALS:
+        position = deal_position(deal_code_for_seed(seed))
+        for action, (fresh, shared) in zip(
+            legal_actions(position), _fresh_and_shared(position, 50), strict=True
+        ):
+            if fresh.verdict != "unknown" or shared.verdict == "unknown":
+                continue
+            after = apply(position, action)[0]
+            if shared.won:
+                assert status(play_line(after, shared.line)) == "won"
+            else:
+                assert exhaustive_verdict(after, 20_000)[0] == "lost", (seed, action)
+            decided[shared.verdict] += 1
+
+    assert decided["won"] >= 15
+    assert decided["lost"] >= 2
+
+
+def test_a_shared_search_keeps_no_unfinished_position_as_lost() -> None:
+    # A won deal: the search of the deal itself stops on its winning line, so the first
+    # action of that line must still be found won by the next search, and so must an action
+    # whose search ran out of budget on its way to the win.
+    code = DEALS["won"][0]["code"]
+    position = deal_position(code)
+    shared = SharedSearch(position)
+    first = shared.solve().actions()[0]
+    assert shared.solve(first, node_budget=1).verdict == "unknown"
+    assert shared.solve(first).won
+    assert shared.solve(first).won
+    assert not SharedSearch(position).solve(first, time_budget=0.0).lost
+
+
+def _recorded_shared_searches(position: Position, budget: int) -> int:
+    """Run the searches of a SharedSearch of ``position`` (the root's, then each action's),
+    asserting that a key met by any of them always stands for one position; the number of
+    times a key was met again."""
+    from games.engine import solver
+
+    shapes: dict[int, object] = {}
+    meetings = [0]
+
+    class Recording(_Search):
+        def _dfs(self, check: bool) -> bool:
+            key = self.moved | self.extra
+            shape = _shape(self)
+            meetings[0] += key in shapes
+            assert shapes.setdefault(key, shape) == shape, "two positions share a key"
+            return super()._dfs(check)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver, "_Search", Recording)
+        shared = SharedSearch(position)
+        shared.solve(node_budget=budget)
+        for action in legal_actions(position):
+            shared.solve(action, node_budget=budget)
+    return meetings[0]
+
+
+def _won_deal_played(steps: int) -> Position:
+    won = DEALS["won"][0]
+    return play_line(deal_position(won["code"]), won["line"][:steps])
+
+
+def _moved_without_dealing(seed: int, steps: int) -> Position:
+    """A deal played at random (``random.Random(seed)``), never dealing the stock."""
+    rng = random.Random(seed)
+    position = deal_position(deal_code_for_seed(seed))
+    for _ in range(steps):
+        position = apply(position, rng.choice([a for a in legal_actions(position) if a != DEAL]))[0]
+    return position
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        pytest.param(lambda: deal_position(deal_code_for_seed(HARD_SEED)), id="hard-deal"),
+        pytest.param(lambda: deal_position(deal_code_for_seed(374)), id="deal-374"),
+        *(pytest.param(lambda s=s: _won_deal_played(s), id=f"won-{s}") for s in (0, 12, 30, 40)),
+        # Two empty columns before the deal, one of 0-2 and one of 3-6: a King may go to
+        # either, a different position with the same cards moved.
+        pytest.param(lambda: _moved_without_dealing(169, 16), id="king-columns-169"),
+        pytest.param(lambda: _moved_without_dealing(192, 13), id="king-columns-192"),
+    ],
+)
+def test_a_key_stands_for_one_position_in_all_the_searches_from_one_root(
+    position: Callable[[], Position],
+) -> None:
+    # The searches of a SharedSearch skip each other's keys: a key must stand for one position
+    # whichever search meets it -- before the deal (King columns), after it (what the stock
+    # cards were dealt onto) and across collections.
+    _recorded_shared_searches(position(), 3_000)
+
+
+def test_the_searches_from_one_root_meet_each_others_positions() -> None:
+    # What the sharing is for: at a deal's start, the actions' searches reach positions that
+    # the root's search or an earlier action's reached already.
+    assert _recorded_shared_searches(deal_position(deal_code_for_seed(HARD_SEED)), 3_000) > 100
+
+
+@settings(max_examples=150, deadline=None)
+@given(games(), st.data())
+def test_a_key_stands_for_one_position_in_the_searches_from_a_random_root(
+    game: Game, data: st.DataObject
+) -> None:
+    # Random play reaches what the deals above may not: empty columns before the deal (a King
+    # moved into column 0-2 or 3-6), Kings dealt from the stock, collections.
+    position = game.positions[data.draw(st.integers(0, len(game.positions) - 1))]
+    _recorded_shared_searches(position, 300)
