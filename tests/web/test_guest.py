@@ -15,6 +15,7 @@ import pytest
 
 from accounts.models import Profile
 from games.models import Game
+from tests.web import conftest
 from tests.web.conftest import DESKTOP, PASSWORD, PHONE, shoot, won_deal
 
 pytestmark = [
@@ -106,6 +107,9 @@ def test_a_guest_wins_signs_up_and_finds_the_game_in_history_and_stats(
     expect(result).to_contain_text("new best time")
     expect(result).to_contain_text("Your first win of this kind")
     expect(result.locator(".next-daily")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+    # The banner is no live region: its figures are said once, through the page's announcer.
+    expect(page.locator("#announcer")).to_contain_text("Your first win of this kind!")
+    assert page.evaluate(conftest.LIVE_REGIONS_SAYING, "Your first win") == ["announcer"]
     shoot(page, "guest-won-phone")
 
     # Sign up from the guest's session: the guest becomes the account.

@@ -81,14 +81,21 @@ export function hideToast(message) {
 }
 
 // Said to screen readers only (the visible table already shows it).
+let pending = null; // the message about to be put in the live region, with its timer
 export function announce(message) {
   const region = document.getElementById("announcer");
   if (!region) return;
+  // Two messages in the same moment (the banner, then the win's figures) are said together:
+  // the second would otherwise replace the first before anything read it.
+  const text = pending ? `${pending.text} ${message}` : message;
+  if (pending) clearTimeout(pending.timer);
   region.textContent = "";
   // A new text node in a later task makes the live region speak even for a repeated message.
-  setTimeout(() => {
-    region.textContent = message;
+  const timer = setTimeout(() => {
+    pending = null;
+    region.textContent = text;
   }, 30);
+  pending = { text, timer };
 }
 
 export function formatDuration(seconds) {
