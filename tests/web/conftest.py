@@ -35,6 +35,11 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "a long password 42"
 
+# The live regions of the page that hold `text`, by id (or tag): each would read it out.
+LIVE_REGIONS_SAYING = """(text) => [...document.querySelectorAll(
+  '[aria-live], [role=status], [role=alert], [role=log]'
+)].filter((region) => region.textContent.includes(text)).map((r) => r.id || r.tagName)"""
+
 
 def won_deal() -> dict[str, Any]:
     won: dict[str, Any] = DEALS["won"][0]

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
 from accounts.models import Profile
 from games.models import Game
+from tests.web import conftest
 from tests.web.conftest import DESKTOP, PASSWORD, PHONE, shoot, won_deal
 
 pytestmark = [
@@ -105,6 +107,9 @@ def test_a_guest_wins_signs_up_and_finds_the_game_in_history_and_stats(
     expect(result).to_contain_text("new best time")
     expect(result).to_contain_text("Your first win of this kind")
     expect(result.locator(".next-daily")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+    # The banner is no live region: its figures are said once, through the page's announcer.
+    expect(page.locator("#announcer")).to_contain_text("Your first win of this kind!")
+    assert page.evaluate(conftest.LIVE_REGIONS_SAYING, "Your first win") == ["announcer"]
     shoot(page, "guest-won-phone")
 
     # Sign up from the guest's session: the guest becomes the account.
@@ -131,6 +136,47 @@ def test_a_guest_wins_signs_up_and_finds_the_game_in_history_and_stats(
     expect(page.locator('[data-figure="won"] dd')).to_have_text("1")
     expect(page.locator('[data-figure="win-rate"] dd')).to_have_text("100%")
     expect(page.locator('[data-figure="in-play"] dd')).to_have_text("1")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    table = context.new_page()
+    errors: list[str] = []
+    table.on("pageerror", lambda error: errors.append(str(error)))
+    table.goto(base + "/")
+    table.click("#play-now")
+    table.wait_for_url("**/play/*/")
+    play_path = table.url.removeprefix(base)
+    expect(table.locator(".account.guest .who")).to_have_text("Guest")
+    # Set on this page only: it is still there if the header was redrawn without a reload.
+    table.evaluate("window.keptPage = true")
+
+    # The guest signs up in a second tab of the same browser; the table is never reloaded.
+    account = context.new_page()
+    account.goto(base + "/account/")
+    account.fill("#signup-email", "two-tabs@example.com")
+    account.fill("#signup-password", PASSWORD)
+    account.click("#signup-form button[type=submit]")
+    account.wait_for_url("**/account/?welcome=1")
+    expect(table.locator(".account .who")).to_have_text("two-tabs@example.com")
+    expect(table.locator(".account")).not_to_have_class(re.compile(r"\bguest\b"))
+    expect(table.locator("#guest-signup")).to_have_count(0)
+    expect(table.locator("#announcer")).to_have_text("Signed in as two-tabs@example.com.")
+    assert table.evaluate("window.keptPage === true")
+    expect(table.locator("#board")).to_have_attribute("data-version", "0")
+
+    # Logged out there: this tab's game is no longer the session's, and it goes to the log-in.
+    account.click("#logout")
+    account.wait_for_url(base + "/")
+    table.wait_for_url(re.compile(r"/\?next="))
+    assert play_path in unquote(table.url)
+    expect(table.locator("#login-form")).to_be_visible()
     assert not errors, errors
     context.close()
 

@@ -20,7 +20,14 @@ from games.engine.position import Deal, deal_position, legal_actions, play, stat
 from games.engine.solver import solve
 from games.models import Game
 from tests.data import DEALS
-from tests.web.conftest import DESKTOP, PASSWORD, PHONE, shoot, won_deal
+from tests.web.conftest import (
+    DESKTOP,
+    LIVE_REGIONS_SAYING,
+    PASSWORD,
+    PHONE,
+    shoot,
+    won_deal,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -482,4 +489,24 @@ def test_touch_play_a_game_moved_elsewhere_and_no_moves_left(
     page.goto(base + "/daily/")
     expect(page.locator("#my-rank")).to_contain_text("#1")  # still the ranked win
     phone.close()
+    assert errors == []
+
+
+def test_the_game_over_banner_is_said_once_through_the_announcer(
+    browser: Any, live_server: Any
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = watch_errors(page)
+    sign_up(page, live_server.url)
+    table = start_from_code(page, won_deal()["code"])
+    page.click("#btn-resign")
+    page.locator("dialog.confirm").get_by_role("button", name="Resign").click()
+    table.wait_version(1)
+    expect(page.locator("#banner h2")).to_have_text("Game over: resigned")
+    expect(page.locator("#announcer")).to_have_text(re.compile(r"^Game over: resigned\."))
+    # The banner itself is no live region, nor inside one: a screen reader hears it once.
+    assert page.evaluate(LIVE_REGIONS_SAYING, "Game over: resigned") == ["announcer"]
+    context.close()
     assert errors == []

@@ -172,6 +172,65 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     page.context.close()
 
 
+CARD_LABELS = "[...document.querySelectorAll('#board .card.face')].map((c) => c.ariaLabel)"
+
+
+def test_double_scorpion_names_each_copy_of_a_card_by_its_place(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    game = player.new_game(seed=3, variant="double-scorpion")
+    hint = player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"][0]
+    one_deck = player.new_game(seed=3, variant="wasp")
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    errors = watch_errors(page)
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    labels = page.evaluate(CARD_LABELS)
+    assert len(labels) == sum(len(column["cards"]) for column in game["columns"])
+    assert len(set(labels)) == len(labels), "two cards a screen reader cannot tell apart"
+    # Double Scorpion deals nearly every card face up, so most faces show twice: a pair in two
+    # columns says the column, a pair in one column the place in it too.
+    places: dict[str, list[tuple[int, int]]] = {}
+    for c, column in enumerate(game["columns"]):
+        for i, code in enumerate(column["cards"]):
+            places.setdefault(code, []).append((c, i))
+    apart = next(code for code, at in places.items() if len(at) == 2 and at[0][0] != at[1][0])
+    together = next(code for code, at in places.items() if len(at) == 2 and at[0][0] == at[1][0])
+    for code, suffix in ((apart, ""), (together, ", face-up card {i}")):
+        for c, i in places[code]:
+            card = page.locator(f'#board [data-card="{code}"][data-column="{c}"][data-index="{i}"]')
+            named = f"{card_name(code)}, column {c + 1}" + suffix.format(i=i + 1)
+            expect(page.get_by_role("button", name=named, exact=True)).to_have_count(1)
+            expect(card).to_have_attribute("aria-label", named)
+    # What sighted players see is the card alone.
+    assert page.locator("#board .card.face").first.inner_text().count("column") == 0
+
+    # The keyboard path, by the label a screen reader reads: the hinted copy plays with Enter.
+    c, i = next(at for at in places[hint["card"]] if at[0] == hint["from"])
+    copy = page.locator(f'#board [data-card="{hint["card"]}"][data-column="{c}"][data-index="{i}"]')
+    label = copy.get_attribute("aria-label") or ""
+    page.get_by_role("button", name=label, exact=True).focus()
+    page.keyboard.press("Enter")
+    table.wait_version(1)
+    sent = page.locator("#board").get_attribute("data-last-command") or ""
+    assert f'"from":{hint["from"]}' in sent, sent
+
+    # One deck: each face shows once, and its label is its name alone.
+    page.goto(f"{live_server.url}/play/{one_deck['id']}/")
+    Table(page).wait_version(0)
+    shown = [code for column in one_deck["columns"] for code in column["cards"]]
+    assert page.evaluate(CARD_LABELS) == [card_name(code) for code in shown]
+    assert errors == []
+    page.context.close()
+
+
+def card_name(code: str) -> str:
+    ranks = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
+
+
 @pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion", "wasp"])
 def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_stock(
     browser: Any, live_server: Any, player: Player, variant: str

@@ -2,7 +2,7 @@
 // leaderboards, e-mail, password, export, deletion), the password reset and the e-mail
 // confirmation that allauth's mails link to.
 
-import { account, auth, me } from "scorpion/api.js";
+import { account, accountChanged, auth, me } from "scorpion/api.js";
 import { confirmDialog, h, setBusy, wireHeader } from "scorpion/ui.js";
 
 // Runs `action` for a form, showing its error or status message; resolves its result or null.
@@ -49,8 +49,15 @@ function wireGuest() {
   wireForm(document.getElementById("login-form"), async ({ email, password }) => {
     required(email, password);
     // allauth answers 409 to a log-in from a signed-in session: end the guest's first.
-    await auth.logout();
-    const result = await auth.login(email.value.trim(), password.value);
+    // The other tabs hear of the change after the log-in, failed or not (a failed one leaves
+    // this browser signed out).
+    await auth.logout({ signal: false });
+    let result;
+    try {
+      result = await auth.login(email.value.trim(), password.value);
+    } finally {
+      accountChanged();
+    }
     if (result.user) {
       location.assign("/");
       return "";
@@ -147,6 +154,7 @@ function wirePlayer() {
       "Delete my account",
       async () => {
         await me.deleteAccount();
+        accountChanged();
         location.assign("/?deleted=1");
       },
     ),

@@ -137,6 +137,24 @@ function query(params) {
 // --- accounts: allauth headless, browser client ---
 const AUTH = "/_allauth/browser/v1";
 
+// Other tabs of this browser learn that the session changed hands (signed up, logged in or
+// out) through a `storage` event on this key (`wireHeader` in ui.js): a tab drawn for a
+// guest must not go on showing "Guest" once the guest has signed up elsewhere.
+export const ACCOUNT_CHANGED_KEY = "scorpion.account-changed";
+
+export function accountChanged() {
+  try {
+    localStorage.setItem(ACCOUNT_CHANGED_KEY, String(Date.now()));
+  } catch {
+    // storage refused (private mode): the other tabs look again when shown or focused
+  }
+}
+
+function signalIfSignedIn(result) {
+  if (result.user) accountChanged();
+  return result;
+}
+
 export const auth = {
   async session() {
     const { status, data } = await request("GET", `${AUTH}/auth/session`, undefined, {
@@ -147,18 +165,25 @@ export const auth = {
   // Both answer the user when signed in, or `{pending: [...]}` when a step such as e-mail
   // verification is still needed (401 with the flows left to complete).
   async signup(email, password) {
-    return signedIn(
-      await request("POST", `${AUTH}/auth/signup`, { email, password }, { allowStatus: [401] }),
+    return signalIfSignedIn(
+      signedIn(
+        await request("POST", `${AUTH}/auth/signup`, { email, password }, { allowStatus: [401] }),
+      ),
     );
   },
   async login(email, password) {
-    return signedIn(
-      await request("POST", `${AUTH}/auth/login`, { email, password }, { allowStatus: [401, 409] }),
+    return signalIfSignedIn(
+      signedIn(
+        await request("POST", `${AUTH}/auth/login`, { email, password }, { allowStatus: [401, 409] }),
+      ),
     );
   },
-  async logout() {
+  // `signal: false` when a log-in follows at once (a guest logging in elsewhere): the other
+  // tabs would otherwise see the session signed out for a moment and leave their page.
+  async logout({ signal = true } = {}) {
     // allauth answers 401 ("not authenticated any more") to a successful log-out.
     await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
+    if (signal) accountChanged();
   },
 };
 
@@ -180,6 +205,11 @@ export const account = {
 // The caller's account in the API: guest or not, the leaderboard name, data and deletion.
 export const me = {
   get: () => json("GET", "/api/v1/me/"),
+  // The account signed in now, or null when none is (no redirect to the log-in form).
+  async current() {
+    const { status, data } = await request("GET", "/api/v1/me/", undefined, { allowStatus: [401, 403] });
+    return status === 200 ? data : null;
+  },
   setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
   deleteData: () => json("DELETE", "/api/v1/me/data/"),
   deleteAccount: () => json("DELETE", "/api/v1/me/"),

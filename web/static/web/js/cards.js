@@ -74,6 +74,17 @@ function columnLabel(index, column) {
   return parts.join(", ");
 }
 
+// Two decks (Double Scorpion) can show both copies of a face, and "queen of hearts" twice would
+// not tell a screen-reader user which is which: each copy then says its column ("queen of
+// hearts, column 3"), and its place among the column's face-up cards when both lie in the same
+// one ("queen of hearts, column 3, face-up card 2"), as the column's own label counts them.
+// A face shown once (every card of a one-deck game) is its name alone.
+function copyLabel(code, c, i, columns) {
+  if (columns.length < 2) return cardLabel(code);
+  const sameColumn = columns.filter((other) => other === c).length > 1;
+  return `${cardLabel(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
+}
+
 // Draws `game` into `root`. Only what changed is redrawn: a card already on the table keeps
 // its element (moved to its new place), so that the page can animate it and keep its focus.
 // Returns the tableau element.
@@ -113,6 +124,10 @@ export function renderTable(root, game, { interactive = false } = {}) {
     return `${code}.${n}`;
   };
   for (const code of reserve) keyOf(code);
+  const shownIn = new Map(); // a face -> the columns of its face-up copies
+  game.columns.forEach((column, c) => {
+    for (const code of column.cards) shownIn.set(code, [...(shownIn.get(code) || []), c]);
+  });
   game.columns.forEach((column, c) => {
     let pile = tableau.children[c];
     if (!pile) {
@@ -132,6 +147,7 @@ export function renderTable(root, game, { interactive = false } = {}) {
       const isButton = card?.tagName === "BUTTON";
       if (!card || isButton !== interactive) card = cardElement(code, { interactive });
       card.dataset.key = key;
+      card.setAttribute("aria-label", copyLabel(code, c, i, shownIn.get(code)));
       card.dataset.column = String(c);
       card.dataset.index = String(i);
       wanted.push(card);

@@ -1,6 +1,6 @@
 // Small helpers shared by every page: building elements, messages, formatting, the header.
 
-import { auth } from "scorpion/api.js";
+import { ACCOUNT_CHANGED_KEY, auth, me } from "scorpion/api.js";
 
 // h("button", {class: "x", onclick: f, style: {"--c": "red"}}, "text", child...) -> an element.
 export function h(tag, attrs = {}, ...children) {
@@ -81,14 +81,21 @@ export function hideToast(message) {
 }
 
 // Said to screen readers only (the visible table already shows it).
+let pending = null; // the message about to be put in the live region, with its timer
 export function announce(message) {
   const region = document.getElementById("announcer");
   if (!region) return;
+  // Two messages in the same moment (the banner, then the win's figures) are said together:
+  // the second would otherwise replace the first before anything read it.
+  const text = pending ? `${pending.text} ${message}` : message;
+  if (pending) clearTimeout(pending.timer);
   region.textContent = "";
   // A new text node in a later task makes the live region speak even for a repeated message.
-  setTimeout(() => {
-    region.textContent = message;
+  const timer = setTimeout(() => {
+    pending = null;
+    region.textContent = text;
   }, 30);
+  pending = { text, timer };
 }
 
 export function formatDuration(seconds) {
@@ -187,9 +194,36 @@ export function setBusy(element, busy) {
   }
 }
 
-// The header's log-out button, on every page.
+// The header, on every page of a signed-in player (a guest too): its log-out button, and the
+// account it shows kept true. Another tab of this browser may sign the guest up, log in to
+// another account or log out; this tab hears of it through `storage` (api.js `accountChanged`)
+// and looks again whenever it is shown or focused (a change made outside the client's pages).
 export function wireHeader() {
-  const button = document.getElementById("logout");
+  wireLogout(document.getElementById("logout"));
+  const header = document.querySelector(".site-header[data-user]");
+  if (!header) return;
+  let looking = false;
+  const look = async () => {
+    if (looking) return;
+    looking = true;
+    try {
+      followAccount(header, await me.current());
+    } catch {
+      // offline: the next look will tell
+    } finally {
+      looking = false;
+    }
+  };
+  window.addEventListener("storage", (event) => {
+    if (event.key === ACCOUNT_CHANGED_KEY) look();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") look();
+  });
+  window.addEventListener("focus", look);
+}
+
+function wireLogout(button) {
   if (!button) return;
   button.addEventListener("click", async () => {
     button.disabled = true;
@@ -201,6 +235,30 @@ export function wireHeader() {
       toast(error.detail, { kind: "error" });
     }
   });
+}
+
+// The same account, now signed up (or with a new address): the header alone is drawn again,
+// as base.html draws it, and the page goes on. Another account, or none: what the page shows
+// is the other account's, so it is loaded again (signed out, the server sends it to the log-in
+// form). So is a page drawn for the kind of account (the account page's forms: data-guest).
+function followAccount(header, account) {
+  const box = header.querySelector(".account");
+  const shown = box.classList.contains("guest") ? null : box.querySelector(".who").textContent;
+  if (account && String(account.id) === header.dataset.user) {
+    if (account.guest ? shown === null : shown === account.email) return; // as drawn
+    const drawnForGuest = document.querySelector("[data-guest='true']") !== null;
+    if (!account.guest && !drawnForGuest) {
+      const logout = h("button", { type: "button", id: "logout", class: "link-button" }, "Log out");
+      const current = document.body.classList.contains("page-account") ? "page" : null;
+      const who = { class: "who", href: "/account/", title: `Your account: ${account.email}`, "aria-current": current };
+      box.classList.remove("guest");
+      redraw(box, h("a", who, account.email), logout);
+      wireLogout(logout);
+      announce(`Signed in as ${account.email}.`);
+      return;
+    }
+  }
+  location.reload();
 }
 
 // Shows an error in a page's message area instead of its content.

@@ -3,10 +3,11 @@
 // challenge opens. Added to the play page's "You won!" banner by play.js.
 
 import { games, serverNow } from "scorpion/api.js";
-import { formatDuration, h } from "scorpion/ui.js";
+import { announce, formatDuration, h } from "scorpion/ui.js";
 
 const results = new Map(); // game id -> the server's answer (a promise), asked once per page
 const celebrated = new Set();
+const told = new Set(); // games whose figures were said to screen readers
 let countdown = 0;
 
 function celebrate() {
@@ -67,7 +68,13 @@ export function showWinResult(banner, game) {
     (result) => {
       if (!banner.classList.contains("won") || banner.querySelector(".win-result")) return;
       const actions = banner.querySelector(".actions");
-      banner.insertBefore(render(result), actions);
+      const figures = render(result);
+      banner.insertBefore(figures, actions);
+      // The banner is no live region (its heading is said by play.js): the figures are said
+      // through the page's announcer, once a game, however often the banner is drawn again.
+      if (told.has(game.id)) return;
+      told.add(game.id);
+      announce([...figures.querySelectorAll("li")].map((item) => item.textContent.trim()).join(". ") + ".");
     },
     () => results.delete(game.id), // the banner keeps its own figures; asked again next time
   );
