@@ -1311,9 +1311,11 @@ INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = {
 # With a live worker, a request first tries the worker's own computation for a while (wall
 # time) and, when it finishes, stores and serves it: exactly the worker's answer (the engine's
 # deadline never changes an answer, it only gives up), with no task and no wait. A task buys
-# nothing for those: in Scorpion about half the positions of a game's first dozen moves take
-# under 0.3 s of CPU, while the dearest take 14 s and hold 96% of the CPU (README, "Winning
-# chances"). Only the dear ones go to the worker, after at most this much lost in the request.
+# nothing for those: in Scorpion 43% of the positions of a game's first dozen moves take under
+# 0.1 s of CPU (57% under 0.3 s), while the dearest take up to 9 s and hold over 90% of the CPU
+# (README, "Winning chances"). Only the dear ones go to the worker, after at most this much of
+# a web process's time lost in the request: 100 ms by default, so that a sync web worker is
+# never held long for an answer it then hands over.
 # How long it takes depends on the visible table and the machine alone, so whether an answer
 # comes at once tells nothing about an unseen card. The time is the CHANCES_REQUEST_MS setting.
 # While a chances task is queued or running for a game, no other is sent (one per game, however
