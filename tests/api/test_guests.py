@@ -210,6 +210,17 @@ def test_a_guests_right_log_in_switches_the_browser_to_the_account() -> None:
     assert stale.get("/api/v1/me/").status_code in (401, 403)
 
 
+def test_another_site_cannot_log_a_guests_browser_in_to_an_account() -> None:
+    """Log-in CSRF: a guest's session is now open to a log-in, so the token must be checked."""
+    sign_up("attacker@example.com", PASSWORD)
+    browser, me = guest_browser()
+    forged = browser.post(
+        f"{AUTH}/auth/login", {"email": "attacker@example.com", "password": PASSWORD}, csrf=False
+    )
+    assert forged.status_code == 403
+    assert browser.get("/api/v1/me/").json()["id"] == me["id"]
+
+
 def test_a_guests_log_in_says_no_more_than_anyones() -> None:
     """Whether an address has an account: a guest learns what allauth tells anyone."""
     sign_up("owner@example.com", PASSWORD)

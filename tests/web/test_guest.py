@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 
 from accounts.models import Profile
@@ -190,13 +191,17 @@ def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
 
 
 def test_a_guest_logs_in_elsewhere_losing_nothing_to_a_wrong_password(
-    browser: Any, live_server: Any
+    browser: Any, live_server: Any, web_settings: Any
 ) -> None:
-    """The account page's log-in: a wrong password leaves the guest signed in, its game and
-    its other tab as they were (a guest has no password: signed out, it would be lost); the
-    right one takes the browser to the account, the guest's game staying with the guest."""
+    """The account page's log-in: a step left pending or a wrong password leaves the guest
+    signed in, its game and its other tab as they were (a guest has no password: signed out,
+    it would be lost); the right one takes the browser to the account, the guest's game
+    staying with the guest."""
     base = live_server.url
-    User.objects.create_user(username="elsewhere", email="elsewhere@example.com", password=PASSWORD)
+    for name, verified in [("elsewhere", True), ("unconfirmed", False)]:
+        email = f"{name}@example.com"
+        user = User.objects.create_user(username=name, email=email, password=PASSWORD)
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
     context, table, errors = guest_at_table(browser, base)
     play_url = table.url
     game_id = play_url.rstrip("/").rsplit("/", 1)[1]
@@ -206,6 +211,14 @@ def test_a_guest_logs_in_elsewhere_losing_nothing_to_a_wrong_password(
     account.on("pageerror", lambda error: errors.append(str(error)))
     account.goto(base + "/account/")
     form = account.locator("#login-form")
+    # An account whose address waits for its confirmation: the log-in waits too.
+    web_settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    form.locator("#login-email").fill("unconfirmed@example.com")
+    form.locator("#login-password").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".status")).to_contain_text("you play on as the guest")
+    assert api(account, "GET", "/api/v1/me/")["body"]["id"] == guest.pk
+
     form.locator("#login-email").fill("elsewhere@example.com")
     form.locator("#login-password").fill("not the password")
     form.locator("button[type=submit]").click()
