@@ -38,7 +38,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def new_user(self, request: HttpRequest) -> User:
         """The user a sign-up fills: the guest signing up (set aside by
-        ``accounts.middleware.GuestSignupMiddleware``, re-read from the database), else a
+        ``accounts.middleware.GuestAuthMiddleware``, re-read from the database), else a
         new one. Its guest username is cleared so that allauth derives one as for anyone."""
         guest = getattr(request, GUEST_ATTRIBUTE, None)
         if isinstance(guest, User):

@@ -276,7 +276,10 @@ class GuestView(ApiView):
             "(X-CSRFToken) like every write of a browser session. Answers 201 with the new "
             "account, or 200 with the caller's own account if the session is signed in "
             "already (nothing is made). Throttled per address (THROTTLE_GUEST). Signing up "
-            "later from the same session (allauth's browser sign-up) keeps the games."
+            "later from the same session (allauth's browser sign-up) keeps the games; logging "
+            "in there to an existing account (allauth's browser log-in, as from a signed-out "
+            "session) switches the session to it once the log-in succeeds, and leaves the "
+            "guest signed in if it fails."
         ),
         request=None,
         responses={200: MeSerializer, 201: MeSerializer},

@@ -11,6 +11,11 @@ else treats it as any player: its games, statistics, throttles and live streams 
   to any sign-up, and logging in to an existing account from a guest session only switches the
   session to it (the guest's games stay with the guest): nothing of a guest is ever merged
   into an account that already exists, so a guest cannot reach another player's data.
+- **Logging in elsewhere loses nothing.** allauth's log-in, called from a guest's session,
+  runs as from a signed-out one (``accounts.middleware``) instead of answering 409: the guest
+  stays signed in until the log-in succeeds, then Django's ``login`` replaces the session. A
+  guest has no password: had the client logged it out first, a failed log-in would have lost
+  it and its games.
 - **Limits.** Creating a guest is throttled per address (``THROTTLE_GUEST``, a fixed-window
   counter: ``scorpion_site.throttles.GuestRateThrottle``) besides the API's usual limits.
 - **Clean-up.** A guest that has not played for ``GUEST_IDLE_DAYS`` days is deleted with its

@@ -180,8 +180,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    # A guest's session signs up as a new account, not as "already signed in" (accounts/guests.py).
-    "accounts.middleware.GuestSignupMiddleware",
+    # A guest's session signs up, or logs in elsewhere, as if signed out (accounts/middleware.py).
+    "accounts.middleware.GuestAuthMiddleware",
     "accounts.ratelimits.RateLimitResponseMiddleware",
 ]
 

@@ -12,6 +12,8 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
 
 from accounts.models import Profile
 from games.models import Game
@@ -140,10 +142,9 @@ def test_a_guest_wins_signs_up_and_finds_the_game_in_history_and_stats(
     context.close()
 
 
-def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
-    browser: Any, live_server: Any
-) -> None:
-    base = live_server.url
+def guest_at_table(browser: Any, base: str) -> tuple[Any, Any, list[str]]:
+    """A browser (context) whose first tab pressed "Play now": the guest's table, marked so
+    that a reload shows (``window.keptPage``), and the list its page errors go to."""
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(10_000)
     table = context.new_page()
@@ -152,10 +153,18 @@ def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
     table.goto(base + "/")
     table.click("#play-now")
     table.wait_for_url("**/play/*/")
-    play_path = table.url.removeprefix(base)
     expect(table.locator(".account.guest .who")).to_have_text("Guest")
     # Set on this page only: it is still there if the header was redrawn without a reload.
     table.evaluate("window.keptPage = true")
+    return context, table, errors
+
+
+def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    context, table, errors = guest_at_table(browser, base)
+    play_path = table.url.removeprefix(base)
 
     # The guest signs up in a second tab of the same browser; the table is never reloaded.
     account = context.new_page()
@@ -177,6 +186,64 @@ def test_a_guest_tab_follows_the_sign_up_and_log_out_made_in_another_tab(
     table.wait_for_url(re.compile(r"/\?next="))
     assert play_path in unquote(table.url)
     expect(table.locator("#login-form")).to_be_visible()
+    assert not errors, errors
+    context.close()
+
+
+def test_a_guest_logs_in_elsewhere_losing_nothing_to_a_wrong_password(
+    browser: Any, live_server: Any, web_settings: Any
+) -> None:
+    """The account page's log-in: a step left pending or a wrong password leaves the guest
+    signed in, its game and its other tab as they were (a guest has no password: signed out,
+    it would be lost); the right one takes the browser to the account, the guest's game
+    staying with the guest."""
+    base = live_server.url
+    for name, verified in [("elsewhere", True), ("unconfirmed", False)]:
+        email = f"{name}@example.com"
+        user = User.objects.create_user(username=name, email=email, password=PASSWORD)
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
+    context, table, errors = guest_at_table(browser, base)
+    play_url = table.url
+    game_id = play_url.rstrip("/").rsplit("/", 1)[1]
+    guest = Game.objects.get(pk=game_id).owner
+
+    account = context.new_page()
+    account.on("pageerror", lambda error: errors.append(str(error)))
+    account.goto(base + "/account/")
+    form = account.locator("#login-form")
+    # An account whose address waits for its confirmation: the log-in waits too.
+    web_settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    form.locator("#login-email").fill("unconfirmed@example.com")
+    form.locator("#login-password").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".status")).to_contain_text("you play on as the guest")
+    assert api(account, "GET", "/api/v1/me/")["body"]["id"] == guest.pk
+
+    form.locator("#login-email").fill("elsewhere@example.com")
+    form.locator("#login-password").fill("not the password")
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".error")).to_contain_text("not correct")
+    shoot(account, "guest-login-wrong-password")
+    # Still the guest, here, in the other tab, and in a fresh load of the page.
+    expect(account.locator(".account.guest .who")).to_have_text("Guest")
+    assert api(account, "GET", "/api/v1/me/")["body"]["id"] == guest.pk
+    listed = api(account, "GET", "/api/v1/games/")["body"]["results"]
+    assert [game["id"] for game in listed] == [game_id]
+    assert table.url == play_url
+    assert table.evaluate("window.keptPage === true")
+    account.reload()
+    expect(account.locator("#signup-form")).to_be_visible()
+
+    form.locator("#login-email").fill("elsewhere@example.com")
+    form.locator("#login-password").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    account.wait_for_url(base + "/")
+    expect(account.locator(".account .who")).to_have_text("elsewhere@example.com")
+    # The other tab, drawn for the guest, is loaded again for the account (docs/web.md).
+    expect(table.locator(".account .who")).to_have_text("elsewhere@example.com")
+    assert table.evaluate("window.keptPage === undefined")
+    assert Game.objects.get(pk=game_id).owner_id == guest.pk
+    assert Profile.objects.get(user=guest).guest
     assert not errors, errors
     context.close()
 

@@ -48,21 +48,23 @@ function wireGuest() {
   });
   wireForm(document.getElementById("login-form"), async ({ email, password }) => {
     required(email, password);
-    // allauth answers 409 to a log-in from a signed-in session: end the guest's first.
-    // The other tabs hear of the change after the log-in, failed or not (a failed one leaves
-    // this browser signed out).
-    await auth.logout({ signal: false });
-    let result;
-    try {
-      result = await auth.login(email.value.trim(), password.value);
-    } finally {
-      accountChanged();
-    }
+    // No log-out first: allauth takes a guest's log-in as a signed-out visitor's
+    // (accounts/middleware.py), and the guest stays signed in until the log-in succeeds. A
+    // wrong password, a limit or a step left pending loses nothing: a guest has no password,
+    // signed out it could never be reached again.
+    const result = await auth.login(email.value.trim(), password.value);
     if (result.user) {
       location.assign("/");
       return "";
     }
-    return "One more step is needed before you can log in.";
+    if (!result.pending) {
+      // 409: this session is no guest's any more (signed up or logged in in another tab).
+      location.reload();
+      return "";
+    }
+    return result.pending.includes("verify_email")
+      ? "Almost there: open the link we sent to your e-mail address, then log in. Until then you play on as the guest."
+      : "One more step is needed before you can log in.";
   });
 }
 

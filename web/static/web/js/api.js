@@ -178,12 +178,10 @@ export const auth = {
       ),
     );
   },
-  // `signal: false` when a log-in follows at once (a guest logging in elsewhere): the other
-  // tabs would otherwise see the session signed out for a moment and leave their page.
-  async logout({ signal = true } = {}) {
+  async logout() {
     // allauth answers 401 ("not authenticated any more") to a successful log-out.
     await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
-    if (signal) accountChanged();
+    accountChanged();
   },
 };
 
