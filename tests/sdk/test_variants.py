@@ -130,7 +130,7 @@ def test_the_terminal_client_plays_a_reserve_card_from_the_prompt(terminal: Term
     )
     assert status == 0, out
     assert "(from 12)" in out
-    assert "4D is not face up in reserve slot 1" in out  # the wrong slot, named as a slot
+    assert "4♦ is not face up in reserve slot 1" in out  # the wrong slot, named as a slot
     assert "→ column 2" in out
     assert "Stock: none" in out  # never "dealt": this game has no stock
     assert "Stock: dealt" not in out
