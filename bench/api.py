@@ -420,16 +420,8 @@ def run_django_script(
     raise RuntimeError(f"django script failed:\n{completed.stdout}\n{completed.stderr}")
 
 
-def bring_up(stack: Stack, arguments: argparse.Namespace, players: int) -> None:
-    if stack.owns_redis:
-        start_redis(stack)
-    else:
-        size = redis.Redis.from_url(stack.redis_url, socket_connect_timeout=2).dbsize()
-        if size:
-            raise SystemExit(
-                f"{stack.redis_url} holds {size} keys: the bench flushes its Redis database "
-                "at the end, so it needs one nobody else uses"
-            )
+def migrate_fresh(stack: Stack) -> None:
+    """The stack's settings, and its database dropped, created and migrated."""
     stack.environment = service_environment(stack)
     recreate_database(stack.database, create=True)
     migrate = subprocess.run(
@@ -442,6 +434,19 @@ def bring_up(stack: Stack, arguments: argparse.Namespace, players: int) -> None:
     )
     if migrate.returncode != 0:
         raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+
+
+def bring_up(stack: Stack, arguments: argparse.Namespace, players: int) -> None:
+    if stack.owns_redis:
+        start_redis(stack)
+    else:
+        size = redis.Redis.from_url(stack.redis_url, socket_connect_timeout=2).dbsize()
+        if size:
+            raise SystemExit(
+                f"{stack.redis_url} holds {size} keys: the bench flushes its Redis database "
+                "at the end, so it needs one nobody else uses"
+            )
+    migrate_fresh(stack)
     port = free_port()
     stack.base_url = f"http://127.0.0.1:{port}"
     bin_dir = Path(sys.executable).parent

@@ -38,7 +38,6 @@ import random
 import shlex
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -65,10 +64,9 @@ from bench.api import (
     free_port,
     loadavg,
     make_players,
+    migrate_fresh,
     percentile,
     process_tree_ticks,
-    recreate_database,
-    service_environment,
     source_revision,
     start_redis,
     wait_healthy,
@@ -101,18 +99,7 @@ def native(command: list[str], *, port: int, workdir: Path) -> list[str]:
 
 def bring_up(stack: Stack, players: int) -> None:
     start_redis(stack)
-    stack.environment = service_environment(stack)
-    recreate_database(stack.database, create=True)
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=stack.tree,
-        env=stack.environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if migrate.returncode != 0:
-        raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+    migrate_fresh(stack)
     port = free_port()
     stack.base_url = f"http://127.0.0.1:{port}"
     commands = compose_commands()

@@ -245,33 +245,35 @@ def test_double_scorpion_the_solver_rarely_decides_gets_a_clear_refusal(player: 
     assert player.post(path(game), {}).status_code == 409
 
 
-def sending(sent: list[tuple[Any, ...]]) -> Any:
-    """A stand-in for ``tasks.enqueue`` that records the tasks' arguments."""
+@pytest.fixture
+def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """A live worker on every queue, as far as the service can tell; the tasks sent to it are
+    recorded (their arguments), not run."""
+    from games import tasks
+
+    sent: list[tuple[Any, ...]] = []
 
     def enqueue(task: Any, *args: Any) -> bool:
         sent.append(args)
         return True
 
-    return enqueue
+    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
+    monkeypatch.setattr(tasks, "enqueue", enqueue)
+    return sent
 
 
 def test_a_cheap_position_is_answered_in_the_request_as_the_worker_would_answer_it(
-    player: Player, monkeypatch: pytest.MonkeyPatch
+    player: Player, monkeypatch: pytest.MonkeyPatch, worker_tasks: list[tuple[Any, ...]]
 ) -> None:
     # A live worker, but the position is cheap: no task, no wait, and the worker's own answer
     # (its samples and budgets), not the smaller one a request makes without a worker.
-    from games import tasks
-
-    sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", sending(sent))
     monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 3)
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 60000)
     game = player.new_game(code=CODE)
     play_line(player, game["id"], LINE[:3])
     answer = player.get(path(game))
     assert answer.status_code == 200, answer.content
-    assert sent == []
+    assert worker_tasks == []
     body = answer.json()
     assert body["samples"] == 8  # the worker's CHANCE_SAMPLES (patched above), not the 3
     position = game_state(game=Game.objects.get(pk=game["id"])).position
@@ -285,19 +287,14 @@ def test_a_cheap_position_is_answered_in_the_request_as_the_worker_would_answer_
 
 
 def test_a_position_the_request_cannot_finish_in_time_goes_to_the_worker(
-    player: Player, monkeypatch: pytest.MonkeyPatch
+    player: Player, monkeypatch: pytest.MonkeyPatch, worker_tasks: list[tuple[Any, ...]]
 ) -> None:
-    from games import tasks
-
-    sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", sending(sent))
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)
     game = player.new_game(code=CODE)
     prepared = player.post(path(game))
     assert prepared.status_code == 202
     assert prepared.json()["status"] == "pending"
-    assert sent == [(game["id"], 0)]
+    assert worker_tasks == [(game["id"], 0)]
     assert not GameChances.objects.filter(game_id=game["id"]).exists()  # nothing half-done kept
     assert player.get(path(game)).status_code == 202  # still the worker's: no second task
-    assert len(sent) == 1
+    assert len(worker_tasks) == 1
