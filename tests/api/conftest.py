@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from tests.data import DEALS
@@ -25,11 +27,13 @@ class Player:
         self.token = token
 
     def get(self, path: str, **headers: str) -> Any:
-        return self.client.get(path, headers=headers)
+        return _waiting_for_table_locks(lambda: self.client.get(path, headers=headers))
 
     def post(self, path: str, body: Any = None, **headers: str) -> Any:
-        return self.client.post(
-            path, body if body is not None else {}, format="json", headers=headers
+        return _waiting_for_table_locks(
+            lambda: self.client.post(
+                path, body if body is not None else {}, format="json", headers=headers
+            )
         )
 
     def new_game(self, **body: Any) -> dict[str, Any]:
@@ -39,6 +43,29 @@ class Player:
 
     def command(self, game_id: str, body: dict[str, Any], **headers: str) -> Any:
         return self.post(f"/api/v1/games/{game_id}/commands/", body, **headers)
+
+
+def _waiting_for_table_locks(send: Callable[[], Any], *, attempts: int = 40) -> Any:
+    """Send a request from the test's thread, again while SQLite says a table is locked.
+
+    On SQLite the tests' database is in memory, shared (shared cache) with the threads of the
+    live servers of the browser tests, where a page's fetch or live stream may be reading a
+    table at the very moment the test writes to it. SQLite then answers "database table is
+    locked" at once: its busy timeout, which makes a writer wait for a file database's
+    readers (the service's own SQLite, in WAL mode), does not apply to shared-cache table
+    locks. So the test waits here as the service's writers wait there (the service writes in
+    transactions: the failed attempt was rolled back). PostgreSQL never gets here.
+    """
+    for attempt in range(attempts):
+        try:
+            return send()
+        except OperationalError as error:
+            if connection.vendor != "sqlite" or "is locked" not in str(error):
+                raise
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
+    raise AssertionError("unreachable")
 
 
 def sign_up(email: str, password: str = "correct horse battery staple") -> Player:
