@@ -389,16 +389,25 @@ async function load({ quiet = false } = {}) {
 
 function followGame() {
   if (live || !game || finished(game)) return;
-  live = follow(() => `/api/v1/games/${gameId}/stream/?since=${game.version}`, {
-    command: arrive,
-    resync: arrive,
-    end: (data) => {
-      live?.close();
-      live = null;
-      if (data?.status === "gone") gone();
+  live = follow(
+    () => `/api/v1/games/${gameId}/stream/?since=${game.version}`,
+    {
+      command: arrive,
+      resync: arrive,
+      end: (data) => {
+        live?.close();
+        live = null;
+        if (data?.status === "gone") gone();
+      },
     },
-  });
-  board.dataset.live = "true";
+    {
+      // Live once the server holds the stream (it subscribes before it answers), not when
+      // the browser merely asked for it: what happens from then on reaches this page.
+      onOpen: () => {
+        board.dataset.live = "true";
+      },
+    },
+  );
 }
 
 // The player deleted their games (on the account page, maybe on another device): the table
