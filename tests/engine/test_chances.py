@@ -158,8 +158,10 @@ def test_the_first_sample_overruns_the_work_budget_by_the_floor_a_solve_at_most(
     solved: list[tuple[int, int, str]] = []
     real_solve = module.solve
 
-    def counted(position: Position, *, node_budget: int) -> Solution:
-        solution = real_solve(position, node_budget=node_budget)
+    def counted(
+        position: Position, *, node_budget: int, time_budget: float | None = None
+    ) -> Solution:
+        solution = real_solve(position, node_budget=node_budget, time_budget=time_budget)
         solved.append((node_budget, solution.nodes, solution.verdict))
         return solution
 
