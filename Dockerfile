@@ -1,8 +1,12 @@
 # The project as a wheel: its Python packages with their templates and static files (package
-# data, pyproject.toml). Built in a stage of its own, so the image holds the installed wheel
-# only, not the source tree.
+# data, pyproject.toml) and the compiled solver (setup.py: games/engine/_solver_c.c, hence a C
+# compiler in this stage only). Built in a stage of its own, so the image holds the installed
+# wheel only, not the source tree or the compiler.
 FROM python:3.11-slim AS wheel
-ENV PIP_DISABLE_PIP_VERSION_CHECK=1
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 SCORPION_REQUIRE_COMPILED_SOLVER=1
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .

@@ -19,11 +19,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): $(BIN)/python pyproject.toml
+# setup.py builds the compiled solver (games/engine/_solver_c.c) in place; an edit of it
+# installs (so builds) again. Without a C compiler the install goes on without it.
+$(RUN_STAMP): $(BIN)/python pyproject.toml setup.py games/engine/_solver_c.c
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $(RUN_STAMP)
 
-$(DEV_STAMP): $(RUN_STAMP) pyproject.toml client_sdk/pyproject.toml
+$(DEV_STAMP): $(RUN_STAMP) pyproject.toml setup.py games/engine/_solver_c.c client_sdk/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './client_sdk[cli]'
 	@touch $(DEV_STAMP)
 
@@ -82,5 +84,6 @@ beat: install-run
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles artifacts \
 		build dist *.egg-info client_sdk/build client_sdk/dist client_sdk/*.egg-info \
-		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule*
+		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule* \
+		games/engine/_solver_c.*.so
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

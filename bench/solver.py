@@ -1,7 +1,8 @@
 """Solver benchmark: decide random deals from fixed seeds, report verdicts, win rate and speed.
 
 Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-seed 0]
-[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999] [--variant wasp]``.
+[--node-budget N] [--time-budget S] [--tail 20] [--seeds 7908,2395 | 0-9999] [--variant wasp]
+[--python] [--compare-tail]``.
 Deal ``i`` is ``deal_code_for_seed(start_seed + i, variant)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
 machine. Every winning line found is replayed on the engine (games/engine/position.py) to
@@ -13,6 +14,11 @@ searched per second, the median / p99 / max time per deal, the tail (the ``--tai
 deals with their verdicts and positions searched; the slowest deals are what the analysis and
 the certification wait for), and the command that produced them. ``--seeds`` decides just the
 listed seeds instead (to measure the slow ones again without a whole sweep).
+
+Scorpion's search runs compiled where games/engine/_solver_c.c was built (the line "search:"
+says which); ``--python`` runs the Python search instead, and ``--compare-tail`` solves the
+tail's deals again with the Python search, side by side in the same run (the same positions,
+the CPU time of each).
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.machine import machine_description
 from games.engine.cards import parse_card
 from games.engine.position import DEAL, Action, play, resolve_move, status
-from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, solve
+from games.engine import solver
+from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, compiled, solve
 from games.engine.variants import (
     SCORPION,
     VARIANTS,
@@ -105,13 +112,24 @@ def main() -> None:
     parser.add_argument(
         "--variant", default="scorpion", choices=list(VARIANTS), help="the game of the family"
     )
+    parser.add_argument(
+        "--python", action="store_true", help="Scorpion's search in Python, not compiled"
+    )
+    parser.add_argument(
+        "--compare-tail",
+        action="store_true",
+        help="solve the tail's deals again with the Python search, side by side",
+    )
     arguments = parser.parse_args()
     variant = get_variant(arguments.variant)
+    if arguments.python:
+        solver._solver_c = None
 
     print(f"command:  python {' '.join(sys.argv)}")
     print(f"python:   {platform.python_implementation()} {platform.python_version()}")
     print(f"machine:  {machine_description()}")
     print("load:     {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
+    print(f"search:   {search_description(variant)}")
     first, total = arguments.start_seed, arguments.deals
     seeds = arguments.seeds or list(range(first, first + total))
     total = len(seeds)
@@ -206,10 +224,57 @@ def main() -> None:
                 f"{format_seconds(cpu[seed])} CPU"
             )
 
+    if arguments.compare_tail and arguments.tail > 0:
+        compare_tail(
+            sorted(cpu, key=cpu.__getitem__, reverse=True)[: arguments.tail],
+            cpu,
+            details,
+            arguments.node_budget,
+            variant,
+        )
     if arguments.cross_check:
         cross_check(first, min(arguments.cross_check, total), arguments.cross_check_budget, variant)
     if unconfirmed:
         sys.exit(1)
+
+
+def search_description(variant: Variant) -> str:
+    if variant is not SCORPION:
+        return "the variants' search in Python (games/engine/variant_solver.py)"
+    if compiled():
+        return "compiled (games/engine/_solver_c.c)"
+    return "Python (games/engine/solver.py)"
+
+
+def compare_tail(
+    seeds: list[int],
+    cpu: dict[int, float],
+    details: dict[int, tuple[str, int]],
+    node_budget: int,
+    variant: Variant,
+) -> None:
+    """The same deals by the Python search: the same verdicts and positions, and its CPU time."""
+    compiled_module = solver._solver_c
+    if variant is not SCORPION or compiled_module is None:
+        print("compare:  only Scorpion's compiled search has a Python twin to compare with")
+        return
+    print("compare:  the same deals by the Python search (games/engine/solver.py)")
+    solver._solver_c = None
+    try:
+        for seed in seeds:
+            cpu_started = time.process_time()
+            solution = solve(deal_code_for_seed(seed, variant), node_budget=node_budget)
+            python_cpu = time.process_time() - cpu_started
+            same = (solution.verdict, solution.nodes) == details[seed]
+            print(
+                f"  seed {seed:>10}  compiled {format_seconds(cpu[seed]):>9}  python "
+                f"{format_seconds(python_cpu):>9}  ({python_cpu / max(cpu[seed], 1e-9):.0f}x)  "
+                f"{'same verdict and positions' if same else 'DIFFERENT: ' + solution.verdict}"
+            )
+            if not same:
+                sys.exit(1)
+    finally:
+        solver._solver_c = compiled_module
 
 
 def _seed_list(text: str) -> list[int]:

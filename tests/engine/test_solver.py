@@ -488,6 +488,9 @@ def _recorded_shared_searches(position: Position, budget: int) -> int:
             return super()._dfs(check)
 
     with pytest.MonkeyPatch.context() as patch:
+        # The Python search, whose keys it can watch (the compiled one visits the same
+        # positions: tests/engine/test_solver_c.py).
+        patch.setattr(solver, "_solver_c", None)
         patch.setattr(solver, "_Search", Recording)
         shared = SharedSearch(position)
         shared.solve(node_budget=budget)

@@ -58,6 +58,8 @@ def test_the_wheel_carries_every_template_and_static_file(wheel: Path) -> None:
     assert "scorpion_site/templates/home.html" in expected
     assert "web/static/web/js/replay.js" in expected
     assert expected - names == set()
+    # The compiled search (setup.py), built for this machine's Python.
+    assert [name for name in names if re.fullmatch(r"games/engine/_solver_c\..+\.so", name)]
     # Code, not the source tree: no tests, benchmarks or local files.
     assert not [name for name in names if name.startswith(("tests/", "bench/", "wip/"))]
 
@@ -89,11 +91,13 @@ def bare_environment(installed: Path, **settings: str) -> dict[str, str]:
 def test_the_installed_wheel_serves_its_pages_without_the_source_tree(installed: Path) -> None:
     script = """
 import django, json, scorpion_site
+from games.engine.solver import compiled
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template
 django.setup()
 print(json.dumps({
     "package": scorpion_site.__file__,
+    "solver": compiled(),
     "templates": [get_template(name).origin.name for name in
                   ("home.html", "web/play.html", "staff/dashboard.html")],
     "static": [finders.find(path) for path in ("web/js/replay.js", "staff/staff.css")],
@@ -110,6 +114,7 @@ print(json.dumps({
     answer = json.loads(found.stdout.strip().splitlines()[-1])
     site = str(installed / "site")
     assert answer["package"].startswith(site)
+    assert answer["solver"] is True
     for path in [*answer["templates"], *answer["static"]]:
         assert path is not None
         assert path.startswith(site), path
@@ -175,6 +180,7 @@ def ignored(path: str) -> bool:
         ".ruff_cache/x",
         ".hypothesis/examples/x",
         "staticfiles/web/js/play.js",
+        "games/engine/_solver_c.cpython-311-x86_64-linux-gnu.so",
         ".env",
     ],
 )
@@ -186,6 +192,8 @@ def test_the_build_context_leaves_out_local_and_secret_files(path: str) -> None:
     "path",
     [
         "pyproject.toml",
+        "setup.py",  # the compiled solver
+        "games/engine/_solver_c.c",
         "README.md",  # the wheel's long description
         "manage.py",
         "games/services.py",

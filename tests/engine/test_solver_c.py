@@ -1,0 +1,186 @@
+"""The compiled search (games/engine/_solver_c.c) is the Python search of games/engine/solver.py,
+position for position: the same verdict, the same winning line and the same number of positions
+visited, on whole deals, mid-game positions, budgets that run out, and the searches of a
+``SharedSearch`` that share what they prove lost."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import solver
+from games.engine.deals import deal_code_for_seed
+from games.engine.position import Position, apply, deal_position, legal_actions, status
+from games.engine.solver import SharedSearch, Solution, compiled, solve
+from tests.data import DEALS
+from tests.engine.random_play import Game, games
+from tests.engine.test_solver import HARD_SEED, play_line
+
+pytestmark = pytest.mark.skipif(
+    not compiled() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"},
+    reason="built without a C compiler: the Python search alone (solver.py)",
+)
+
+
+@contextlib.contextmanager
+def python_search() -> object:
+    """The Python search, as where the extension could not be built."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver, "_solver_c", None)
+        yield
+
+
+def solved_in_python(
+    target: str | Position, node_budget: int = solver.DEFAULT_NODE_BUDGET
+) -> Solution:
+    with python_search():
+        return solve(target, node_budget=node_budget)
+
+
+def same(compiled_solution: Solution, python_solution: Solution) -> bool:
+    return (compiled_solution.verdict, compiled_solution.line, compiled_solution.nodes) == (
+        python_solution.verdict,
+        python_solution.line,
+        python_solution.nodes,
+    )
+
+
+def test_the_compiled_search_is_built_in_ci() -> None:
+    # make test builds it (setup.py); a fresh machine without a compiler falls back to Python,
+    # but CI's machine has one, so a build that silently failed is caught here.
+    assert compiled()
+
+
+def test_whole_deals_get_the_same_verdict_line_and_positions() -> None:
+    verdicts = {"won": 0, "lost": 0}
+    for seed in range(400):
+        code = deal_code_for_seed(seed)
+        fast = solve(code)
+        assert same(fast, solved_in_python(code)), seed
+        verdicts[fast.verdict] += 1
+        if fast.won:
+            assert status(play_line(deal_position(code), fast.line)) == "won"
+
+    assert verdicts["won"] >= 40
+    assert verdicts["lost"] >= 300
+
+
+@pytest.mark.parametrize("deal", DEALS["won"][:6], ids=lambda deal: deal["code"][:12])
+def test_known_won_deals_get_the_same_line(deal: dict[str, str]) -> None:
+    assert same(solve(deal["code"]), solved_in_python(deal["code"]))
+
+
+@pytest.mark.parametrize("budget", [1, 2, 255, 256, 257, 3_000])
+def test_a_budget_runs_out_at_the_same_position(budget: int) -> None:
+    code = deal_code_for_seed(HARD_SEED)
+    fast = solve(code, node_budget=budget)
+
+    assert fast.verdict == "unknown"
+    assert fast.line == []
+    assert same(fast, solved_in_python(code, budget))
+
+
+@settings(max_examples=150, deadline=None)
+@given(games(), st.data(), st.sampled_from([30, 500, 20_000]))
+def test_mid_game_positions_get_the_same_verdict_line_and_positions(
+    game: Game, data: st.DataObject, budget: int
+) -> None:
+    position = game.positions[data.draw(st.integers(0, len(game.positions) - 1))]
+    fast = solve(position, node_budget=budget)
+
+    assert same(fast, solved_in_python(position, budget))
+    if fast.won:
+        assert status(play_line(position, fast.line)) == "won"
+
+
+def _shared_solutions(position: Position, budget: int) -> list[Solution]:
+    shared = SharedSearch(position)
+    solutions = [shared.solve(node_budget=budget)]
+    solutions += [shared.solve(action, node_budget=budget) for action in legal_actions(position)]
+    # Again, with what every search proved lost in the table: the unfinished paths were
+    # dropped from it, so the verdicts stand.
+    solutions += [shared.solve(action, node_budget=budget) for action in legal_actions(position)]
+    return solutions
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(), st.data(), st.sampled_from([20, 300, 3_000]))
+def test_shared_searches_get_the_same_verdicts_lines_and_positions(
+    game: Game, data: st.DataObject, budget: int
+) -> None:
+    position = game.positions[data.draw(st.integers(0, len(game.positions) - 1))]
+    fast = _shared_solutions(position, budget)
+    with python_search():
+        slow = _shared_solutions(position, budget)
+
+    assert [(s.verdict, s.line, s.nodes) for s in fast] == [
+        (s.verdict, s.line, s.nodes) for s in slow
+    ]
+
+
+def test_shared_searches_of_a_deal_start_agree_with_python() -> None:
+    for seed in (HARD_SEED, 374, 5, 6):
+        position = deal_position(deal_code_for_seed(seed))
+        fast = _shared_solutions(position, 2_000)
+        with python_search():
+            slow = _shared_solutions(position, 2_000)
+        assert [(s.verdict, s.line, s.nodes) for s in fast] == [
+            (s.verdict, s.line, s.nodes) for s in slow
+        ], seed
+
+
+def test_a_time_budget_stops_the_compiled_search() -> None:
+    # The clock is read every 256 positions, as in Python: a search that needs more is stopped.
+    solution = solve(deal_code_for_seed(HARD_SEED), time_budget=0.0)
+
+    assert solution.verdict == "unknown"
+    assert 256 <= solution.nodes < 1_000
+
+
+def test_a_shared_search_keeps_no_unfinished_position_after_a_time_budget() -> None:
+    code = DEALS["won"][0]["code"]
+    position = deal_position(code)
+    shared = SharedSearch(position)
+    first = shared.solve().actions()[0]
+
+    assert shared.solve(first, time_budget=0.0).verdict in {"won", "unknown"}
+    assert shared.solve(first).won
+
+
+def test_the_compiled_search_refuses_a_card_out_of_range() -> None:
+    from games.engine import _solver_c
+
+    position = deal_position(deal_code_for_seed(1))
+    columns = [list(column) for column in position.columns]
+    columns[0][0] = 52
+    with pytest.raises(ValueError, match="card"):
+        _solver_c.search(
+            columns, list(position.hidden), list(position.stock), 0, 10, -1.0, None, -1, -1
+        )
+    with pytest.raises(TypeError, match="table"):
+        _solver_c.search(
+            [list(column) for column in position.columns],
+            list(position.hidden),
+            list(position.stock),
+            0,
+            10,
+            -1.0,
+            object(),
+            -1,
+            -1,
+        )
+
+
+def test_the_position_after_an_action_is_searched_from_the_root() -> None:
+    # SharedSearch makes the action inside the search; the verdict is the one of the position
+    # after it, solved alone.
+    position = deal_position(deal_code_for_seed(374))
+    for action in legal_actions(position):
+        alone = solve(apply(position, action)[0], node_budget=5_000)
+        inside = SharedSearch(position).solve(action, node_budget=5_000)
+        if alone.verdict != "unknown":
+            assert (inside.verdict, inside.line) == (alone.verdict, alone.line)
