@@ -35,9 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
+from games.engine import solver
 from games.engine.cards import parse_card
 from games.engine.position import DEAL, Action, play, resolve_move, status
-from games.engine import solver
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, compiled, solve
 from games.engine.variants import (
     SCORPION,
