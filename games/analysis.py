@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from games.engine.cards import parse_card
 from games.engine.position import DEAL, Action, Position, play, player_view, resolve_move
-from games.engine.solver import Solution, Verdict, solve
+from games.engine.solver import Solution, Verdict, compiled, solve
 from games.history import GameState, fold_event, new_game_state
 
 __all__ = [
@@ -45,8 +45,9 @@ __all__ = [
     "line_steps",
 ]
 
-# Positions visited per solver call, and in all for one game: Scorpion's (its solver visits
-# about 37,000 positions a second of CPU, so an analysis takes at most about a minute).
+# Positions visited per solver call, and in all for one game: Scorpion's (its compiled solver
+# visits about 1.2 million positions a second of CPU, so an analysis takes at most about 2 s;
+# the Python search, without a C compiler, about 37,000, so about a minute).
 ANALYSIS_NODE_BUDGET = 500_000
 ANALYSIS_TOTAL_BUDGET = 2_000_000
 # The other variants are searched on engine positions (games/engine/variant_solver.py), at
@@ -65,11 +66,16 @@ VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
 # What a request may search when it computes an analysis itself (no live worker): sized to stay
 # well under a web worker's timeout (gunicorn's 30 s in docker-compose.yml), about 5 s of CPU at
 # most (README, "Post-game analysis in a request"), where the full budgets above may take 90 s
-# (Scorpion) or 14 s (Double Scorpion). Never larger than the full ones. A request's analysis is
-# stored only when it is ``settled`` (every solver call decided): the search is the same whatever
-# its budget, which only cuts it short, so any larger budgets give that very analysis.
+# (Scorpion in Python) or 14 s (Double Scorpion). Never larger than the full ones. A request's
+# analysis is stored only when it is ``settled`` (every solver call decided): the search is the
+# same whatever its budget, which only cuts it short, so any larger budgets give that very
+# analysis.
 VARIANT_INLINE_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = {
-    "scorpion": (100_000, 100_000),
+    # Compiled, Scorpion's full budgets take about 2 s at most: a request computes the worker's
+    # very analysis, and never answers 503 (bench/analysis.py, README "Post-game analysis").
+    "scorpion": (
+        (ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET) if compiled() else (100_000, 100_000)
+    ),
     "wasp": (25_000, 50_000),
     "scorpion-tail": (25_000, 50_000),
     "three-blind-mice": (25_000, 50_000),

@@ -221,6 +221,8 @@ def test_an_analysis_a_requests_budgets_decide_is_stored_as_the_worker_would_sto
     game_id, _ = lost_game(player, code=WON_DEAL["code"])
     monkeypatch.setattr(services, "_broker_configured", lambda: True)
     monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    # A request's budgets as the Python search has them (compiled, they are the full ones).
+    monkeypatch.setitem(analysis.VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (100_000, 100_000))
     assert analysis.inline_analysis_budgets("scorpion") < analysis.analysis_budgets("scorpion")
 
     inline = player.get(analysis_path(game_id)).json()

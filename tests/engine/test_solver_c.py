@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -184,3 +186,57 @@ def test_the_position_after_an_action_is_searched_from_the_root() -> None:
         inside = SharedSearch(position).solve(action, node_budget=5_000)
         if alone.verdict != "unknown":
             assert (inside.verdict, inside.line) == (alone.verdict, alone.line)
+
+
+# --- Choosing the search (SCORPION_SOLVER) ------------------------------------------------------
+
+
+def test_scorpion_solver_python_chooses_the_python_search() -> None:
+    assert solver._load_compiled("python") is None
+
+
+def test_scorpion_solver_compiled_or_empty_chooses_the_compiled_search() -> None:
+    from games.engine import _solver_c
+
+    assert solver._load_compiled("compiled") is _solver_c
+    assert solver._load_compiled("") is _solver_c
+
+
+def test_scorpion_solver_compiled_fails_where_it_was_not_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # None in sys.modules makes the import fail, as where the extension was never built.
+    monkeypatch.setitem(sys.modules, "games.engine._solver_c", None)
+
+    assert solver._load_compiled("") is None
+    with pytest.raises(solver.ImproperlyConfiguredSolver, match="was not built"):
+        solver._load_compiled("compiled")
+
+
+def test_scorpion_solver_refuses_an_unknown_choice() -> None:
+    with pytest.raises(solver.ImproperlyConfiguredSolver, match="not 'fast'"):
+        solver._load_compiled("fast")
+
+
+def test_scorpion_solver_is_read_at_start() -> None:
+    def chosen(value: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", "from games.engine import solver; print(solver.compiled())"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SCORPION_SOLVER": value},
+            check=False,
+        )
+
+    assert chosen("python").stdout.strip() == "False"
+    assert chosen("compiled").stdout.strip() == "True"
+    refused = chosen("quick")
+    assert refused.returncode != 0
+    assert "SCORPION_SOLVER" in refused.stderr
+
+
+def test_a_request_analyses_a_scorpion_game_with_the_workers_budgets() -> None:
+    # Compiled, the full budgets take about 2 s at most: a request's analysis is the worker's.
+    from games import analysis
+
+    assert analysis.inline_analysis_budgets("scorpion") == analysis.analysis_budgets("scorpion")
