@@ -1,4 +1,5 @@
-"""The rules of Scorpion Solitaire in pure Python (no Django): cards, positions, moves, hints.
+"""The rules of Scorpion Solitaire in Python (no Django): cards, positions, moves, hints; the
+solver's search is also compiled (solver.py, _solver_c.c).
 
 Everything the web layer, the solver and the tools need is importable from here.
 """

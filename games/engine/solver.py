@@ -47,12 +47,15 @@ therefore keep one table of proven-lost keys, and each skips what an earlier one
 the fewest cards first, then the deal last.
 
 Speed (bench/solver.py, CPU time on one core of a shared 2-core machine, README "Solver"):
-seeds 0-999 in about 3.3 s (median 0.08 ms a deal -- most deals are deadlocked at the root --,
-p99 56 ms, max 1.65 s); seeds 0-9999 in 147-168 s, all decided with a budget of 2,000,000
-positions. The tail is the proof of a loss: seed 7908 needs 1,025,570 positions (46 s); the
-pruning ideas measured against it, and why they did not pay, are in the README.
+compiled (``_solver_c.c``, below), seeds 0-9999 in 3.0 s, all decided with the default budget,
+max 0.86 s (seed 7908, 1,025,570 positions: the proof of a loss); in Python, the same positions
+in 147-168 s, 46 s for seed 7908. The pruning ideas measured against the tail, and why they did
+not pay, are in the README.
 
-Pure Python, no Django: importable by the web layer, the workers and the benchmark alike.
+No Django: importable by the web layer, the workers and the benchmark alike. The search below
+is also compiled (games/engine/_solver_c.c, the same search position for position, built by
+setup.py where a C compiler is at hand); ``solve`` and ``SharedSearch`` use it when it is
+there (``compiled()``, the SCORPION_SOLVER setting), the Python search otherwise.
 """
 
 from __future__ import annotations
