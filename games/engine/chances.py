@@ -192,9 +192,10 @@ class VisibleTable:
             raise ValueError("the visible table does not account for 52 cards")
         return unseen
 
-    def sample(self, rng: SplitMix64) -> Position:
-        """A position with this table and the unseen cards shuffled into the unseen slots."""
-        cards = list(self.unseen())
+    def sample(self, rng: SplitMix64, unseen: tuple[int, ...] | None = None) -> Position:
+        """A position with this table and the unseen cards shuffled into the unseen slots.
+        ``unseen``: ``self.unseen()``, when the caller has it already (a stream of samples)."""
+        cards = list(self.unseen() if unseen is None else unseen)
         # Fisher-Yates, as deals.deal_code_for_seed: unbiased with SplitMix64.below.
         for index in range(len(cards) - 1, 0, -1):
             other = rng.below(index + 1)
@@ -365,6 +366,7 @@ def _verdicts(
     deadline: float | None,
 ) -> Iterator[list[Verdict]]:
     work = 0
+    unseen = table.unseen()  # the same for every sample
     whole_samples = 0
 
     def solved(searches: _Searches, action: Action | None, budget: int) -> Solution:
@@ -398,7 +400,7 @@ def _verdicts(
         return whole_samples > 0 and budget < node_budget and solution.verdict == "unknown"
 
     while True:
-        searches = _searches(table.sample(rng))
+        searches = _searches(table.sample(rng, unseen))
         budget = solve_budget()
         if budget <= 0:
             return
@@ -410,7 +412,7 @@ def _verdicts(
         if whole.lost:
             row = ["lost"] * len(actions)
         else:
-            first = whole.actions()[0] if whole.won and whole.line else None
+            first = whole.first_action() if whole.won else None
             row = []
             for action in actions:
                 if action == first:

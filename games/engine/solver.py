@@ -146,6 +146,7 @@ _EXTRA_SHIFT = 53
 _COLLECTED_SHIFT = _EXTRA_SHIFT + 6 * _STOCK_SIZE
 _SUIT_BITS = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
 _CHECK_CLOCK_EVERY = 256
+_ALL_CARDS = list(range(DECK_SIZE))
 
 
 class PositionLike(Protocol):
@@ -189,12 +190,19 @@ class Solution:
 
     def actions(self) -> list[Action]:
         """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``."""
-        from games.engine.position import DEAL, Move
+        return [_command_action(command) for command in self.line]
 
-        return [
-            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
-            for command in self.line
-        ]
+    def first_action(self) -> Action | None:
+        """The line's first action, None without a line (the chances ask only for it)."""
+        return _command_action(self.line[0]) if self.line else None
+
+
+def _command_action(command: dict[str, Any]) -> Action:
+    from games.engine.position import DEAL, Move
+
+    if command["type"] == "deal":
+        return DEAL
+    return Move(parse_card(command["card"]), command["to"])
 
 
 class _OutOfBudget(Exception):
@@ -361,17 +369,20 @@ def _read_position(
             raise ValueError("a deal is 52 distinct cards (ints 0-51)")
         columns = [cards[start : start + _DEAL_ROWS] for start in range(0, 49, _DEAL_ROWS)]
         return columns, list(_DEAL_HIDDEN), cards[49:], 0
-    columns = [[int(card) for card in column] for column in source.columns]
-    hidden = [int(count) for count in source.hidden]
-    stock = [int(card) for card in source.stock]
-    suits = [int(suit) for suit in source.collected]
+    # map(int, ...): a sampled position is read for every sample of the winning chances.
+    columns = [list(map(int, column)) for column in source.columns]
+    hidden = list(map(int, source.hidden))
+    stock = list(map(int, source.stock))
+    suits = list(map(int, source.collected))
     if len(columns) != _COLUMNS or len(hidden) != _COLUMNS:
         raise ValueError(f"a position has {_COLUMNS} columns")
     if len(stock) not in (0, _STOCK_SIZE):
         raise ValueError(f"the stock holds {_STOCK_SIZE} cards or none")
     everything = [card for column in columns for card in column] + stock
-    everything += [card for suit in suits for card in _RUNS[suit]]
-    if sorted(everything) != list(range(DECK_SIZE)):
+    for suit in suits:
+        everything += _RUNS[suit]
+    everything.sort()
+    if everything != _ALL_CARDS:
         raise ValueError("a position holds each of the 52 cards exactly once")
     for column, face_down in zip(columns, hidden, strict=True):
         if not 0 <= face_down <= max(len(column) - 1, 0):
