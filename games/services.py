@@ -1144,9 +1144,10 @@ def _analysis_enqueue(game_id: str) -> bool:
 
 # Without a live worker, a request computes an analysis with smaller budgets than a worker's
 # (games.analysis.inline_analysis_budgets), so that it ends well within the web worker's timeout
-# (gunicorn's 30 s: a Scorpion analysis may take 90 s of CPU). What those leave undecided is not
-# stored (the worker's budgets might decide it): the answer is 503 analysis_needs_worker, and
-# the request remembers it for this long, so that asking again costs no search.
+# (gunicorn's 30 s: a Scorpion analysis may take 90 s of CPU with the Python search; compiled,
+# Scorpion's request budgets are the full ones: games/analysis.py). What those leave undecided
+# is not stored (the worker's budgets might decide it): the answer is 503 analysis_needs_worker,
+# and the request remembers it for this long, so that asking again costs no search.
 ANALYSIS_NEEDS_WORKER_SECONDS = 3600
 ANALYSIS_NEEDS_WORKER_RETRY_AFTER = 60
 
