@@ -873,7 +873,15 @@ static PyObject *search(PyObject *module, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "hidden: 7 counts");
         goto fail;
     }
-    for (int index = 0; index < COLUMNS; index++) s->hidden[index] = counts[index];
+    for (int index = 0; index < COLUMNS; index++) {
+        /* solver._read_position checks it too; a bad count here would read past a column. */
+        int most = s->len[index] ? s->len[index] - 1 : 0;
+        if (counts[index] < 0 || counts[index] > most) {
+            PyErr_SetString(PyExc_ValueError, "hidden: a column's top card is always face up");
+            goto fail;
+        }
+        s->hidden[index] = counts[index];
+    }
     int nstock = read_int_list(stock, s->stock, STOCK, "stock");
     if (nstock < 0) goto fail;
     if (nstock != 0 && nstock != STOCK) {
@@ -881,6 +889,20 @@ static PyObject *search(PyObject *module, PyObject *args) {
         goto fail;
     }
     s->stock_len = nstock;
+    /* Each card once (solver._read_position checks the whole deck): a card twice would let a
+     * column grow past its buffer. */
+    uint64_t placed = 0;
+    int count = nstock;
+    for (int index = 0; index < COLUMNS; index++) {
+        count += s->len[index];
+        for (int height = 0; height < s->len[index]; height++)
+            placed |= 1ull << s->cols[index][height];
+    }
+    for (int slot = 0; slot < nstock; slot++) placed |= 1ull << s->stock[slot];
+    if (__builtin_popcountll(placed) != count) {
+        PyErr_SetString(PyExc_ValueError, "a position holds each card once");
+        goto fail;
+    }
     for (int slot = 0; slot < nstock; slot++) {
         s->loc[s->stock[slot]] = -1;
         s->stock_slot[s->stock[slot]] = (int8_t)slot;
@@ -901,6 +923,18 @@ static PyObject *search(PyObject *module, PyObject *args) {
     } else {
         PyErr_SetString(PyExc_TypeError, "table: a Table or None");
         goto fail;
+    }
+    /* The first action is SharedSearch's, legal at the root; what would read outside the
+     * position is refused. */
+    if (first_card >= 0 &&
+        (first_card >= DECK || s->loc[first_card] < 0 || first_to < 0 || first_to >= COLUMNS ||
+         first_to == s->loc[first_card] || s->pos[first_card] < s->hidden[s->loc[first_card]])) {
+        PyErr_SetString(PyExc_ValueError, "first: not a move of a face-up card to another column");
+        goto fail_table;
+    }
+    if (first_card == -2 && !s->stock_len) {
+        PyErr_SetString(PyExc_ValueError, "first: the deal, but the stock is dealt");
+        goto fail_table;
     }
     int won = 0;
     Py_BEGIN_ALLOW_THREADS;
@@ -943,6 +977,8 @@ static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *result = Py_BuildValue("(iNL)", verdict, line, s->nodes);
     free(s);
     return result;
+fail_table:
+    Py_DECREF(own);
 fail:
     free(s);
     return NULL;

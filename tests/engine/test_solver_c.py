@@ -153,28 +153,40 @@ def test_a_shared_search_keeps_no_unfinished_position_after_a_time_budget() -> N
     assert shared.solve(first).won
 
 
-def test_the_compiled_search_refuses_a_card_out_of_range() -> None:
+def test_the_compiled_search_refuses_a_position_that_could_overrun_it() -> None:
+    # solver._read_position checks positions first; the extension checks again what could
+    # make it read or write past a buffer.
     from games.engine import _solver_c
 
     position = deal_position(deal_code_for_seed(1))
     columns = [list(column) for column in position.columns]
+    hidden, stock = list(position.hidden), list(position.stock)
     columns[0][0] = 52
     with pytest.raises(ValueError, match="card"):
-        _solver_c.search(
-            columns, list(position.hidden), list(position.stock), 0, 10, -1.0, None, -1, -1
-        )
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, -1, -1)
+    columns[0][0] = position.columns[1][0]  # a card twice
+    with pytest.raises(ValueError, match="each card once"):
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, -1, -1)
+    columns[0][0] = position.columns[0][0]
+    with pytest.raises(ValueError, match="face up"):
+        _solver_c.search(columns, [7, 3, 3, 3, 0, 0, 0], stock, 0, 10, -1.0, None, -1, -1)
+    with pytest.raises(ValueError, match="7 columns"):
+        _solver_c.search(columns[:6], hidden, stock, 0, 10, -1.0, None, -1, -1)
     with pytest.raises(TypeError, match="table"):
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, object(), -1, -1)  # type: ignore[arg-type]
+    dealt_card = stock[0]
+    with pytest.raises(ValueError, match="first"):
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, dealt_card, 0)
+    with pytest.raises(ValueError, match="first"):
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, columns[4][-1], 9)
+    with pytest.raises(ValueError, match="first"):
+        _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, columns[0][0], 1)  # face down
+    with pytest.raises(ValueError, match="first"):
         _solver_c.search(
-            [list(column) for column in position.columns],
-            list(position.hidden),
-            list(position.stock),
-            0,
-            10,
-            -1.0,
-            object(),
-            -1,
-            -1,
+            [*columns[:6], [*columns[6], *stock]], hidden, [], 0, 10, -1.0, None, -2, -1
         )
+    # And the position itself is still searched as before.
+    assert _solver_c.search(columns, hidden, stock, 0, 10, -1.0, None, -1, -1)[2] >= 1
 
 
 def test_the_position_after_an_action_is_searched_from_the_root() -> None:
