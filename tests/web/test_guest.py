@@ -248,6 +248,60 @@ def test_a_guest_logs_in_elsewhere_losing_nothing_to_a_wrong_password(
     context.close()
 
 
+def account_with_password(name: str) -> User:
+    """An existing account with a confirmed address, to log in to from a tab."""
+    email = f"{name}@example.com"
+    user = User.objects.create_user(username=name, email=email, password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+    return user
+
+
+def log_in(page: Any, base: str, path: str, email: str) -> None:
+    """Logs in with the form of ``path`` (the account page's for a guest), as a person would
+    in that tab."""
+    page.goto(base + path)
+    form = page.locator("#login-form")
+    form.locator("#login-email").fill(email)
+    form.locator("#login-password").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(base + "/")
+    expect(page.locator(".account .who")).to_have_text(email)
+
+
+def test_a_guest_table_goes_to_the_lobby_when_the_guest_logs_in_elsewhere(
+    browser: Any, live_server: Any
+) -> None:
+    """The guest's table must not be loaded again for the account logged in to in another
+    tab: that account does not own the game (a reload showed an error). The tab goes to the
+    account's lobby and says why; the game stays the guest's, unseen by the account."""
+    base = live_server.url
+    account_with_password("taken")
+    context, table, errors = guest_at_table(browser, base)
+    game_id = table.url.rstrip("/").rsplit("/", 1)[1]
+    guest = Game.objects.get(pk=game_id).owner
+
+    log_in(context.new_page(), base, "/account/", "taken@example.com")
+    table.wait_for_url(base + "/")
+    expect(table.locator("#lobby")).to_be_visible()
+    expect(table.locator(".account .who")).to_have_text("taken@example.com")
+    said = "Logged in as taken@example.com in another tab: this tab now shows that account."
+    expect(table.locator("#toast")).to_contain_text(said)
+    expect(table.locator("#announcer")).to_contain_text(said)
+    expect(table.locator("#recent")).to_contain_text("Your games will be listed here.")
+    expect(table.locator(f'a[href="/play/{game_id}/"]')).to_have_count(0)
+    shoot(table, "guest-table-after-log-in-elsewhere")
+    # Not lost (still the guest's, the guest kept), not leaked (the account cannot read it).
+    assert Game.objects.get(pk=game_id).owner_id == guest.pk
+    assert Profile.objects.get(user=guest).guest
+    assert api(table, "GET", f"/api/v1/games/{game_id}/")["status"] == 404
+    # The notice is said once: a reload of the lobby does not say it again.
+    table.reload()
+    expect(table.locator("#lobby")).to_be_visible()
+    expect(table.locator("#toast")).to_be_hidden()
+    assert not errors, errors
+    context.close()
+
+
 def test_the_account_pages_name_password_export_and_deletion(
     browser: Any, live_server: Any
 ) -> None:
