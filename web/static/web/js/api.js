@@ -137,12 +137,13 @@ function query(params) {
 // --- accounts: allauth headless, browser client ---
 const AUTH = "/_allauth/browser/v1";
 
-// Other tabs of this browser learn that the session changed hands (signed up, logged in or
-// out, the account deleted) through a `storage` event on this key (`wireHeader` in ui.js): a
-// tab drawn for a guest must not go on showing "Guest" once the guest has signed up elsewhere.
+// Other tabs of this browser learn that the session changed hands (a guest started, signed
+// up, logged in or out, the account deleted) through a `storage` event on this key
+// (`wireHeader` in ui.js): a tab drawn for a guest must not go on showing "Guest" once the
+// guest has signed up elsewhere, nor a log-in form once someone logged in.
 export const ACCOUNT_CHANGED_KEY = "scorpion.account-changed";
 
-// This tab's own change of account (a log-in, sign-up, log-out or deletion of its own),
+// This tab's own change of account (a log-in, sign-up, log-out, guest or deletion of its own),
 // under way or made: the page then goes where its own action takes it, and `wireHeader` must
 // not follow the change as one made elsewhere (a look on focus, answered in between, would
 // send the page somewhere else, with a notice naming "another tab").
@@ -240,8 +241,14 @@ export const me = {
       accountChanged();
       return answer;
     }),
-  // A guest account for this browser session (201), or the account already signed in (200).
-  startGuest: () => json("POST", "/api/v1/guest/"),
+  // A guest account for this browser session (201), or the account already signed in (200):
+  // the browser's signed-out tabs follow it as they follow a log-in.
+  startGuest: () =>
+    changeAccount(async () => {
+      const guest = await json("POST", "/api/v1/guest/");
+      accountChanged();
+      return guest;
+    }),
 };
 
 function signedIn({ status, data }) {

@@ -194,15 +194,18 @@ export function setBusy(element, busy) {
   }
 }
 
-// This tab's own memory (sessionStorage: one per tab, kept across its page loads):
-// TAB_NOTICE_KEY, why the tab left its page, said by the page it arrives at (once).
+// This tab's own memory (sessionStorage: one per tab, kept across its page loads).
+// TAB_PAGE_KEY: the signed-in page the tab showed last and whose it was, so that the log-in
+// form it is sent to from there knows whether that page (`next`) is the account's now signed
+// in. TAB_NOTICE_KEY: why the tab left its page, said by the page it arrives at (once).
+const TAB_PAGE_KEY = "scorpion.tab-page";
 const TAB_NOTICE_KEY = "scorpion.tab-notice";
 
 function recall(key) {
   try {
     return sessionStorage.getItem(key);
   } catch {
-    return null; // storage refused (private mode): no memory
+    return null; // storage refused (private mode): no memory, and a signed-out tab follows `next`
   }
 }
 
@@ -215,25 +218,44 @@ function remember(key, value) {
   }
 }
 
+// Where a tab sent to the log-in form goes once `account` is signed in: back to the page it
+// was sent from (`next`), unless the tab showed that page to another account (a game of
+// theirs is "not found" for this one, and a guest's stays the guest's): then the lobby.
+export function nextFor(account, next) {
+  let shown = null;
+  try {
+    shown = JSON.parse(recall(TAB_PAGE_KEY) || "null");
+  } catch {
+    shown = null;
+  }
+  return shown?.path === next && shown.user !== String(account.id) ? "/" : next;
+}
+
 function switchedNotice(account, fromGuest) {
   if (account.guest) return "Playing as a guest in another tab: this tab now shows the guest's games.";
   const left = fromGuest ? " The guest's games stay with the guest." : "";
   return `Logged in as ${account.email} in another tab: this tab now shows that account.${left}`;
 }
 
-// The header, on every page of a signed-in player (a guest too): its log-out button, and the
-// account it shows kept true. Another tab of this browser may sign the guest up, log in to
-// another account or log out; this tab hears of it through `storage` (api.js `accountChanged`)
+// The header, on every page (`next`: where a signed-out page goes once signed in, from the
+// lobby for the rest). Its log-out button, and the account it shows kept true: another tab of
+// this browser may sign the guest up, log in (to another account, or where this one shows the
+// log-in form) or log out; this tab hears of it through `storage` (api.js `accountChanged`)
 // and looks again whenever it is shown or focused (a change made outside the client's pages).
-export function wireHeader() {
+export function wireHeader({ next = "/" } = {}) {
   const notice = recall(TAB_NOTICE_KEY);
   if (notice) {
     remember(TAB_NOTICE_KEY, null);
     toast(notice, { ms: 8000 });
   }
   wireLogout(document.getElementById("logout"));
-  const header = document.querySelector(".site-header[data-user]");
+  const header = document.querySelector(".site-header");
   if (!header) return;
+  if (header.dataset.user) {
+    // As the server writes `next` when it sends a signed-out visitor to the log-in form.
+    const path = location.pathname + location.search;
+    remember(TAB_PAGE_KEY, JSON.stringify({ user: header.dataset.user, path }));
+  }
   let looking = false;
   const look = async () => {
     if (looking || changingAccountHere()) return;
@@ -242,7 +264,8 @@ export function wireHeader() {
       const account = await me.current();
       // This tab changed the account itself meanwhile: it goes where that takes it.
       if (changingAccountHere()) return;
-      followAccount(header, account);
+      if (header.dataset.user) followAccount(header, account);
+      else if (account) followLogIn(account, next);
     } catch {
       // offline: the next look will tell
     } finally {
@@ -270,6 +293,13 @@ function wireLogout(button) {
       toast(error.detail, { kind: "error" });
     }
   });
+}
+
+// A page drawn signed out (the log-in form, the password pages) once someone is signed in:
+// what it offers is a visitor's, so it goes on as the account, where `nextFor` says.
+function followLogIn(account, next) {
+  remember(TAB_NOTICE_KEY, switchedNotice(account, false));
+  location.assign(nextFor(account, next));
 }
 
 // The same account, now signed up (or with a new address): the header alone is drawn again,
