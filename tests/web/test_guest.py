@@ -294,6 +294,12 @@ def test_a_guest_table_goes_to_the_lobby_when_the_guest_logs_in_elsewhere(
     assert Game.objects.get(pk=game_id).owner_id == guest.pk
     assert Profile.objects.get(user=guest).guest
     assert api(table, "GET", f"/api/v1/games/{game_id}/")["status"] == 404
+    # Its address, opened by this account anyway (from history, a link): a way on, no more.
+    for path in [f"/play/{game_id}/", f"/history/{game_id}/"]:
+        table.goto(base + path)
+        expect(table.locator("#board")).to_contain_text("This game is not among your games")
+        expect(table.locator('#board a[href="/"]')).to_have_text("To the lobby")
+    table.goto(base + "/")
     # The notice is said once: a reload of the lobby does not say it again.
     table.reload()
     expect(table.locator("#lobby")).to_be_visible()

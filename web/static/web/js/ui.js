@@ -337,6 +337,20 @@ function followAccount(header, account) {
   location.reload();
 }
 
+// A game's page whose game the API does not find: deleted, or another account's (the server
+// answers both alike, telling nothing of anyone else's games; a link from another account's
+// tab, say). A way on, rather than "no such game" alone.
+export function showNoSuchGame(box) {
+  box.replaceChildren(
+    h(
+      "p",
+      { class: "error", role: "alert" },
+      "This game is not among your games: it was deleted, or it is another account's. ",
+    ),
+    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+  );
+}
+
 // Shows an error in a page's message area instead of its content.
 export function showError(container, error) {
   container.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail || String(error)));
