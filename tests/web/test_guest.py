@@ -248,6 +248,136 @@ def test_a_guest_logs_in_elsewhere_losing_nothing_to_a_wrong_password(
     context.close()
 
 
+def account_with_password(name: str) -> User:
+    """An existing account with a confirmed address, to log in to from a tab."""
+    email = f"{name}@example.com"
+    user = User.objects.create_user(username=name, email=email, password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+    return user
+
+
+def log_in(page: Any, base: str, path: str, email: str) -> None:
+    """Logs in with the form of ``path`` (the account page's for a guest, the home page's for a
+    visitor), as a person would in that tab."""
+    page.goto(base + path)
+    form = page.locator("#login-form")
+    form.locator("#login-email").fill(email)
+    form.locator("#login-password").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(base + "/")
+    expect(page.locator(".account .who")).to_have_text(email)
+
+
+def test_a_guest_table_goes_to_the_lobby_when_the_guest_logs_in_elsewhere(
+    browser: Any, live_server: Any
+) -> None:
+    """The guest's table must not be loaded again for the account logged in to in another
+    tab: that account does not own the game (a reload showed an error). The tab goes to the
+    account's lobby and says why; the game stays the guest's, unseen by the account."""
+    base = live_server.url
+    account_with_password("taken")
+    context, table, errors = guest_at_table(browser, base)
+    game_id = table.url.rstrip("/").rsplit("/", 1)[1]
+    guest = Game.objects.get(pk=game_id).owner
+
+    log_in(context.new_page(), base, "/account/", "taken@example.com")
+    table.wait_for_url(base + "/")
+    expect(table.locator("#lobby")).to_be_visible()
+    expect(table.locator(".account .who")).to_have_text("taken@example.com")
+    said = "Logged in as taken@example.com in another tab: this tab now shows that account."
+    expect(table.locator("#toast")).to_contain_text(said)
+    expect(table.locator("#announcer")).to_contain_text(said)
+    expect(table.locator("#recent")).to_contain_text("Your games will be listed here.")
+    expect(table.locator(f'a[href="/play/{game_id}/"]')).to_have_count(0)
+    shoot(table, "guest-table-after-log-in-elsewhere")
+    # Not lost (still the guest's, the guest kept), not leaked (the account cannot read it).
+    assert Game.objects.get(pk=game_id).owner_id == guest.pk
+    assert Profile.objects.get(user=guest).guest
+    assert api(table, "GET", f"/api/v1/games/{game_id}/")["status"] == 404
+    # Its address, opened by this account anyway (from history, a link): a way on, no more.
+    for path in [f"/play/{game_id}/", f"/history/{game_id}/"]:
+        table.goto(base + path)
+        expect(table.locator("#board")).to_contain_text("This game is not among your games")
+        expect(table.locator('#board a[href="/"]')).to_have_text("To the lobby")
+    table.goto(base + "/")
+    # The notice is said once: a reload of the lobby does not say it again.
+    table.reload()
+    expect(table.locator("#lobby")).to_be_visible()
+    expect(table.locator("#toast")).to_be_hidden()
+    assert not errors, errors
+    context.close()
+
+
+def test_a_signed_out_tab_follows_a_log_in_back_to_its_page_only_for_its_account(
+    browser: Any, live_server: Any
+) -> None:
+    """A tab on the log-in form follows a log-in made in another tab. Sent there from a page
+    (a log-out elsewhere), it goes back to that page when the account logging in is the one it
+    showed the page to, and to the lobby for another account, whose that page is not; its own
+    form does the same."""
+    base = live_server.url
+    account_with_password("first")
+    account_with_password("second")
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    other = context.new_page()
+
+    # Signed out from the start: the home page's forms give way to the lobby.
+    tab = context.new_page()
+    tab.goto(base + "/")
+    expect(tab.locator("#login-form")).to_be_visible()
+    log_in(other, base, "/", "first@example.com")
+    expect(tab.locator("#lobby")).to_be_visible()
+    expect(tab.locator(".account .who")).to_have_text("first@example.com")
+    expect(tab.locator("#announcer")).to_contain_text(
+        "Logged in as first@example.com in another tab"
+    )
+
+    # The first account's table, sent to the log-in form by a log-out in the other tab, goes
+    # back to its game when the same account logs in again there...
+    tab.click("button[data-mode=random]")
+    tab.wait_for_url("**/play/*/")
+    first_game = tab.url
+    expect(tab.locator("#board")).to_have_attribute("data-version", "0")
+    other.click("#logout")
+    other.wait_for_url(base + "/")
+    tab.wait_for_url(re.compile(r"/\?next="))
+    expect(tab.locator("#login-form")).to_be_visible()
+    log_in(other, base, "/", "first@example.com")
+    tab.wait_for_url(first_game)
+    expect(tab.locator("#board")).to_have_attribute("data-version", "0")
+
+    # ... and to the lobby when another account logs in by its own form: not its game.
+    other.click("#logout")
+    tab.wait_for_url(re.compile(r"/\?next="))
+    tab.fill("#login-email", "second@example.com")
+    tab.fill("#login-password", PASSWORD)
+    tab.click("#login-form button[type=submit]")
+    tab.wait_for_url(base + "/")
+    expect(tab.locator("#lobby")).to_be_visible()
+    expect(tab.locator(".account .who")).to_have_text("second@example.com")
+    # The other tab, signed out, followed that log-in.
+    expect(other.locator(".account .who")).to_have_text("second@example.com")
+
+    # ... or by the other tab's form.
+    tab.click("button[data-mode=random]")
+    tab.wait_for_url("**/play/*/")
+    expect(tab.locator("#board")).to_have_attribute("data-version", "0")
+    other.click("#logout")
+    tab.wait_for_url(re.compile(r"/\?next="))
+    log_in(other, base, "/", "first@example.com")
+    tab.wait_for_url(base + "/")
+    expect(tab.locator("#lobby")).to_be_visible()
+    expect(tab.locator(".account .who")).to_have_text("first@example.com")
+    expect(tab.locator("#announcer")).to_contain_text(
+        "Logged in as first@example.com in another tab: this tab now shows that account."
+    )
+    assert not errors, errors
+    context.close()
+
+
 def test_the_account_pages_name_password_export_and_deletion(
     browser: Any, live_server: Any
 ) -> None:

@@ -2,7 +2,7 @@
 // leaderboards, e-mail, password, export, deletion), the password reset and the e-mail
 // confirmation that allauth's mails link to.
 
-import { account, accountChanged, auth, me } from "scorpion/api.js";
+import { account, auth, me } from "scorpion/api.js";
 import { confirmDialog, h, setBusy, wireHeader } from "scorpion/ui.js";
 
 // Runs `action` for a form, showing its error or status message; resolves its result or null.
@@ -155,8 +155,7 @@ function wirePlayer() {
       "Delete your account, with every game and statistic? You will be logged out everywhere. This cannot be undone.",
       "Delete my account",
       async () => {
-        await me.deleteAccount();
-        accountChanged();
+        await me.deleteAccount(); // the other tabs hear of it (api.js accountChanged)
         location.assign("/?deleted=1");
       },
     ),

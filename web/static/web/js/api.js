@@ -137,12 +137,34 @@ function query(params) {
 // --- accounts: allauth headless, browser client ---
 const AUTH = "/_allauth/browser/v1";
 
-// Other tabs of this browser learn that the session changed hands (signed up, logged in or
-// out) through a `storage` event on this key (`wireHeader` in ui.js): a tab drawn for a
-// guest must not go on showing "Guest" once the guest has signed up elsewhere.
+// Other tabs of this browser learn that the session changed hands (a guest started, signed
+// up, logged in or out, the account deleted) through a `storage` event on this key
+// (`wireHeader` in ui.js): a tab drawn for a guest must not go on showing "Guest" once the
+// guest has signed up elsewhere, nor a log-in form once someone logged in.
 export const ACCOUNT_CHANGED_KEY = "scorpion.account-changed";
 
+// This tab's own change of account (a log-in, sign-up, log-out, guest or deletion of its own),
+// under way or made: the page then goes where its own action takes it, and `wireHeader` must
+// not follow the change as one made elsewhere (a look on focus, answered in between, would
+// send the page somewhere else, with a notice naming "another tab").
+let changedHere = false;
+let changesUnderWay = 0;
+
+export function changingAccountHere() {
+  return changedHere || changesUnderWay > 0;
+}
+
+async function changeAccount(action) {
+  changesUnderWay += 1;
+  try {
+    return await action();
+  } finally {
+    changesUnderWay -= 1;
+  }
+}
+
 export function accountChanged() {
+  changedHere = true;
   try {
     localStorage.setItem(ACCOUNT_CHANGED_KEY, String(Date.now()));
   } catch {
@@ -164,25 +186,28 @@ export const auth = {
   },
   // Both answer the user when signed in, or `{pending: [...]}` when a step such as e-mail
   // verification is still needed (401 with the flows left to complete).
-  async signup(email, password) {
-    return signalIfSignedIn(
-      signedIn(
-        await request("POST", `${AUTH}/auth/signup`, { email, password }, { allowStatus: [401] }),
+  signup: (email, password) =>
+    changeAccount(async () =>
+      signalIfSignedIn(
+        signedIn(
+          await request("POST", `${AUTH}/auth/signup`, { email, password }, { allowStatus: [401] }),
+        ),
       ),
-    );
-  },
-  async login(email, password) {
-    return signalIfSignedIn(
-      signedIn(
-        await request("POST", `${AUTH}/auth/login`, { email, password }, { allowStatus: [401, 409] }),
+    ),
+  login: (email, password) =>
+    changeAccount(async () =>
+      signalIfSignedIn(
+        signedIn(
+          await request("POST", `${AUTH}/auth/login`, { email, password }, { allowStatus: [401, 409] }),
+        ),
       ),
-    );
-  },
-  async logout() {
-    // allauth answers 401 ("not authenticated any more") to a successful log-out.
-    await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
-    accountChanged();
-  },
+    ),
+  logout: () =>
+    changeAccount(async () => {
+      // allauth answers 401 ("not authenticated any more") to a successful log-out.
+      await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
+      accountChanged();
+    }),
 };
 
 // Account management (allauth's browser client; docs/web.md, "Account pages").
@@ -210,9 +235,20 @@ export const me = {
   },
   setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
   deleteData: () => json("DELETE", "/api/v1/me/data/"),
-  deleteAccount: () => json("DELETE", "/api/v1/me/"),
-  // A guest account for this browser session (201), or the account already signed in (200).
-  startGuest: () => json("POST", "/api/v1/guest/"),
+  deleteAccount: () =>
+    changeAccount(async () => {
+      const answer = await json("DELETE", "/api/v1/me/");
+      accountChanged();
+      return answer;
+    }),
+  // A guest account for this browser session (201), or the account already signed in (200):
+  // the browser's signed-out tabs follow it as they follow a log-in.
+  startGuest: () =>
+    changeAccount(async () => {
+      const guest = await json("POST", "/api/v1/guest/");
+      accountChanged();
+      return guest;
+    }),
 };
 
 function signedIn({ status, data }) {

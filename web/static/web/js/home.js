@@ -9,6 +9,7 @@ import {
   isOver,
   modeLabel,
   movesText,
+  nextFor,
   redraw,
   setBusy,
   STATUS_LABELS,
@@ -34,7 +35,7 @@ function wireAuthForm(form, action) {
     try {
       const result = await action(email, password);
       if (result.user) {
-        location.assign(next);
+        location.assign(nextFor(result.user, next));
         return;
       }
       error.textContent = result.pending?.includes("verify_email")
@@ -251,6 +252,9 @@ function wirePlayNow(button) {
   });
 }
 
+// Signed out, a log-in (or a guest) made in another tab takes this one back to `next` too.
+wireHeader({ next });
+
 const playNow = document.getElementById("play-now");
 if (playNow) wirePlayNow(playNow);
 
@@ -262,7 +266,6 @@ if (loginForm) {
 
 const lobby = document.getElementById("lobby");
 if (lobby) {
-  wireHeader();
   wireNewGame(lobby.querySelector(".new-game"));
   const refresh = () => {
     showResume(document.getElementById("resume"));

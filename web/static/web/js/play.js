@@ -38,6 +38,7 @@ import {
   isPractice,
   MODE_LABELS,
   redraw,
+  showNoSuchGame,
   toast,
   variantRules,
   variantTitle,
@@ -377,7 +378,8 @@ async function load({ quiet = false } = {}) {
     followGame();
   } catch (error) {
     if (!game) {
-      board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
+      if (error.status === 404) showNoSuchGame(board);
+      else board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
       for (const control of Object.values(controls)) control.disabled = true;
     } else {
       toast(error.detail, { kind: "error" });

@@ -5,7 +5,16 @@
 
 import { games } from "scorpion/api.js";
 import { cardLabel, describeEvent, renderTable } from "scorpion/cards.js";
-import { formatDuration, h, MODE_LABELS, movesText, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import {
+  formatDuration,
+  h,
+  MODE_LABELS,
+  movesText,
+  showNoSuchGame,
+  STATUS_LABELS,
+  toast,
+  wireHeader,
+} from "scorpion/ui.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -158,7 +167,8 @@ async function main() {
     last = game.version;
     await fetchPage(0);
   } catch (error) {
-    board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
+    if (error.status === 404) showNoSuchGame(board);
+    else board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
     for (const button of Object.values(buttons)) button.disabled = true;
     return;
   }

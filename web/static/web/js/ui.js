@@ -1,6 +1,6 @@
 // Small helpers shared by every page: building elements, messages, formatting, the header.
 
-import { ACCOUNT_CHANGED_KEY, auth, me } from "scorpion/api.js";
+import { ACCOUNT_CHANGED_KEY, auth, changingAccountHere, me } from "scorpion/api.js";
 
 // h("button", {class: "x", onclick: f, style: {"--c": "red"}}, "text", child...) -> an element.
 export function h(tag, attrs = {}, ...children) {
@@ -194,20 +194,78 @@ export function setBusy(element, busy) {
   }
 }
 
-// The header, on every page of a signed-in player (a guest too): its log-out button, and the
-// account it shows kept true. Another tab of this browser may sign the guest up, log in to
-// another account or log out; this tab hears of it through `storage` (api.js `accountChanged`)
+// This tab's own memory (sessionStorage: one per tab, kept across its page loads).
+// TAB_PAGE_KEY: the signed-in page the tab showed last and whose it was, so that the log-in
+// form it is sent to from there knows whether that page (`next`) is the account's now signed
+// in. TAB_NOTICE_KEY: why the tab left its page, said by the page it arrives at (once).
+const TAB_PAGE_KEY = "scorpion.tab-page";
+const TAB_NOTICE_KEY = "scorpion.tab-notice";
+
+function recall(key) {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null; // storage refused (private mode): no memory, and a signed-out tab follows `next`
+  }
+}
+
+function remember(key, value) {
+  try {
+    if (value === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+  } catch {
+    // storage refused: as above
+  }
+}
+
+// Where a tab sent to the log-in form goes once `account` is signed in: back to the page it
+// was sent from (`next`), unless the tab showed that page to another account (a game of
+// theirs is "not found" for this one, and a guest's stays the guest's): then the lobby.
+export function nextFor(account, next) {
+  let shown = null;
+  try {
+    shown = JSON.parse(recall(TAB_PAGE_KEY) || "null");
+  } catch {
+    shown = null;
+  }
+  return shown?.path === next && shown.user !== String(account.id) ? "/" : next;
+}
+
+function switchedNotice(account, fromGuest) {
+  if (account.guest) return "Playing as a guest in another tab: this tab now shows the guest's games.";
+  const left = fromGuest ? " The guest's games stay with the guest." : "";
+  return `Logged in as ${account.email} in another tab: this tab now shows that account.${left}`;
+}
+
+// The header, on every page (`next`: where a signed-out page goes once signed in, from the
+// lobby for the rest). Its log-out button, and the account it shows kept true: another tab of
+// this browser may sign the guest up, log in (to another account, or where this one shows the
+// log-in form) or log out; this tab hears of it through `storage` (api.js `accountChanged`)
 // and looks again whenever it is shown or focused (a change made outside the client's pages).
-export function wireHeader() {
+export function wireHeader({ next = "/" } = {}) {
+  const notice = recall(TAB_NOTICE_KEY);
+  if (notice) {
+    remember(TAB_NOTICE_KEY, null);
+    toast(notice, { ms: 8000 });
+  }
   wireLogout(document.getElementById("logout"));
-  const header = document.querySelector(".site-header[data-user]");
+  const header = document.querySelector(".site-header");
   if (!header) return;
+  if (header.dataset.user) {
+    // As the server writes `next` when it sends a signed-out visitor to the log-in form.
+    const path = location.pathname + location.search;
+    remember(TAB_PAGE_KEY, JSON.stringify({ user: header.dataset.user, path }));
+  }
   let looking = false;
   const look = async () => {
-    if (looking) return;
+    if (looking || changingAccountHere()) return;
     looking = true;
     try {
-      followAccount(header, await me.current());
+      const account = await me.current();
+      // This tab changed the account itself meanwhile: it goes where that takes it.
+      if (changingAccountHere()) return;
+      if (header.dataset.user) followAccount(header, account);
+      else if (account) followLogIn(account, next);
     } catch {
       // offline: the next look will tell
     } finally {
@@ -237,13 +295,24 @@ function wireLogout(button) {
   });
 }
 
+// A page drawn signed out (the log-in form, the password pages) once someone is signed in:
+// what it offers is a visitor's, so it goes on as the account, where `nextFor` says.
+function followLogIn(account, next) {
+  remember(TAB_NOTICE_KEY, switchedNotice(account, false));
+  location.assign(nextFor(account, next));
+}
+
 // The same account, now signed up (or with a new address): the header alone is drawn again,
-// as base.html draws it, and the page goes on. Another account, or none: what the page shows
-// is the other account's, so it is loaded again (signed out, the server sends it to the log-in
-// form). So is a page drawn for the kind of account (the account page's forms: data-guest).
+// as base.html draws it, and the page goes on. None: the page was the account's, so it is
+// loaded again (signed out, the server sends it to the log-in form). Another account: a game's
+// page (the table, a replay) is the other account's game, "not found" for this one and never
+// to be shown to it, so the tab goes to the lobby; any other page is loaded again, drawn for
+// the account; either says why. A page drawn for the kind of account (the account page's
+// forms: data-guest) is loaded again too.
 function followAccount(header, account) {
   const box = header.querySelector(".account");
-  const shown = box.classList.contains("guest") ? null : box.querySelector(".who").textContent;
+  const fromGuest = box.classList.contains("guest");
+  const shown = fromGuest ? null : box.querySelector(".who").textContent;
   if (account && String(account.id) === header.dataset.user) {
     if (account.guest ? shown === null : shown === account.email) return; // as drawn
     const drawnForGuest = document.querySelector("[data-guest='true']") !== null;
@@ -257,8 +326,29 @@ function followAccount(header, account) {
       announce(`Signed in as ${account.email}.`);
       return;
     }
+  } else if (account) {
+    remember(TAB_NOTICE_KEY, switchedNotice(account, fromGuest));
+    // play.html's and replay.html's box: the page of one game.
+    if (document.querySelector("main > [data-game-id]")) {
+      location.assign("/");
+      return;
+    }
   }
   location.reload();
+}
+
+// A game's page whose game the API does not find: deleted, or another account's (the server
+// answers both alike, telling nothing of anyone else's games; a link from another account's
+// tab, say). A way on, rather than "no such game" alone.
+export function showNoSuchGame(box) {
+  box.replaceChildren(
+    h(
+      "p",
+      { class: "error", role: "alert" },
+      "This game is not among your games: it was deleted, or it is another account's. ",
+    ),
+    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+  );
 }
 
 // Shows an error in a page's message area instead of its content.
