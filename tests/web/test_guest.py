@@ -431,8 +431,13 @@ def test_the_account_pages_name_password_export_and_deletion(
     expect(page.locator("#account-page")).to_be_visible()
     page.click("#delete-account")
     confirm(page)
-    page.wait_for_url("**/?deleted=1")
+    page.wait_for_url(base + "/")
     expect(page.locator("#play-now")).to_be_visible()
+    # The page it lands on says so, once.
+    expect(page.locator("#toast")).to_contain_text("Your account is deleted")
+    page.reload()
+    expect(page.locator("#play-now")).to_be_visible()
+    expect(page.locator("#toast")).not_to_contain_text("Your account is deleted")
 
     # A forgotten password: the reset page, signed out.
     page.goto(base + "/account/password/reset/")

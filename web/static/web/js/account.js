@@ -3,7 +3,7 @@
 // confirmation that allauth's mails link to.
 
 import { account, auth, me } from "scorpion/api.js";
-import { confirmDialog, h, setBusy, wireHeader } from "scorpion/ui.js";
+import { confirmDialog, h, noticeOnNextPage, setBusy, wireHeader } from "scorpion/ui.js";
 
 // Runs `action` for a form, showing its error or status message; resolves its result or null.
 function wireForm(form, action) {
@@ -156,7 +156,8 @@ function wirePlayer() {
       "Delete my account",
       async () => {
         await me.deleteAccount(); // the other tabs hear of it (api.js accountChanged)
-        location.assign("/?deleted=1");
+        noticeOnNextPage("Your account is deleted, with its games and statistics.");
+        location.assign("/");
       },
     ),
   );

@@ -231,6 +231,12 @@ export function nextFor(account, next) {
   return shown?.path === next && shown.user !== String(account.id) ? "/" : next;
 }
 
+// What the page this tab goes to next says, once (a deleted account's confirmation, say): the
+// page it leaves cannot say it, and the next one would not know it.
+export function noticeOnNextPage(message) {
+  remember(TAB_NOTICE_KEY, message);
+}
+
 function switchedNotice(account, fromGuest) {
   if (account.guest) return "Playing as a guest in another tab: this tab now shows the guest's games.";
   const left = fromGuest ? " The guest's games stay with the guest." : "";
