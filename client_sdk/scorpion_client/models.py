@@ -558,16 +558,18 @@ class AnalysisStep:
 
 
 _ACTION_CHANCE_FIELDS = (
-    *("type", "card", "to", "chance", "low", "high"),
+    *("type", "card", "to", "from", "chance", "low", "high"),
     *("wins", "losses", "undecided", "samples"),
 )
 
 
 @dataclass
 class ActionChance:
-    """One legal action (``type`` "move" with ``card`` and ``to``, or "deal") and its winning
-    chance: the share of ``samples`` deals, drawn among those consistent with what the player
-    sees, still won after it; ``low``-``high`` its 95% interval."""
+    """One legal action (``type`` "move" with ``card``, ``to`` and ``from_``, the column the card
+    is taken from, or "deal") and its winning chance: the share of ``samples`` deals, drawn
+    among those consistent with what the player sees, still won after it; ``low``-``high`` its
+    95% interval. Send ``from_`` with the move where two copies of a card could make it
+    (Double Scorpion)."""
 
     type: str
     chance: float
@@ -579,6 +581,7 @@ class ActionChance:
     samples: int
     card: str | None = None
     to: int | None = None
+    from_: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -594,6 +597,7 @@ class ActionChance:
             samples=_int(data["samples"]),
             card=_opt_str(data.get("card")),
             to=_opt_int(data.get("to")),
+            from_=_opt_int(data.get("from")),
             extra=_extra(
                 data,
                 _ACTION_CHANCE_FIELDS,

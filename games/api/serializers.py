@@ -753,6 +753,15 @@ class ActionChanceSerializer(serializers.Serializer[Any]):
     samples = serializers.IntegerField()
 
 
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+ActionChanceSerializer._declared_fields["from"] = serializers.IntegerField(
+    required=False,
+    help_text="Moves only: the column the card is taken from, from 0 (a reserve card: the "
+    "column count plus its slot), as hints name it; it tells two copies of a card apart (send "
+    "it as the move's `from`). Chances stored before it was added lack it.",
+)
+
+
 class ChancesSerializer(serializers.Serializer[Any]):
     """Winning chances per legal action (docs/api.md, "Winning chances"): estimated from the
     visible table only, by solving many deals drawn among those consistent with what the player

@@ -75,7 +75,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import Any, Protocol
 
@@ -91,7 +91,7 @@ from games.engine.position import (
     legal_actions,
 )
 from games.engine.solver import SharedSearch, Solution, Verdict, solve
-from games.engine.variants import SCORPION, Variant
+from games.engine.variants import FACES, SCORPION, Variant
 
 __all__ = [
     "DEFAULT_CHANCE_NODE_BUDGET",
@@ -151,9 +151,10 @@ class VisibleTable:
     stock_size: int
     collected: tuple[int, ...]  # suit indexes (of each run's King), in the order collected
     collected_cards: tuple[int, ...]  # the cards of the collected runs, in card order
-    # The game of the family: its rules are public, like the table. One-deck variants only: in
-    # two decks a card int also says which copy of its face it is, which the deal order decides
-    # (games/engine/variants.py), so a table of ints would carry more than the player sees.
+    # The game of the family: its rules are public, like the table. In two decks a card int
+    # also says which copy of its face it is, which the deal order decides and the player never
+    # sees (games/engine/variants.py): ``of`` then names the copies from what the player sees
+    # (``_copies_named``), so that the table carries faces only.
     variant: Variant = SCORPION
     reserve: tuple[int, ...] = ()  # face up, in slot order (Three Blind Mice)
 
@@ -162,23 +163,38 @@ class VisibleTable:
         """Read the face-up cards, the counts, the stock's size, the collected suits and the
         collected cards (the deck minus the cards still placed: see the class docstring)."""
         variant = position.variant
-        if variant.decks != 1:
-            raise ValueError(f"winning chances are not estimated in {variant.title}")
+        face_up = tuple(
+            column[hidden:]
+            for column, hidden in zip(position.columns, position.hidden, strict=True)
+        )
+        reserve = tuple(position.reserve)
         placed = {card for column in position.columns for card in column}
         placed.update(position.stock)
         placed.update(position.reserve)
+        collected_cards = tuple(card for card in range(variant.deck_size) if card not in placed)
+        if variant.decks > 1:
+            face_up, reserve, collected_cards = _copies_named(
+                face_up, reserve, collected_cards, variant
+            )
         return cls(
-            face_up=tuple(
-                column[hidden:]
-                for column, hidden in zip(position.columns, position.hidden, strict=True)
-            ),
+            face_up=face_up,
             face_down=tuple(position.hidden),
             stock_size=len(position.stock),
             collected=tuple(position.collected),
-            collected_cards=tuple(card for card in range(variant.deck_size) if card not in placed),
+            collected_cards=collected_cards,
             variant=variant,
-            reserve=tuple(position.reserve),
+            reserve=reserve,
         )
+
+    def source_of(self, card: int) -> int | None:
+        """The column a face-up ``card`` lies in (a reserve card: the column count plus its
+        slot, as the API's ``from`` says), None if it is not face up."""
+        for index, column in enumerate(self.face_up):
+            if card in column:
+                return index
+        if card in self.reserve:
+            return len(self.face_up) + self.reserve.index(card)
+        return None
 
     def unseen(self) -> tuple[int, ...]:
         """The cards the player cannot see (face down or in the stock), in card order."""
@@ -189,7 +205,9 @@ class VisibleTable:
         if len(unseen) != sum(self.face_down) + self.stock_size or len(
             self.collected_cards
         ) != 13 * len(self.collected):
-            raise ValueError("the visible table does not account for 52 cards")
+            raise ValueError(
+                f"the visible table does not account for {len(seen) + len(unseen)} cards"
+            )
         return unseen
 
     def sample(self, rng: SplitMix64, unseen: tuple[int, ...] | None = None) -> Position:
@@ -215,6 +233,35 @@ class VisibleTable:
         )
 
 
+def _copies_named(
+    face_up: tuple[tuple[int, ...], ...],
+    reserve: tuple[int, ...],
+    collected_cards: tuple[int, ...],
+    variant: Variant,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """The face-up, reserve and collected cards of a two-deck table, each copy renamed from
+    what the player sees: a face's first copy met gets the face's first int (``face``), the
+    next one ``face + 52``, meeting the face-up cards in reading order (column by column,
+    bottom to top), then the reserve's, then the collected ones by face. The rules never tell
+    two copies apart, so the renamed table is the same game; and since the names depend on
+    faces and places only, which copy of a face lies where (the deal's order, never shown)
+    cannot change an answer. The unseen cards are then the ints left: the face-down copies."""
+    given: dict[int, int] = {}
+
+    def named(card: int) -> int:
+        face = card % FACES
+        copy = given.get(face, 0)
+        if copy >= variant.decks:
+            raise ValueError("the visible table has a face more often than the decks do")
+        given[face] = copy + 1
+        return face + FACES * copy
+
+    renamed_face_up = tuple(tuple(named(card) for card in column) for column in face_up)
+    renamed_reserve = tuple(named(card) for card in reserve)
+    faces = sorted(card % FACES for card in collected_cards)
+    return renamed_face_up, renamed_reserve, tuple(sorted(named(face) for face in faces))
+
+
 @dataclass(frozen=True, slots=True)
 class ActionChance:
     """One legal action and how it fared over the samples."""
@@ -223,6 +270,9 @@ class ActionChance:
     wins: int
     losses: int
     undecided: int
+    # A move's source column (a reserve card: the column count plus its slot), as hints name
+    # it: the API's ``from``, which tells two copies of a card apart. None for the deal.
+    source: int | None = None
 
     @property
     def samples(self) -> int:
@@ -244,6 +294,8 @@ class ActionChance:
             if isinstance(self.action, Deal)
             else {"type": "move", "card": card_code(self.action.card), "to": self.action.to}
         )
+        if self.source is not None:
+            body["from"] = self.source
         body.update(
             chance=round(self.chance, 4),
             low=round(low, 4),
@@ -260,7 +312,14 @@ class ActionChance:
         action: Action = (
             DEAL if data["type"] == "deal" else Move(parse_card(data["card"]), int(data["to"]))
         )
-        return cls(action, int(data["wins"]), int(data["losses"]), int(data["undecided"]))
+        source = data.get("from")
+        return cls(
+            action,
+            int(data["wins"]),
+            int(data["losses"]),
+            int(data["undecided"]),
+            None if source is None else int(source),
+        )
 
 
 def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
@@ -299,7 +358,13 @@ def chances(
     actions, outcomes = sampled_verdicts(
         table, seed=seed, node_budget=node_budget, work_budget=work_budget, deadline=deadline
     )
-    return tally(actions, itertools.islice(outcomes, samples))
+    found = tally(actions, itertools.islice(outcomes, samples))
+    return [
+        replace(entry, source=table.source_of(entry.action.card))
+        if isinstance(entry.action, Move)
+        else entry
+        for entry in found
+    ]
 
 
 def tally(actions: list[Action], outcomes: Iterable[list[Verdict]]) -> list[ActionChance]:

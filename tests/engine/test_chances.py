@@ -4,12 +4,14 @@ answer is known."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import parse_card
+from games.engine.cards import card_code, parse_card
 from games.engine.chances import (
     ActionChance,
     TimeUp,
@@ -19,7 +21,15 @@ from games.engine.chances import (
     wilson_interval,
 )
 from games.engine.deals import SplitMix64, deal_code_for_seed
-from games.engine.position import DEAL, Move, Position, apply, deal_position, legal_actions
+from games.engine.position import (
+    DEAL,
+    Action,
+    Move,
+    Position,
+    apply,
+    deal_position,
+    legal_actions,
+)
 from games.engine.solver import Solution, solve
 from tests.data import DEALS
 from tests.engine.random_play import Game, games, unseen_cards, with_unseen
@@ -306,14 +316,93 @@ def test_variant_chances_follow_the_variants_rules_and_stay_fair(
     )
 
 
-def test_chances_are_not_estimated_in_two_decks() -> None:
-    # A card int there also says which copy of its face it is, which the deal order decides.
+def _double_scorpion_position(seed: int, data: st.DataObject) -> Position:
     from games.engine.variants import DOUBLE_SCORPION
     from games.engine.variants import deal_code_for_seed as variant_deal
     from games.engine.variants import deal_position as variant_position
 
-    with pytest.raises(ValueError, match="not estimated"):
-        VisibleTable.of(variant_position(variant_deal(1, DOUBLE_SCORPION), DOUBLE_SCORPION))
+    position = variant_position(variant_deal(seed, DOUBLE_SCORPION), DOUBLE_SCORPION)
+    for _ in range(data.draw(st.integers(0, 40))):
+        actions = legal_actions(position)
+        if not actions:
+            break
+        position = apply(position, actions[data.draw(st.integers(0, len(actions) - 1))])[0]
+    return position
+
+
+def _copies_swapped(position: Position, faces: set[int]) -> Position:
+    """The same game with the two copies of each of ``faces`` trading places: a deal that
+    differs only in which copy lies where, which no player can see."""
+
+    def other(card: int) -> int:
+        return (card + 52) % 104 if card % 52 in faces else card
+
+    return replace(
+        position,
+        columns=tuple(tuple(map(other, column)) for column in position.columns),
+        stock=tuple(map(other, position.stock)),
+        reserve=tuple(map(other, position.reserve)),
+    )
+
+
+def _named(actions: Iterable[tuple[Action, int | None]]) -> list[tuple[str, ...]]:
+    """Actions as the API names them: the face, the destination and the source column."""
+    return sorted(
+        ("deal",)
+        if not isinstance(action, Move)
+        else (card_code(action.card), str(action.to), str(source))
+        for action, source in actions
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.data(), st.sets(st.integers(0, 51)))
+def test_double_scorpion_chances_name_copies_from_what_the_player_sees(
+    seed: int, data: st.DataObject, faces: set[int]
+) -> None:
+    # In two decks a card int also says which copy of its face it is (the deal's order): the
+    # table names the copies from faces and places only, so neither which copy lies where nor
+    # the order of the unseen cards can change an answer.
+    position = _double_scorpion_position(seed, data)
+    table = VisibleTable.of(position)
+    assert VisibleTable.of(_copies_swapped(position, faces)) == table
+    order = data.draw(st.permutations(unseen_cards(position)))
+    shuffled = with_unseen(position, list(order))
+    assert VisibleTable.of(shuffled) == table
+    assert sorted(card % 52 for card in table.unseen()) == sorted(
+        card % 52 for card in unseen_cards(position)
+    )
+    assert VisibleTable.of(table.sample(SplitMix64(seed))) == table
+    real = chances(table, samples=2, seed=seed, node_budget=200)
+    assert real == chances(VisibleTable.of(shuffled), samples=2, seed=seed, node_budget=200)
+    # Named as the API names them, the actions are the real position's legal ones.
+    placed = {
+        card: index
+        for index, (column, hidden) in enumerate(
+            zip(position.columns, position.hidden, strict=True)
+        )
+        for card in column[hidden:]
+    }
+    assert _named((found.action, found.source) for found in real) == _named(
+        (action, placed.get(action.card) if isinstance(action, Move) else None)
+        for action in legal_actions(position)
+    )
+
+
+def test_a_chance_names_the_column_its_card_is_taken_from() -> None:
+    position = deal_position(DEALS["won"][0]["code"])
+    found = chances(VisibleTable.of(position), samples=2, seed=1, node_budget=BUDGET)
+    for entry in found:
+        if isinstance(entry.action, Move):
+            column = next(
+                index for index, cards in enumerate(position.columns) if entry.action.card in cards
+            )
+            assert entry.source == column
+            assert entry.to_dict()["from"] == column
+        else:
+            assert entry.source is None
+            assert "from" not in entry.to_dict()
+        assert ActionChance.from_dict(entry.to_dict()) == entry
 
 
 def _tail_run(draw: st.DrawFn, king: int, left: set[int]) -> tuple[int, ...]:

@@ -713,7 +713,11 @@ async function chanceText(option) {
   const found = chances.actions.find((action) =>
     option.kind === "deal"
       ? action.type === "deal"
-      : action.card === option.card && action.to === option.to,
+      : action.card === option.card &&
+        action.to === option.to &&
+        // Two copies of a card (Double Scorpion) are told apart by their column; chances
+        // stored before "from" was added lack it.
+        (action.from === undefined || option.from === undefined || action.from === option.from),
   );
   if (!found) return "";
   const percent = (value) => `${Math.round(100 * value)}%`;
