@@ -106,6 +106,11 @@ class ImproperlyConfiguredSolver(RuntimeError):
 
 
 _solver_c: ModuleType | None = _load_compiled(os.environ.get(SOLVER_ENVIRONMENT, "").strip())
+# The other variants' search compiled (games/engine/_variant_c.c), chosen alike and loaded here,
+# so that SCORPION_SOLVER=compiled fails at start without it too; variant_solver.py uses it.
+_variant_c: ModuleType | None = _load_compiled(
+    os.environ.get(SOLVER_ENVIRONMENT, "").strip(), "_variant_c"
+)
 
 if TYPE_CHECKING:
     from games.engine.position import Action

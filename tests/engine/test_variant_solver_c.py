@@ -300,3 +300,20 @@ def test_scorpion_solver_is_read_at_start_by_the_variants_search() -> None:
     assert chosen("python").stdout.strip() == "False"
     assert chosen("compiled").stdout.strip() == "True"
     assert chosen("").stdout.strip() == "True"
+
+
+def test_scorpion_solver_compiled_fails_at_start_without_the_variants_search() -> None:
+    # Loaded with Scorpion's, when games.engine.solver is first imported: a process that must
+    # have it fails at start, not at its first variant's solve.
+    code = (
+        "import sys; sys.modules['games.engine._variant_c'] = None; from games.engine import solver"
+    )
+    refused = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SCORPION_SOLVER": "compiled"},
+        check=False,
+    )
+    assert refused.returncode != 0
+    assert "_variant_c.c was not built" in refused.stderr
