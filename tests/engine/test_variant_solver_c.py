@@ -317,3 +317,23 @@ def test_scorpion_solver_compiled_fails_at_start_without_the_variants_search() -
     )
     assert refused.returncode != 0
     assert "_variant_c.c was not built" in refused.stderr
+
+
+def test_the_compiled_search_lets_other_threads_run() -> None:
+    # It releases the GIL, as Scorpion's does (tests/engine/test_solver_c.py): a web or worker
+    # process's other threads go on while it searches.
+    import threading
+    import time
+
+    # Scorpion Tail's seed 6 is still undecided after 1,000,000 positions (about 1.5 s).
+    code = deal_code_for_seed(6, SCORPION_TAIL)
+    worker = threading.Thread(target=solve_variant, args=(code, SCORPION_TAIL, 1_000_000, None))
+    looked = 0
+    started = time.perf_counter()
+    worker.start()
+    while worker.is_alive():
+        looked += 1
+    searched = time.perf_counter() - started
+
+    assert searched > 0.3  # long enough to tell
+    assert looked / searched > 50_000
