@@ -136,7 +136,9 @@ def solve_variant(
     else:
         raise ValueError("a position of another variant is a games.engine.position.Position")
     deadline = None if time_budget is None else started + time_budget
-    if prune and _variant_c is not None:
+    # The compiled search knows the rules by these numbers (decks, build, empty-column rule),
+    # runs leaving as soon as they lie complete: every variant's so far.
+    if prune and _variant_c is not None and variant.runs_leave:
         outcome, commands, nodes = _compiled_search(position, variant, node_budget, deadline)
         return Solution(outcome, commands, nodes, time.perf_counter() - started)
     search = _VariantSearch(variant, node_budget, deadline, prune=prune)
