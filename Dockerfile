@@ -1,7 +1,7 @@
 # The project as a wheel: its Python packages with their templates and static files (package
-# data, pyproject.toml) and the compiled solver (setup.py: games/engine/_solver_c.c, hence a C
-# compiler in this stage only). Built in a stage of its own, so the image holds the installed
-# wheel only, not the source tree or the compiler.
+# data, pyproject.toml) and the compiled solvers (setup.py: games/engine/_solver_c.c and
+# _variant_c.c, hence a C compiler in this stage only). Built in a stage of its own, so the
+# image holds the installed wheel only, not the source tree or the compiler.
 FROM python:3.11-slim AS wheel
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 SCORPION_REQUIRE_COMPILED_SOLVER=1
 RUN apt-get update \

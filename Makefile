@@ -14,18 +14,20 @@ PORT ?= 8000
 
 .PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync
 
+C_SOURCES := games/engine/_solver_c.c games/engine/_variant_c.c
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# setup.py builds the compiled solver (games/engine/_solver_c.c) in place; an edit of it
-# installs (so builds) again. Without a C compiler the install goes on without it.
-$(RUN_STAMP): $(BIN)/python pyproject.toml setup.py games/engine/_solver_c.c
+# setup.py builds the compiled solvers (games/engine/_solver_c.c, _variant_c.c) in place; an
+# edit of one installs (so builds) again. Without a C compiler the install goes on without it.
+$(RUN_STAMP): $(BIN)/python pyproject.toml setup.py $(C_SOURCES)
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $(RUN_STAMP)
 
-$(DEV_STAMP): $(RUN_STAMP) pyproject.toml setup.py games/engine/_solver_c.c client_sdk/pyproject.toml
+$(DEV_STAMP): $(RUN_STAMP) pyproject.toml setup.py $(C_SOURCES) client_sdk/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './client_sdk[cli]'
 	@touch $(DEV_STAMP)
 
@@ -85,5 +87,5 @@ clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles artifacts \
 		build dist *.egg-info client_sdk/build client_sdk/dist client_sdk/*.egg-info \
 		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule* \
-		games/engine/_solver_c.*.so
+		games/engine/_solver_c.*.so games/engine/_variant_c.*.so
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -1,15 +1,17 @@
-"""The project's one compiled part: Scorpion's search (games/engine/_solver_c.c).
+"""The project's compiled parts: Scorpion's search (games/engine/_solver_c.c) and the other
+variants' search (games/engine/_variant_c.c).
 
-Everything else is in pyproject.toml. The extension is optional: where no C compiler is at
-hand the build goes on without it, and games/engine/solver.py searches in Python instead (the
-same positions, about 50 times slower); `make run` and `make test` work either way.
+Everything else is in pyproject.toml. The extensions are optional: where no C compiler is at
+hand the build goes on without them, and games/engine/solver.py and variant_solver.py search
+in Python instead (the same positions, about 50 times slower); `make run` and `make test`
+work either way.
 """
 
 import os
 
 from setuptools import Extension, setup
 
-# The Docker image's wheel stage sets it: an image without the compiled search would be ~40
+# The Docker image's wheel stage sets it: an image without the compiled searches would be ~40
 # times slower at certifying deals, analysing games and estimating chances, so there a failed
 # build fails the image instead of going on without it.
 REQUIRED = os.environ.get("SCORPION_REQUIRE_COMPILED_SOLVER", "") == "1"
@@ -20,6 +22,11 @@ setup(
             "games.engine._solver_c",
             sources=["games/engine/_solver_c.c"],
             optional=not REQUIRED,
-        )
+        ),
+        Extension(
+            "games.engine._variant_c",
+            sources=["games/engine/_variant_c.c"],
+            optional=not REQUIRED,
+        ),
     ]
 )

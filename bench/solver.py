@@ -15,10 +15,11 @@ deals with their verdicts and positions searched; the slowest deals are what the
 the certification wait for), and the command that produced them. ``--seeds`` decides just the
 listed seeds instead (to measure the slow ones again without a whole sweep).
 
-Scorpion's search runs compiled where games/engine/_solver_c.c was built (the line "search:"
-says which); ``--python`` runs the Python search instead, and ``--compare-tail`` solves the
-tail's deals again with the Python search, side by side in the same run (the same positions,
-the CPU time of each).
+The search runs compiled where it was built (Scorpion's games/engine/_solver_c.c, the other
+variants' games/engine/_variant_c.c; the line "search:" says which); ``--python`` runs the
+Python search instead, and ``--compare-tail`` solves the tail's deals again with the Python
+search, side by side in the same run (the same verdicts, lines and positions, the CPU time of
+each).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
-from games.engine import solver
+from games.engine import solver, variant_solver
 from games.engine.cards import parse_card
 from games.engine.position import DEAL, Action, play, resolve_move, status
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, compiled, solve
@@ -112,9 +113,7 @@ def main() -> None:
     parser.add_argument(
         "--variant", default="scorpion", choices=list(VARIANTS), help="the game of the family"
     )
-    parser.add_argument(
-        "--python", action="store_true", help="Scorpion's search in Python, not compiled"
-    )
+    parser.add_argument("--python", action="store_true", help="the search in Python, not compiled")
     parser.add_argument(
         "--compare-tail",
         action="store_true",
@@ -124,6 +123,7 @@ def main() -> None:
     variant = get_variant(arguments.variant)
     if arguments.python:
         solver._solver_c = None
+        variant_solver._variant_c = None
 
     print(f"command:  python {' '.join(sys.argv)}")
     print(f"python:   {platform.python_implementation()} {platform.python_version()}")
@@ -150,6 +150,7 @@ def main() -> None:
     # CPU seconds per deal (time.process_time): the machine is shared, so wall time is noisy.
     cpu: dict[int, float] = {}
     details: dict[int, tuple[str, int]] = {}
+    lines: dict[int, list[dict[str, object]]] = {}
     nodes = 0
     confirmed = 0
     unconfirmed: list[int] = []
@@ -167,6 +168,7 @@ def main() -> None:
         counts[solution.verdict] += 1
         times.append((solution.seconds, seed))
         details[seed] = (solution.verdict, solution.nodes)
+        lines[seed] = solution.line
         nodes += solution.nodes
         if solution.won:
             if line_wins(code, solution, variant):
@@ -229,6 +231,7 @@ def main() -> None:
             sorted(cpu, key=cpu.__getitem__, reverse=True)[: arguments.tail],
             cpu,
             details,
+            lines,
             arguments.node_budget,
             variant,
         )
@@ -240,6 +243,8 @@ def main() -> None:
 
 def search_description(variant: Variant) -> str:
     if variant is not SCORPION:
+        if variant_solver.compiled():
+            return "the variants' search compiled (games/engine/_variant_c.c)"
         return "the variants' search in Python (games/engine/variant_solver.py)"
     if compiled():
         return "compiled (games/engine/_solver_c.c)"
@@ -250,31 +255,54 @@ def compare_tail(
     seeds: list[int],
     cpu: dict[int, float],
     details: dict[int, tuple[str, int]],
+    lines: dict[int, list[dict[str, object]]],
     node_budget: int,
     variant: Variant,
 ) -> None:
-    """The same deals by the Python search: the same verdicts and positions, and its CPU time."""
-    compiled_module = solver._solver_c
-    if variant is not SCORPION or compiled_module is None:
-        print("compare:  only Scorpion's compiled search has a Python twin to compare with")
+    """The same deals by the Python search: the same verdicts, lines and positions, and its CPU
+    time."""
+    owner, attribute, source = (
+        (solver, "_solver_c", "games/engine/solver.py")
+        if variant is SCORPION
+        else (variant_solver, "_variant_c", "games/engine/variant_solver.py")
+    )
+    compiled_module = getattr(owner, attribute)
+    if compiled_module is None:
+        print("compare:  the search runs in Python here: nothing compiled to compare with")
         return
-    print("compare:  the same deals by the Python search (games/engine/solver.py)")
-    solver._solver_c = None
+    print(f"compare:  the same deals by the Python search ({source})")
+    setattr(owner, attribute, None)
+    python_total = compiled_total = 0.0
     try:
         for seed in seeds:
             cpu_started = time.process_time()
-            solution = solve(deal_code_for_seed(seed, variant), node_budget=node_budget)
+            solution = solve(
+                deal_code_for_seed(seed, variant), node_budget=node_budget, variant=variant
+            )
             python_cpu = time.process_time() - cpu_started
-            same = (solution.verdict, solution.nodes) == details[seed]
+            python_total += python_cpu
+            compiled_total += cpu[seed]
+            same = (solution.verdict, solution.nodes) == details[seed] and (
+                solution.line == lines[seed]
+            )
             print(
                 f"  seed {seed:>10}  compiled {format_seconds(cpu[seed]):>9}  python "
                 f"{format_seconds(python_cpu):>9}  ({python_cpu / max(cpu[seed], 1e-9):.0f}x)  "
-                f"{'same verdict and positions' if same else 'DIFFERENT: ' + solution.verdict}"
+                + (
+                    "same verdict, line and positions"
+                    if same
+                    else f"DIFFERENT: {solution.verdict}, {solution.nodes:,} positions"
+                )
             )
             if not same:
                 sys.exit(1)
+        print(
+            f"  the {len(seeds)} deals: compiled {format_seconds(compiled_total)}, python "
+            f"{format_seconds(python_total)} of CPU "
+            f"({python_total / max(compiled_total, 1e-9):.0f}x)"
+        )
     finally:
-        solver._solver_c = compiled_module
+        setattr(owner, attribute, compiled_module)
 
 
 def _seed_list(text: str) -> list[int]:

@@ -1,5 +1,5 @@
 """The rules of Scorpion Solitaire in Python (no Django): cards, positions, moves, hints; the
-solver's search is also compiled (solver.py, _solver_c.c).
+solver's searches are also compiled (solver.py, _solver_c.c; variant_solver.py, _variant_c.c).
 
 Everything the web layer, the solver and the tools need is importable from here.
 """

@@ -80,7 +80,9 @@ from games.engine.variants import SCORPION, Variant
 SOLVER_ENVIRONMENT = "SCORPION_SOLVER"
 
 
-def _load_compiled(choice: str) -> ModuleType | None:
+def _load_compiled(choice: str, name: str = "_solver_c") -> ModuleType | None:
+    """The compiled module ``games.engine.<name>`` (built from games/engine/<name>.c) as
+    SOLVER_ENVIRONMENT chooses; variant_solver.py loads its own (``_variant_c``) alike."""
     if choice not in ("", "compiled", "python"):
         raise ImproperlyConfiguredSolver(
             f'{SOLVER_ENVIRONMENT} is "compiled", "python" or empty, not {choice!r}'
@@ -88,11 +90,11 @@ def _load_compiled(choice: str) -> ModuleType | None:
     if choice == "python":
         return None
     try:
-        module = importlib.import_module("games.engine._solver_c")
+        module = importlib.import_module(f"games.engine.{name}")
     except ImportError as error:
         if choice == "compiled":
             raise ImproperlyConfiguredSolver(
-                f"{SOLVER_ENVIRONMENT}=compiled, but games/engine/_solver_c.c was not built "
+                f"{SOLVER_ENVIRONMENT}=compiled, but games/engine/{name}.c was not built "
                 f"(no C compiler at install time?): {error}"
             ) from error
         return None
@@ -104,6 +106,11 @@ class ImproperlyConfiguredSolver(RuntimeError):
 
 
 _solver_c: ModuleType | None = _load_compiled(os.environ.get(SOLVER_ENVIRONMENT, "").strip())
+# The other variants' search compiled (games/engine/_variant_c.c), chosen alike and loaded here,
+# so that SCORPION_SOLVER=compiled fails at start without it too; variant_solver.py uses it.
+_variant_c: ModuleType | None = _load_compiled(
+    os.environ.get(SOLVER_ENVIRONMENT, "").strip(), "_variant_c"
+)
 
 if TYPE_CHECKING:
     from games.engine.position import Action

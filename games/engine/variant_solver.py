@@ -25,6 +25,14 @@ search works on engine positions (``games.engine.position``), whose rules it sha
   positions; the complete search still runs, with a quarter (Wasp: half) of the positions,
   to prove losses.
 
+The search is also compiled (games/engine/_variant_c.c, built by setup.py where a C compiler is
+at hand): the same search position for position -- the same verdict, line and node count for
+every position and budget, probes and deadlock proof included, in every variant
+(tests/engine/test_variant_solver_c.py checks it differentially) -- 35-60 times faster, without
+holding the GIL. ``solve_variant`` uses it where it was built (``compiled()``; SCORPION_SOLVER
+chooses as for Scorpion's search, games/engine/solver.py), the search below otherwise and for
+the plain search (``prune=False``, the tests' reference).
+
 Verdicts are as sound as ``_Search``'s: "won" comes with a line, "lost" means everything
 reachable was searched (up to proven deadlocks) by one search, the complete one or a probe that
 ended before its size, "unknown" that a budget ran out first.
@@ -41,12 +49,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from games.engine import solver
 from games.engine.cards import card_code
 from games.engine.deals import SplitMix64
 from games.engine.solver import (
     _CHECK_CLOCK_EVERY,
+    _VERDICTS,
     PositionLike,
     Solution,
     Verdict,
@@ -57,7 +68,18 @@ from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red
 if TYPE_CHECKING:
     from games.engine.position import Action, Position
 
-__all__ = ["dead", "solve_variant", "uses_deadlock_proof"]
+__all__ = ["compiled", "dead", "solve_variant", "uses_deadlock_proof"]
+
+# The same search compiled (games/engine/_variant_c.c), chosen by SCORPION_SOLVER as Scorpion's
+# is and loaded with it (games/engine/solver.py): "compiled" fails at start where it was not
+# built, "python" keeps the search below, unset or empty takes the compiled one where built.
+_variant_c: ModuleType | None = solver._variant_c
+
+
+def compiled() -> bool:
+    """Whether the other variants' search runs compiled (games/engine/_variant_c.c) here."""
+    return _variant_c is not None
+
 
 _KING = 12
 # Probes (``_VariantSearch.run``): their size in positions, the move-order noise (added to the
@@ -97,7 +119,10 @@ def solve_variant(
     prune: bool = True,
 ) -> Solution:
     """``games.engine.solver.solve`` for a variant other than Scorpion. ``prune=False``: the
-    plain search (no deadlock detection, no probes), for tests."""
+    plain search (no deadlock detection, no probes), for tests, always in Python.
+
+    Compiled where built (``compiled()``), in every variant, Three Blind Mice's deadlock proof
+    included: the same answers (verdict, line, nodes) as the search below."""
     from games.engine.position import Position
     from games.engine.variants import initial_position, parse_deal_code
 
@@ -111,6 +136,11 @@ def solve_variant(
     else:
         raise ValueError("a position of another variant is a games.engine.position.Position")
     deadline = None if time_budget is None else started + time_budget
+    # The compiled search knows the rules by these numbers (decks, build, empty-column rule),
+    # runs leaving as soon as they lie complete: every variant's so far.
+    if prune and _variant_c is not None and variant.runs_leave:
+        outcome, commands, nodes = _compiled_search(position, variant, node_budget, deadline)
+        return Solution(outcome, commands, nodes, time.perf_counter() - started)
     search = _VariantSearch(variant, node_budget, deadline, prune=prune)
     try:
         verdict: Verdict = "won" if search.run(position) else "lost"
@@ -118,6 +148,41 @@ def solve_variant(
         verdict = "unknown"
     line = search.line if verdict == "won" else []
     return Solution(verdict, line, search.nodes, time.perf_counter() - started)
+
+
+def _compiled_search(
+    position: Position, variant: Variant, node_budget: int, deadline: float | None
+) -> tuple[Verdict, list[dict[str, Any]], int]:
+    """``_VariantSearch(variant, node_budget, deadline).run(position)`` by the compiled search:
+    the verdict, the line (API commands, as ``_command`` makes them) and the positions visited.
+    The probes' sizes and turns are read here, so that they are the Python search's."""
+    assert _variant_c is not None
+    share = _PROBE_SHARE.get(variant.name, 0.0)
+    turn = max(1, round(_PROBE_NODES * (1 - share) / share)) if share else 0
+    left = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+    code, steps, nodes = _variant_c.search(
+        position.columns,
+        position.hidden,
+        position.stock,
+        position.reserve,
+        len(position.collected),
+        variant.decks,
+        variant.build == "alternate",
+        variant.empty_column == "any",
+        node_budget,
+        left,
+        _PROBE_NODES,
+        _PROBE_NOISE,
+        turn,
+        uses_deadlock_proof(variant),
+    )
+    line = [
+        {"type": "deal"}
+        if card < 0
+        else {"type": "move", "card": card_code(card), "to": to, "from": source}
+        for card, to, source in steps
+    ]
+    return _VERDICTS[code], line, nodes
 
 
 class _VariantSearch:

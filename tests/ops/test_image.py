@@ -58,8 +58,9 @@ def test_the_wheel_carries_every_template_and_static_file(wheel: Path) -> None:
     assert "scorpion_site/templates/home.html" in expected
     assert "web/static/web/js/replay.js" in expected
     assert expected - names == set()
-    # The compiled search (setup.py), built for this machine's Python.
+    # The compiled searches (setup.py), built for this machine's Python.
     assert [name for name in names if re.fullmatch(r"games/engine/_solver_c\..+\.so", name)]
+    assert [name for name in names if re.fullmatch(r"games/engine/_variant_c\..+\.so", name)]
     # Code, not the source tree: no tests, benchmarks or local files.
     assert not [name for name in names if name.startswith(("tests/", "bench/", "wip/"))]
 
@@ -192,8 +193,9 @@ def test_the_build_context_leaves_out_local_and_secret_files(path: str) -> None:
     "path",
     [
         "pyproject.toml",
-        "setup.py",  # the compiled solver
+        "setup.py",  # the compiled solvers
         "games/engine/_solver_c.c",
+        "games/engine/_variant_c.c",
         "README.md",  # the wheel's long description
         "manage.py",
         "games/services.py",
