@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
+from games.engine.cards import parse_card
 from games.engine.chances import (
     DEFAULT_CHANCE_NODE_BUDGET,
     VisibleTable,
@@ -50,7 +51,7 @@ from games.engine.chances import (
 )
 from games.engine.deals import SplitMix64
 from games.engine.hints import ranked_hints
-from games.engine.position import Action, Position, apply, legal_actions
+from games.engine.position import DEAL, Action, Position, apply, legal_actions, resolve_move
 from games.engine.solver import Verdict, solve
 from games.engine.variants import VARIANTS, Variant, deal_code_for_seed, deal_position
 
@@ -72,9 +73,16 @@ def positions(count: int, start_seed: int, truth_budget: int, variant: Variant) 
         solution = solve(position, node_budget=truth_budget)
         if not solution.won:
             continue
-        line = solution.actions()
-        steps = SplitMix64(seed).below(len(line))
-        for action in line[:steps]:
+        steps = SplitMix64(seed).below(len(solution.line))
+        for command in solution.line[:steps]:
+            # Resolved as a player's command is (in two decks its `from` names the copy).
+            action: Action = (
+                DEAL
+                if command["type"] == "deal"
+                else resolve_move(
+                    position, parse_card(command["card"]), command["to"], command.get("from")
+                )
+            )
             position = apply(position, action)[0]
         actions = legal_actions(position)
         table = VisibleTable.of(position)

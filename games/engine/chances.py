@@ -403,6 +403,29 @@ def _searches(position: Position) -> _Searches:
     return independent
 
 
+def _line_start(whole: Solution, actions: list[Action], table: VisibleTable) -> Action | None:
+    """The action of ``actions`` a won sample's winning line begins with (None if not won). A
+    line's command names its card by the face; in two decks its ``from`` column says which copy
+    (the one face up there: where both lie in one column, only the upper may move), so the
+    action is found by its name, never by parsing the face into a card int."""
+    if not whole.won or not whole.line:
+        return None
+    command = whole.line[0]
+    for action in actions:
+        if isinstance(action, Move):
+            if (
+                command["type"] == "move"
+                and card_code(action.card) == command["card"]
+                and action.to == command["to"]
+                and command.get("from", table.source_of(action.card))
+                == table.source_of(action.card)
+            ):
+                return action
+        elif command["type"] == "deal":
+            return action
+    return None
+
+
 def sampled_verdicts(
     table: VisibleTable,
     *,
@@ -477,7 +500,7 @@ def _verdicts(
         if whole.lost:
             row = ["lost"] * len(actions)
         else:
-            first = whole.first_action() if whole.won else None
+            first = _line_start(whole, actions, table)
             row = []
             for action in actions:
                 if action == first:

@@ -196,12 +196,10 @@ class Solution:
         return self.verdict == "lost"
 
     def actions(self) -> list[Action]:
-        """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``."""
+        """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``.
+        A command names a card by its face: in two decks the card is the copy its ``from``
+        column holds (``games.engine.position.resolve_move``), which this does not look up."""
         return [_command_action(command) for command in self.line]
-
-    def first_action(self) -> Action | None:
-        """The line's first action, None without a line (the chances ask only for it)."""
-        return _command_action(self.line[0]) if self.line else None
 
 
 def _command_action(command: dict[str, Any]) -> Action:

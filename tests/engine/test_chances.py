@@ -485,3 +485,55 @@ def test_scorpion_tail_chances_read_the_collected_runs_cards_and_nothing_unseen(
     assert sorted(map(repr, (entry.action for entry in real))) == sorted(
         map(repr, legal_actions(position))
     )
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.data())
+def test_double_scorpion_s_winning_line_shortcut_marks_the_copy_that_moved(
+    seed: int, data: st.DataObject
+) -> None:
+    # A won sample's first line move is counted won without a solve of its own. Its command
+    # names the card by its face; the copy is the one in its `from` column. Marking the other
+    # copy's move (the face parsed into the first copy's int) would count a move won that may
+    # lose: each action's verdict must be what solving it alone gives.
+    position = _double_scorpion_position(seed, data)
+    table = VisibleTable.of(position)
+    actions, outcomes = sampled_verdicts(table, seed=seed, node_budget=2_000)
+    rng = SplitMix64(seed)
+    for row in itertools.islice(outcomes, 2):
+        sample = table.sample(rng, table.unseen())
+        for action, verdict in zip(actions, row, strict=True):
+            alone = solve(apply(sample, action)[0], node_budget=2_000).verdict
+            assert verdict == alone or (verdict == "won" and alone == "unknown"), action
+
+
+def test_a_winning_line_s_first_move_is_found_by_its_column_among_two_copies() -> None:
+    # At Double Scorpion seed 0's deal two copies of a card can go onto one destination: the
+    # line's command names the face, and its `from` says which of the two moves.
+    from games.engine.chances import _line_start
+    from games.engine.variants import DOUBLE_SCORPION
+    from games.engine.variants import deal_code_for_seed as variant_deal
+    from games.engine.variants import deal_position as variant_position
+
+    position = variant_position(variant_deal(0, DOUBLE_SCORPION), DOUBLE_SCORPION)
+    table = VisibleTable.of(position)
+    actions = legal_actions(table.sample(SplitMix64(1)))
+    twins = [
+        (one, other)
+        for one in actions
+        for other in actions
+        if isinstance(one, Move)
+        and isinstance(other, Move)
+        and one.card != other.card
+        and one.card % 52 == other.card % 52
+        and one.to == other.to
+    ]
+    assert twins
+    for one, _ in twins:
+        command = {
+            "type": "move",
+            "card": card_code(one.card),
+            "to": one.to,
+            "from": table.source_of(one.card),
+        }
+        assert _line_start(Solution("won", [command], 1, 0.0), actions, table) == one
