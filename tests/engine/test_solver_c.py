@@ -247,11 +247,17 @@ def test_scorpion_solver_is_read_at_start() -> None:
     assert "SCORPION_SOLVER" in refused.stderr
 
 
-def test_a_request_analyses_a_scorpion_game_with_the_workers_budgets() -> None:
-    # Compiled, the full budgets take about 2 s at most: a request's analysis is the worker's.
+@pytest.mark.parametrize(
+    "variant", ["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"]
+)
+def test_a_request_analyses_a_game_with_the_workers_budgets(variant: str) -> None:
+    # Compiled, the full budgets take about 2 s at most (the variants' about 1 s): a request's
+    # analysis is the worker's, and the variants get ten times the Python search's positions.
     from games import analysis
 
-    assert analysis.inline_analysis_budgets("scorpion") == analysis.analysis_budgets("scorpion")
+    assert analysis.inline_analysis_budgets(variant) == analysis.analysis_budgets(variant)
+    if variant != "scorpion":
+        assert analysis.analysis_budgets(variant) == (250_000, 1_000_000)
 
 
 def test_the_compiled_search_lets_other_threads_run() -> None:
