@@ -32,6 +32,8 @@ from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTabl
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
 from games.engine.difficulty import BANDS, band_for, rate
 from games.engine.solver import Solution, solve
+from games.engine.solver import compiled as solver_compiled
+from games.engine.variant_solver import compiled as variants_compiled
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
     FINISHED_STATUSES,
@@ -1296,19 +1298,27 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
 CHANCE_SAMPLES = 200
 CHANCE_NODE_BUDGET = DEFAULT_CHANCE_NODE_BUDGET
 CHANCE_WORK_BUDGET: int | None = 500_000
-# Without a live worker a request computes them itself, with fewer samples and work so that it
-# answers within about 2 s of CPU (the answer says how many samples it rests on). A work unit's
-# cost differs by variant (Scorpion Tail's search about 80 us, more in a first sample), so the
-# work is per variant (every variant of CHANCES_VARIANTS), measured side by side (README,
-# "Winning chances", "A request's work per variant"); it depends on the variant alone, so an
-# answer still depends only on the visible table, the seed and the budgets.
-INLINE_CHANCE_SAMPLES = 50
-INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = {
-    "scorpion": 30_000,
-    "wasp": 25_000,
-    "scorpion-tail": 15_000,
-    "three-blind-mice": 7_000,
-}
+# Without a live worker a request computes them itself. With the Python searches, with fewer
+# samples and work so that it answers within about 2 s of CPU (the answer says how many samples
+# it rests on): a work unit's cost differs by variant (Scorpion Tail's search about 80 us, more
+# in a first sample), so the work is per variant (every variant of CHANCES_VARIANTS), measured
+# side by side (README, "Winning chances", "A request's work per variant"); it depends on the
+# variant alone, so an answer still depends only on the visible table, the seed and the
+# budgets. With the compiled searches, the worker's own budgets, which take under a second at
+# most in every variant (Scorpion 0.31 s, Scorpion Tail 0.65 s; README, "Winning chances,
+# compiled"): the worker's very answer.
+_SEARCHES_COMPILED = solver_compiled() and variants_compiled()
+INLINE_CHANCE_SAMPLES = CHANCE_SAMPLES if _SEARCHES_COMPILED else 50
+INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = (
+    dict.fromkeys(sorted(CHANCES_VARIANTS), CHANCE_WORK_BUDGET)
+    if _SEARCHES_COMPILED
+    else {
+        "scorpion": 30_000,
+        "wasp": 25_000,
+        "scorpion-tail": 15_000,
+        "three-blind-mice": 7_000,
+    }
+)
 # With a live worker, a request first tries the worker's own computation for a while (wall
 # time) and, when it finishes, stores and serves it: exactly the worker's answer (the engine's
 # deadline never changes an answer, it only gives up), with no task and no wait. A task buys
@@ -1375,7 +1385,8 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
         raise ChancesUnavailableError(
             "variant_not_analysed",
             f"winning chances are not estimated in {variant_named(game.variant).title} games "
-            "yet: the solver cannot decide their deals within the budget",
+            "yet: the solver leaves too many sampled deals undecided for a chance to rank the "
+            "moves (the hints still do)",
         )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:

@@ -771,8 +771,8 @@ class ChancesSerializer(serializers.Serializer[Any]):
     game = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The version the chances are for.")
     samples = serializers.IntegerField(
-        help_text="Deals sampled: at most 200 (50 computed on request), fewer where the "
-        "answer's work budget ran out first."
+        help_text="Deals sampled: at most 200 (computed on request without the compiled "
+        "solver, 50), fewer where the answer's work budget ran out first."
     )
     node_budget = serializers.IntegerField(help_text="Positions the solver may visit per sample.")
     actions = ActionChanceSerializer(many=True, help_text="Every legal action, best chance first.")

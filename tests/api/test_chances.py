@@ -109,7 +109,7 @@ def test_a_served_answer_counts_one_hint_per_version(player: Player) -> None:
     assert hint_count(game) == 2
 
 
-def test_without_a_worker_preparing_computes_nothing_and_asking_computes_fewer_samples(
+def test_without_a_worker_preparing_computes_nothing_and_asking_computes_the_request_s_samples(
     player: Player,
 ) -> None:
     game = player.new_game(code=CODE)

@@ -278,3 +278,14 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
 
     assert searched > 0.3  # long enough to tell
     assert looked / searched > 50_000
+
+
+def test_a_request_computes_the_workers_chances_when_the_searches_are_compiled() -> None:
+    # Under a second at most in every variant (README, "Winning chances, compiled"): without a
+    # worker, a request gives the worker's very answer, not one resting on fewer samples.
+    from games import services
+    from games.variants import CHANCES_VARIANTS
+
+    assert services.INLINE_CHANCE_SAMPLES == services.CHANCE_SAMPLES
+    worker_budgets = dict.fromkeys(CHANCES_VARIANTS, services.CHANCE_WORK_BUDGET)
+    assert worker_budgets == services.INLINE_CHANCE_WORK_BUDGETS
