@@ -14,7 +14,7 @@ PORT ?= 8000
 
 .PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync
 
-C_SOURCES := games/engine/_solver_c.c games/engine/_variant_c.c
+C_SOURCES := games/engine/_solver_c.c games/engine/_variant_c.c games/engine/_search_common.h
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'

@@ -15,17 +15,21 @@ from setuptools import Extension, setup
 # times slower at certifying deals, analysing games and estimating chances, so there a failed
 # build fails the image instead of going on without it.
 REQUIRED = os.environ.get("SCORPION_REQUIRE_COMPILED_SOLVER", "") == "1"
+# What both include: the clock and the checked reading of card lists.
+COMMON = "games/engine/_search_common.h"
 
 setup(
     ext_modules=[
         Extension(
             "games.engine._solver_c",
             sources=["games/engine/_solver_c.c"],
+            depends=[COMMON],
             optional=not REQUIRED,
         ),
         Extension(
             "games.engine._variant_c",
             sources=["games/engine/_variant_c.c"],
+            depends=[COMMON],
             optional=not REQUIRED,
         ),
     ]

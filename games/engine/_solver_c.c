@@ -28,6 +28,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_search_common.h"
+
 #define COLUMNS 7
 #define DECK 52
 #define STOCK 3
@@ -234,16 +236,6 @@ typedef struct {
     int8_t line_to[DECK + 8];
     int line_len;
 } Search;
-
-static double now_seconds(void) {
-#if defined(CLOCK_MONOTONIC)
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#else
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
 
 static const int8_t *run_of(int suit, int8_t *out) {
     for (int i = 0; i < 13; i++) out[i] = (int8_t)(suit * 13 + 12 - i);
@@ -798,32 +790,6 @@ static int dfs(Search *s, int check) {
 
 /* --- The Python function ---------------------------------------------------------------- */
 
-static int read_int_list(PyObject *sequence, int8_t *out, int capacity, const char *what) {
-    PyObject *fast = PySequence_Fast(sequence, what);
-    if (fast == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > capacity) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (value < 0 || value >= DECK) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: a card is an int 0-51", what);
-            return -1;
-        }
-        out[i] = (int8_t)value;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
-
 PyDoc_STRVAR(search_doc,
              "search(columns, hidden, stock, collected, node_budget, time_budget, table, "
              "first_card, first_to)\n"
@@ -855,8 +821,8 @@ static PyObject *search(PyObject *module, PyObject *args) {
     memset(s->loc, -2, sizeof(s->loc));
     memset(s->stock_slot, -1, sizeof(s->stock_slot));
     for (int index = 0; index < COLUMNS; index++) {
-        int n = read_int_list(PySequence_Fast_GET_ITEM(fast, index), s->cols[index], DECK,
-                              "a column");
+        int n = read_cards(PySequence_Fast_GET_ITEM(fast, index), (uint8_t *)s->cols[index], DECK,
+                           DECK, "a column");
         if (n < 0) {
             Py_DECREF(fast);
             goto fail;
@@ -869,7 +835,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     }
     Py_DECREF(fast);
     int8_t counts[COLUMNS];
-    if (read_int_list(hidden, counts, COLUMNS, "hidden") != COLUMNS) {
+    if (read_cards(hidden, (uint8_t *)counts, COLUMNS, DECK, "hidden") != COLUMNS) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "hidden: 7 counts");
         goto fail;
     }
@@ -882,7 +848,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
         }
         s->hidden[index] = counts[index];
     }
-    int nstock = read_int_list(stock, s->stock, STOCK, "stock");
+    int nstock = read_cards(stock, (uint8_t *)s->stock, STOCK, DECK, "stock");
     if (nstock < 0) goto fail;
     if (nstock != 0 && nstock != STOCK) {
         PyErr_SetString(PyExc_ValueError, "the stock holds 3 cards or none");

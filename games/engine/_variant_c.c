@@ -38,6 +38,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_search_common.h"
+
 #define FACES 52
 #define MAX_COLUMNS 10
 #define MAX_CARDS 104
@@ -822,16 +824,6 @@ typedef struct {
     uint8_t key[MAX_KEY + 8];
 } Ctx;
 
-static double now_seconds(void) {
-#if defined(CLOCK_MONOTONIC)
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#else
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
-
 static int dfs_init(Dfs *d, int noisy, size_t table_capacity) {
     memset(d, 0, sizeof(*d));
     d->cap = 64;
@@ -1013,33 +1005,6 @@ static int run(Ctx *c, Dfs *complete, Dfs *probe, int probe_nodes, long long tur
 }
 
 /* --- The Python function ------------------------------------------------------------------- */
-
-static int read_cards(PyObject *sequence, uint8_t *out, int capacity, int deck_size,
-                      const char *what) {
-    PyObject *fast = PySequence_Fast(sequence, what);
-    if (fast == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > capacity) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (value < 0 || value >= deck_size) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: a card is an int 0-%d", what, deck_size - 1);
-            return -1;
-        }
-        out[i] = (uint8_t)value;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
 
 static int read_position(Ctx *c, PyObject *columns, PyObject *hidden, PyObject *stock,
                          PyObject *reserve, int collected) {

@@ -195,6 +195,7 @@ def test_the_build_context_leaves_out_local_and_secret_files(path: str) -> None:
         "pyproject.toml",
         "setup.py",  # the compiled solvers
         "games/engine/_solver_c.c",
+        "games/engine/_search_common.h",
         "games/engine/_variant_c.c",
         "README.md",  # the wheel's long description
         "manage.py",
