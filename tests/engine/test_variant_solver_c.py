@@ -46,8 +46,8 @@ VARIANTS = [DOUBLE_SCORPION, SCORPION_TAIL, WASP, THREE_BLIND_MICE]
 BY_NAME = {variant.name: variant for variant in VARIANTS}
 # Whole deals: seeds 0-99 at each budget, in every variant. The Python search of 100 deals at
 # 20,000 positions takes minutes (Double Scorpion about 4), so that budget runs on the first
-# 20 seeds unless SCORPION_LONG_DIFFERENTIAL=1 asks for all 100 (see the report of the branch
-# that added this file for a full run).
+# 20 seeds unless SCORPION_LONG_DIFFERENTIAL=1 asks for all 100 (a full run: README, "Solver,
+# the other variants, compiled").
 WHOLE_DEAL_SEEDS = 100
 LONG = os.environ.get("SCORPION_LONG_DIFFERENTIAL", "") == "1"
 
