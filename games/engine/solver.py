@@ -199,15 +199,12 @@ class Solution:
         """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``.
         A command names a card by its face: in two decks the card is the copy its ``from``
         column holds (``games.engine.position.resolve_move``), which this does not look up."""
-        return [_command_action(command) for command in self.line]
+        from games.engine.position import DEAL, Move
 
-
-def _command_action(command: dict[str, Any]) -> Action:
-    from games.engine.position import DEAL, Move
-
-    if command["type"] == "deal":
-        return DEAL
-    return Move(parse_card(command["card"]), command["to"])
+        return [
+            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
+            for command in self.line
+        ]
 
 
 class _OutOfBudget(Exception):
@@ -222,16 +219,17 @@ def compiled() -> bool:
 _VERDICTS: dict[int, Verdict] = {1: "won", 0: "lost", -1: "unknown"}
 
 
-def _compiled_search(
+def _compiled_solve(
     root: tuple[list[list[int]], list[int], list[int], int],
     first: Action | None,
     node_budget: int,
     deadline: float | None,
     table: Any,
-) -> tuple[Verdict, list[tuple[int, int]], int]:
-    """``_Search(...).run(first)`` by the compiled search: the verdict, the line as (card, to)
-    pairs (the deal as (-1, -1)) and the positions visited. ``table``: a ``_solver_c.Table`` of
-    keys proven lost, kept from one search to the next (``SharedSearch``), or None."""
+    started: float,
+) -> Solution:
+    """What ``_Search(...).run(first)`` answers, by the compiled search (``started``: when the
+    solve began, for ``Solution.seconds``). ``table``: a ``_solver_c.Table`` of keys proven
+    lost, kept from one search to the next (``SharedSearch``), or None."""
     from games.engine.position import Move
 
     assert _solver_c is not None
@@ -246,7 +244,8 @@ def _compiled_search(
     code, line, nodes = _solver_c.search(
         columns, hidden, stock, collected, node_budget, left, table, first_card, first_to
     )
-    return _VERDICTS[code], line, nodes
+    # The line comes as (card, to) pairs, the deal as (-1, -1).
+    return Solution(_VERDICTS[code], _line_commands(line), nodes, time.perf_counter() - started)
 
 
 def _line_commands(line: list[tuple[int, int]]) -> list[dict[str, Any]]:
@@ -287,8 +286,7 @@ def solve(
     deadline = None if time_budget is None else started + time_budget
     if _solver_c is not None:
         root = (columns, hidden, stock, collected)
-        outcome, pairs, nodes = _compiled_search(root, None, node_budget, deadline, None)
-        return Solution(outcome, _line_commands(pairs), nodes, time.perf_counter() - started)
+        return _compiled_solve(root, None, node_budget, deadline, None, started)
     search = _Search(columns, hidden, stock, collected, node_budget, deadline)
     try:
         verdict: Verdict = "won" if search.run() else "lost"
@@ -339,10 +337,7 @@ class SharedSearch:
         columns, hidden, stock, collected = self._root
         deadline = None if time_budget is None else started + time_budget
         if self._table is not None:
-            outcome, pairs, nodes = _compiled_search(
-                self._root, action, node_budget, deadline, self._table
-            )
-            return Solution(outcome, _line_commands(pairs), nodes, time.perf_counter() - started)
+            return _compiled_solve(self._root, action, node_budget, deadline, self._table, started)
         search = _Search(
             [list(column) for column in columns],
             list(hidden),
