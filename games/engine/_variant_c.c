@@ -1075,6 +1075,35 @@ static int read_position(Ctx *c, PyObject *columns, PyObject *hidden, PyObject *
     return 0;
 }
 
+/* A context for the rules (``decks``, alternate colours, any card into an empty column) with
+ * the position read and the rule tables built, for ``search`` and ``dead``; NULL with a Python
+ * exception set. */
+static Ctx *new_context(int decks, int alternate, int empty_any, PyObject *columns,
+                        PyObject *hidden, PyObject *stock, PyObject *reserve, int collected) {
+    if (decks != 1 && decks != 2) {
+        PyErr_SetString(PyExc_ValueError, "decks: 1 or 2");
+        return NULL;
+    }
+    Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
+    if (c == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Rules *r = &c->rules;
+    r->decks = decks;
+    r->deck_size = FACES * decks;
+    r->runs = 4 * decks;
+    r->alternate = alternate != 0;
+    r->empty_any = empty_any != 0;
+    r->fixed_glue = decks == 1 && !r->alternate;
+    if (read_position(c, columns, hidden, stock, reserve, collected) < 0) {
+        free(c);
+        return NULL;
+    }
+    build_rules(r);
+    return c;
+}
+
 PyDoc_STRVAR(search_doc,
              "search(columns, hidden, stock, reserve, collected, decks, alternate, empty_any, "
              "node_budget, time_budget, probe_nodes, probe_noise, turn, use_dead)\n"
@@ -1101,28 +1130,13 @@ static PyObject *search(PyObject *module, PyObject *args) {
                           &time_budget, &probe_nodes, &probe_noise, &turn, &use_dead))
         return NULL;
     double started = now_seconds();
-    if (decks != 1 && decks != 2) {
-        PyErr_SetString(PyExc_ValueError, "decks: 1 or 2");
-        return NULL;
-    }
     if (turn > 0 && (probe_nodes < 1 || probe_noise < 1)) {
         PyErr_SetString(PyExc_ValueError, "probe_nodes, probe_noise: at least 1");
         return NULL;
     }
-    Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
-    if (c == NULL) return PyErr_NoMemory();
+    Ctx *c = new_context(decks, alternate, empty_any, columns, hidden, stock, reserve, collected);
+    if (c == NULL) return NULL;
     Rules *r = &c->rules;
-    r->decks = decks;
-    r->deck_size = FACES * decks;
-    r->runs = 4 * decks;
-    r->alternate = alternate != 0;
-    r->empty_any = empty_any != 0;
-    r->fixed_glue = decks == 1 && !r->alternate;
-    if (read_position(c, columns, hidden, stock, reserve, collected) < 0) {
-        free(c);
-        return NULL;
-    }
-    build_rules(r);
     c->scratch.r = r;
     c->use_dead = use_dead;
     c->scratch.noise_bound = (uint64_t)(probe_noise > 0 ? probe_noise : 1);
@@ -1182,24 +1196,10 @@ static PyObject *dead_position(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOiii", &columns, &hidden, &stock, &reserve, &collected,
                           &decks, &alternate))
         return NULL;
-    if (decks != 1 && decks != 2) {
-        PyErr_SetString(PyExc_ValueError, "decks: 1 or 2");
-        return NULL;
-    }
-    Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
-    if (c == NULL) return PyErr_NoMemory();
-    Rules *r = &c->rules;
-    r->decks = decks;
-    r->deck_size = FACES * decks;
-    r->runs = 4 * decks;
-    r->alternate = alternate != 0;
-    r->fixed_glue = decks == 1 && !r->alternate;
-    if (read_position(c, columns, hidden, stock, reserve, collected) < 0) {
-        free(c);
-        return NULL;
-    }
-    build_rules(r);
-    int answer = dead(r, &c->root, &c->dead);
+    /* The deadlock proof holds only where a King alone fills an empty column. */
+    Ctx *c = new_context(decks, alternate, 0, columns, hidden, stock, reserve, collected);
+    if (c == NULL) return NULL;
+    int answer = dead(&c->rules, &c->root, &c->dead);
     free(c);
     return PyBool_FromLong(answer);
 }
