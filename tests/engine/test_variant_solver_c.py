@@ -36,6 +36,7 @@ from tests.engine.test_variant_solver import (
     replays_to_a_win,
     small_position,
 )
+from tests.engine.threads import loops_beside
 
 pytestmark = pytest.mark.skipif(
     not compiled() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"},
@@ -322,18 +323,9 @@ def test_scorpion_solver_compiled_fails_at_start_without_the_variants_search() -
 def test_the_compiled_search_lets_other_threads_run() -> None:
     # It releases the GIL, as Scorpion's does (tests/engine/test_solver_c.py): a web or worker
     # process's other threads go on while it searches.
-    import threading
-    import time
-
     # Scorpion Tail's seed 6 is still undecided after 1,000,000 positions (about 1.5 s).
     code = deal_code_for_seed(6, SCORPION_TAIL)
-    worker = threading.Thread(target=solve_variant, args=(code, SCORPION_TAIL, 1_000_000, None))
-    looked = 0
-    started = time.perf_counter()
-    worker.start()
-    while worker.is_alive():
-        looked += 1
-    searched = time.perf_counter() - started
+    searched, loops_a_second = loops_beside(solve_variant, code, SCORPION_TAIL, 1_000_000, None)
 
     assert searched > 0.3  # long enough to tell
-    assert looked / searched > 50_000
+    assert loops_a_second > 50_000
