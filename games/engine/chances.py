@@ -412,17 +412,17 @@ def _line_start(whole: Solution, actions: list[Action], table: VisibleTable) -> 
         return None
     command = whole.line[0]
     for action in actions:
-        if isinstance(action, Move):
-            if (
-                command["type"] == "move"
-                and card_code(action.card) == command["card"]
-                and action.to == command["to"]
-                and command.get("from", table.source_of(action.card))
-                == table.source_of(action.card)
-            ):
+        if not isinstance(action, Move):
+            if command["type"] == "deal":
                 return action
-        elif command["type"] == "deal":
-            return action
+        elif (
+            command["type"] == "move"
+            and card_code(action.card) == command["card"]
+            and action.to == command["to"]
+        ):
+            source = table.source_of(action.card)
+            if command.get("from", source) == source:  # Scorpion's lines name no column
+                return action
     return None
 
 
