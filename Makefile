@@ -12,7 +12,7 @@ BEAT_SCHEDULE := $(VENV)/celerybeat-schedule
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync
+.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync env
 
 C_SOURCES := games/engine/_solver_c.c games/engine/_variant_c.c games/engine/_search_common.h
 
@@ -80,6 +80,11 @@ worker: install-run
 beat: install-run
 	@test -n "$$REDIS_URL" || { echo "make beat needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
 	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
+
+# Docker Compose's .env from .env.example, with fresh SECRET_KEY and DAILY_DEAL_SECRET (an
+# existing .env is left as it is): `make env && docker compose up` (docs/deployment.md).
+env:
+	$(PYTHON) deploy/make_env.py
 
 # Everything that `make run`, `make test` and `make beat` leave behind: the virtualenv, tool
 # caches, build output, the embedded SQLite database and beat's schedule.
