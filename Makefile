@@ -37,7 +37,7 @@ install-run: $(RUN_STAMP)
 # The embedded default: SQLite in the project, no Redis, DEBUG on for a local server. One
 # process serves everything, live streams included: uvicorn (ASGI), since runserver (WSGI)
 # cannot hold a stream open; it restarts when a Python file of the project changes.
-RELOAD_DIRS := $(foreach dir,scorpion_site games accounts stats web,--reload-dir $(dir))
+RELOAD_DIRS := $(foreach dir,scorpion_site infrastructure games accounts stats staff web,--reload-dir $(dir))
 # Without beat, today's and tomorrow's daily deals are certified before serving (a few seconds
 # the first time, then a lookup), so the daily shows its band before its first play; the deals
 # are never printed. A failure only warns: the deal is then certified at its first play.
@@ -71,7 +71,7 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 # The worker and beat need a broker; like `make run` they default to DEBUG on (a laptop).
-# One worker consumes both queues here (the default one and `hints`, scorpion_site/queues.py),
+# One worker consumes both queues here (the default one and `hints`, infrastructure/queues.py),
 # so a developer runs one process; docker-compose.yml runs a worker per queue.
 worker: install-run
 	@test -n "$$REDIS_URL" || { echo "make worker needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }

@@ -60,9 +60,9 @@ from games.variants import (
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
-from scorpion_site import throttles
-from scorpion_site.cache import redis_client
-from scorpion_site.queues import ANALYSIS_TASK, CHANCES_TASK, queue_for
+from infrastructure import throttles
+from infrastructure.cache import redis_client
+from infrastructure.queues import ANALYSIS_TASK, CHANCES_TASK, queue_for
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -1043,7 +1043,7 @@ def winnable_deal_draw(*, owner: User, difficulty: str | None = None) -> Winnabl
 # whole service (a band run dry for one player is likely dry for others; they get
 # difficulty_unavailable at once rather than a core each). Expires by itself should the
 # process die holding it. Under "throttle:" so that, while Redis is down, it is held in each
-# process (scorpion_site/cache.py) instead of failing open.
+# process (infrastructure/cache.py) instead of failing open.
 BAND_INLINE_LOCK = "throttle:winnable-band-inline"
 BAND_INLINE_LOCK_SECONDS = 120
 
@@ -1231,16 +1231,16 @@ def game_analysis_ensure(*, game_id: UUID, inline: bool = False) -> GameAnalysis
 
 
 def _worker_for(task_name: str) -> bool:
-    """A live worker consumes the queue the task is routed to (scorpion_site/queues.py)."""
+    """A live worker consumes the queue the task is routed to (infrastructure/queues.py)."""
     return _worker_available(queue_for(task_name))
 
 
 def _worker_available(queue: str) -> bool:
     """A broker is configured and a worker consuming ``queue`` ran its heartbeat lately
-    (scorpion_site.liveness)."""
+    (infrastructure.liveness)."""
     if not settings.REDIS_URL:
         return False
-    from scorpion_site import liveness
+    from infrastructure import liveness
 
     return liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).queue_ok(queue)
 

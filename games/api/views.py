@@ -51,7 +51,7 @@ from games.api.serializers import (
 )
 from games.models import Game
 from games.variants import variant_summaries
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
 
 
 def player(request: Request) -> User:

@@ -29,13 +29,13 @@ from rest_framework.response import Response
 from accounts import scopes
 from accounts.authentication import credentials_recheck
 from games import selectors
-from games.api.problems import problem_response
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from games.api.views import player
 from games.streams import payloads
 from games.streams.hub import Hub, Message, Subscription, game_channel, user_channel
 from games.streams.slots import Slots
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
+from infrastructure.problems import problem_response
 
 # The key of request.META under which the stream application passes its Opener.
 OPENER = "scorpion.stream_opener"

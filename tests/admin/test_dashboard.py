@@ -17,8 +17,8 @@ from games import services
 from games.history import Command
 from games.models import DailyDeal, Game, GameStatus, WinnableDeal
 from games.services import DealChoice
-from scorpion_site import liveness
-from scorpion_site.staff import selectors
+from infrastructure import liveness
+from staff import selectors
 from tests.admin.conftest import (
     NOW,
     TODAY,

@@ -577,7 +577,7 @@ def test_leaderboard_page_in_superscript_digits_is_a_validation_error(player: Pl
 
 # --- Hostile requests to every operation, from the list of served operations ---------------
 
-# Bodies no parser may be handed (games.api.problems.JsonBodyMiddleware), each with its code.
+# Bodies no parser may be handed (infrastructure.problems.JsonBodyMiddleware), each with its code.
 HOSTILE_BODIES = {
     "nested a thousand deep": (b"[" * 1000 + b"]" * 1000, "json_too_deep"),
     "a 5,000-digit number": (b'{"seed": ' + b"1" * 5000 + b"}", "malformed_json"),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 from tests.ops.compose import (
     NGINX_TEMPLATES,
     ROOT,
@@ -85,7 +85,7 @@ def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:
 
 def test_each_queue_has_a_worker_service_of_its_own() -> None:
     """worker takes the default queue only, worker-hints the hints queue only (the chances and
-    the analyses, scorpion_site/queues.py); both are the app image with the app environment,
+    the analyses, infrastructure/queues.py); both are the app image with the app environment,
     and each health check pings its own node, not any."""
     shell = operator_shell()
     for name, queue in WORKERS.items():

@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import DailyDeal
-from scorpion_site import liveness
+from infrastructure import liveness
 from scorpion_site.celery import app as celery_app
 from tests.conftest import require_service
 from tests.workers.harness import compose_commands, process_env, running, wait_until

@@ -2,8 +2,8 @@
 last ticked.
 
 Each is a timestamp in Redis (the broker they share), written by the processes themselves:
-beat on every tick of its scheduler (scorpion_site.beat), a worker whenever it runs the
-``heartbeat`` task that beat sends to each queue every HEARTBEAT_SECONDS (scorpion_site/queues.py:
+beat on every tick of its scheduler (infrastructure.beat), a worker whenever it runs the
+``heartbeat`` task that beat sends to each queue every HEARTBEAT_SECONDS (infrastructure/queues.py:
 the default queue and ``hints``, each with a worker of its own, so each has its own key). A web
 process reads them for the health check, the staff dashboard and the choice between sending
 work to a worker and doing it inline, so an operator sees "beat stopped 20 minutes ago" rather
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import redis
 
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 
 # The default queue's worker (the key's name predates the hints queue), then the hints one.
 WORKER_KEY = "scorpion:liveness:worker"
@@ -152,10 +152,10 @@ def check(process: str, *, redis_url: str | None, now: datetime.datetime) -> str
 
 
 def main(argv: list[str]) -> int:
-    """``python -m scorpion_site.liveness beat``: exit 0 when beat ticked lately, 1 otherwise.
+    """``python -m infrastructure.liveness beat``: exit 0 when beat ticked lately, 1 otherwise.
     Reads REDIS_URL from the environment alone (no Django start-up: a health check runs often)."""
     if len(argv) != 1:
-        print("usage: python -m scorpion_site.liveness beat|worker|hints", file=sys.stderr)
+        print("usage: python -m infrastructure.liveness beat|worker|hints", file=sys.stderr)
         return 2
     try:
         problem = check(
