@@ -49,6 +49,7 @@ run: install-run
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/ruff format --check .
 	$(BIN)/python client_sdk/scripts/unasync.py --check
 
@@ -89,7 +90,7 @@ env:
 # Everything that `make run`, `make test` and `make beat` leave behind: the virtualenv, tool
 # caches, build output, the embedded SQLite database and beat's schedule.
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles artifacts \
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache staticfiles artifacts \
 		build dist *.egg-info client_sdk/build client_sdk/dist client_sdk/*.egg-info \
 		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule* \
 		games/engine/_solver_c.*.so games/engine/_variant_c.*.so
