@@ -27,6 +27,8 @@ from django.utils import timezone
 from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
+from games.broadcast import publish
+from games.deal_choice import DealChoice
 from games.engine.cards import parse_deal_code
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
@@ -50,7 +52,6 @@ from games.models import (
     WinnableDeal,
     daily_reveal_moment,
 )
-from games.streams import publish
 from games.variants import (
     CERTIFIED_VARIANTS,
     CHANCES_VARIANTS,
@@ -60,9 +61,9 @@ from games.variants import (
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
-from infrastructure import throttles
+from infrastructure import background, throttles
 from infrastructure.cache import redis_client
-from infrastructure.queues import ANALYSIS_TASK, CHANCES_TASK, queue_for
+from infrastructure.queues import ANALYSIS_TASK, CHANCES_TASK, POOL_TOP_UP_TASK, queue_for
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -99,19 +100,6 @@ class CommandResult:
 class VariantNotOfferedError(Exception):
     """The variant cannot be played in the mode asked for (the daily challenge and the
     winnable pool are Scorpion deals; PySolFC numbers deal Scorpion)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealChoice:
-    """Where a new game's deal comes from, and which game of the Scorpion family it is. At
-    most one of seed, code or pysol_number is set; they are read in ``variant``."""
-
-    mode: str = GameMode.RANDOM
-    seed: int | None = None
-    code: str | None = None
-    pysol_number: int | None = None
-    variant: str = DEFAULT_VARIANT
-    difficulty: str | None = None  # winnable mode only: draw from this band (None: any)
 
 
 def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
@@ -1077,9 +1065,7 @@ def _winnable_band_certify(*, difficulty: str) -> WinnableDeal:
 
 
 def _pool_top_up_enqueue() -> bool:
-    from games import tasks  # games.tasks imports this module
-
-    return tasks.enqueue(tasks.top_up_winnable_pool)
+    return background.enqueue(POOL_TOP_UP_TASK)
 
 
 # --- Post-game analysis ---
@@ -1136,9 +1122,7 @@ def _analysis_pending_key(game_id: str) -> str:
 
 
 def _analysis_enqueue(game_id: str) -> bool:
-    from games import tasks  # games.tasks imports this module
-
-    sent = tasks.enqueue(tasks.analyse_game, game_id)
+    sent = background.enqueue(ANALYSIS_TASK, game_id)
     if sent:
         cache.set(_analysis_pending_key(game_id), True, ANALYSIS_PENDING_SECONDS)
     return sent
@@ -1433,9 +1417,7 @@ def _chances_schedule(game_id: str, version: int) -> bool:
     """Send a chances task unless one is queued or running for the game; True if one is."""
     if not cache.add(_chances_key("queued", game_id), version, CHANCES_QUEUED_SECONDS):
         return True
-    from games import tasks  # games.tasks imports this module
-
-    if tasks.enqueue(tasks.compute_chances, game_id, version):
+    if background.enqueue(CHANCES_TASK, game_id, version):
         return True
     cache.delete(_chances_key("queued", game_id))
     return False

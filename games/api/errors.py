@@ -10,8 +10,8 @@ from typing import Any
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.api.serializers import game_representation
 from games.engine.errors import EngineError
+from games.presentation import game_representation
 from games.services import (
     AnalysisUnavailableError,
     CertificationError,

@@ -29,9 +29,9 @@ from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
-from games.streams import payloads
+from games.broadcast import payloads
+from games.broadcast.hub import Message, Signal, get_hub
 from games.streams.gate import OPENER, Opener, StreamStart
-from games.streams.hub import Message, Signal, get_hub
 from games.streams.slots import get_slots
 
 logger = logging.getLogger(__name__)

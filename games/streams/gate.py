@@ -31,8 +31,8 @@ from accounts.authentication import credentials_recheck
 from games import selectors
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from games.api.views import player
-from games.streams import payloads
-from games.streams.hub import Hub, Message, Subscription, game_channel, user_channel
+from games.broadcast import payloads
+from games.broadcast.hub import Hub, Message, Subscription, game_channel, user_channel
 from games.streams.slots import Slots
 from infrastructure.api import ApiView
 from infrastructure.problems import problem_response

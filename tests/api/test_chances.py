@@ -249,7 +249,7 @@ def test_double_scorpion_the_solver_rarely_decides_gets_a_clear_refusal(player: 
 def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """A live worker on every queue, as far as the service can tell; the tasks sent to it are
     recorded (their arguments), not run."""
-    from games import tasks
+    from infrastructure import background
 
     sent: list[tuple[Any, ...]] = []
 
@@ -258,7 +258,7 @@ def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
         return True
 
     monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", enqueue)
+    monkeypatch.setattr(background, "enqueue", enqueue)
     return sent
 
 

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from games.broadcast import hub as hub_module
 from games.models import Game
-from games.streams import hub as hub_module
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_games import hidden_cards, strings_in
 from tests.streams.conftest import Frame, Streams

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.streams.gate import Opener
-from games.streams.hub import (
+from games.broadcast.hub import (
     SUBSCRIBER_BUFFER,
     LocalHub,
     Message,
@@ -18,6 +17,7 @@ from games.streams.hub import (
     Signal,
     Subscription,
 )
+from games.streams.gate import Opener
 from tests.conftest import require_service
 from tests.workers.harness import free_port, private_redis
 
