@@ -1,6 +1,6 @@
 """A game as its clients see it: the one rendering of games, events, hints, analyses and
 winning chances, shared by the REST API (games.api.views) and the live streams
-(games.streams.payloads), so that a stream's event and the API's answer cannot differ. The
+(games.broadcast.payloads), so that a stream's event and the API's answer cannot differ. The
 API's serializers describe these shapes for the OpenAPI schema; this module builds them.
 Nothing here writes or asks the services."""
 

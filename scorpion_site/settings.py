@@ -510,7 +510,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Live streams (Server-Sent Events, served by the ASGI stream server) ---
-# A comment line every so many seconds keeps proxies from closing an idle stream.
+# A `heartbeat` event every so many seconds, busy or idle: proxies keep a quiet stream open, and
+# clients reopen a stream after two missed heartbeats (a connection that died without closing).
 STREAM_HEARTBEAT_SECONDS = env_int("STREAM_HEARTBEAT_SECONDS", 15, minimum=1)
 # Open streams per player, across every stream process (429 beyond).
 STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 10, minimum=1)

@@ -261,6 +261,8 @@ class AsyncScorpion(BaseClient):
                             yield item
                         if follower.ended:
                             return
+                        if follower.reopen:
+                            break
                 except httpx.TransportError as exc:
                     error = exc
                 finally:

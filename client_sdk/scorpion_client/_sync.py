@@ -263,6 +263,8 @@ class Scorpion(BaseClient):
                             yield item
                         if follower.ended:
                             return
+                        if follower.reopen:
+                            break
                 except httpx.TransportError as exc:
                     error = exc
                 finally:
