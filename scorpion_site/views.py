@@ -8,7 +8,7 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 
 from games.api.problems import PROBLEMS, problem_json_response
-from games.variants import variant_choices
+from games.variants import offered_variant_choices
 
 
 @ensure_csrf_cookie
@@ -17,8 +17,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
     The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
     """
-    # The variant pickers list the registry (Scorpion first), never a copy of it.
-    return render(request, "home.html", {"page": "home", "variants": variant_choices()})
+    # The variant pickers list the registry's offered variants (Scorpion first), never a copy.
+    return render(request, "home.html", {"page": "home", "variants": offered_variant_choices()})
 
 
 # A read of public constants: no CSRF check, which would answer a POST with Django's HTML

@@ -31,7 +31,7 @@ from games.services import (
     VariantNotOfferedError,
     VersionConflictError,
 )
-from games.variants import UnknownVariantError, variant_names
+from games.variants import UnknownVariantError, offered_variant_names
 
 logger = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
-        return problem_response("unknown_variant", str(exc), variants=variant_names())
+        return problem_response("unknown_variant", str(exc), variants=offered_variant_names())
     if isinstance(exc, EngineError):
         if exc.details:
             return problem_response(exc.code, str(exc), details=exc.details)
@@ -179,7 +179,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         if isinstance(exc, exceptions.ValidationError):
             extra["errors"] = exc.detail
             if code == "unknown_variant":
-                extra["variants"] = variant_names()
+                extra["variants"] = offered_variant_names()
             detail = _flatten_detail(exc.detail)
         else:
             detail = _flatten_detail(exc.detail)
