@@ -8,7 +8,7 @@ variant that keeps its rules: ``wasp`` -> ``wasp-ii`` (the same layout and rules
 name for them now), ``double-scorpion`` -> ``double-scorpion-3-2`` (kept for those games only:
 docs/rules.md, "The Scorpion family"). The stored positions name their variant too (the
 engine's ``Position.to_dict``): the projection and the snapshots are renamed with the game, so
-each still equals the fold of its log (tests/games/test_variant_migration.py replays them all).
+each still equals the fold of its log (tests/api/test_variant_migration.py replays them all).
 
 Runs once, before any game of the new rules exists: after it, ``wasp`` and ``double-scorpion``
 are the 3.4.0 games.

@@ -246,7 +246,7 @@ def test_the_compiled_search_refuses_what_is_not_a_position() -> None:
 
     position = deal_position(deal_code_for_seed(1, WASP), WASP)
     columns = [list(column) for column in position.columns]
-    arguments = (0, 1, False, True, 10, -1.0, 300, 20, 0, False)
+    arguments = (0, 1, False, True, 10, -1.0, 300, 20, 0, False, True)
     columns[0][0] = 52
     with pytest.raises(ValueError, match="card"):
         _variant_c.search(columns, position.hidden, position.stock, (), *arguments)
