@@ -150,7 +150,7 @@ _HOW_TO_PLAY = {
     "when you like. Build down in suit, moving any face-up card with everything on it (either "
     "copy of a card); only a King goes into an empty column. Collect all eight King to Ace "
     "runs.",
-    "double-scorpion-3-2": "Double Scorpion (PySolFC 3.2): two decks in ten columns, four "
+    "double-scorpion-3-2": "Double Scorpion 3.2: two decks in ten columns, four "
     "face-down cards in each of the first five; no stock. Build down in suit, moving any "
     "face-up card with everything on it; only a King goes into an empty column. Collect all "
     "eight King to Ace runs.",

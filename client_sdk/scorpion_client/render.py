@@ -34,7 +34,7 @@ VARIANT_TITLES = {
     "scorpion-tail": "Scorpion Tail",
     "three-blind-mice": "Three Blind Mice",
     "double-scorpion": "Double Scorpion",
-    "double-scorpion-3-2": "Double Scorpion (PySolFC 3.2)",
+    "double-scorpion-3-2": "Double Scorpion 3.2",
 }
 RED_SUITS = frozenset("HD")
 CELL = 5  # characters per column

@@ -261,7 +261,7 @@ DOUBLE_SCORPION = Variant(
 DOUBLE_SCORPION_3_2 = replace(
     DOUBLE_SCORPION,
     name="double-scorpion-3-2",
-    title="Double Scorpion (PySolFC 3.2)",
+    title="Double Scorpion 3.2",
     column_sizes=(11,) * 4 + (10,) * 6,
     stock_size=0,
     source="PySolFC 3.2.0 pysollib/games/spider.py, class DoubleScorpion (game 511)",

@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
                     ("scorpion-tail", "Scorpion Tail"),
                     ("three-blind-mice", "Three Blind Mice"),
                     ("double-scorpion", "Double Scorpion"),
-                    ("double-scorpion-3-2", "Double Scorpion (PySolFC 3.2)"),
+                    ("double-scorpion-3-2", "Double Scorpion 3.2"),
                 ],
                 default="scorpion",
                 max_length=32,

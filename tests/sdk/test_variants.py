@@ -72,7 +72,7 @@ def test_a_two_deck_move_names_the_lower_copy_with_copy(client: Scorpion) -> Non
     game = client.games.create(seed=4, variant="double-scorpion")
     lower = next(move for move in game.hints().moves if move.copy == "lower")
     event = game.move(lower.card, lower.to, from_=lower.from_, copy=lower.copy)
-    column = [card for card in game.columns[lower.to].cards]
+    column = list(game.columns[lower.to].cards)
     assert event.count >= 3
     assert column[-event.count] == lower.card
 
