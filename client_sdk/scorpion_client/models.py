@@ -574,7 +574,7 @@ class AnalysisStep:
 
 
 _ACTION_CHANCE_FIELDS = (
-    *("type", "card", "to", "from", "chance", "low", "high"),
+    *("type", "card", "to", "from", "copy", "chance", "low", "high"),
     *("wins", "losses", "undecided", "samples"),
 )
 
@@ -585,7 +585,7 @@ class ActionChance:
     is taken from, or "deal") and its winning chance: the share of ``samples`` deals, drawn
     among those consistent with what the player sees, still won after it; ``low``-``high`` its
     95% interval. Send ``from_`` with the move where two copies of a card could make it
-    (Double Scorpion)."""
+    (Double Scorpion), and ``copy`` where both lie face up in that column."""
 
     type: str
     chance: float
@@ -598,6 +598,7 @@ class ActionChance:
     card: str | None = None
     to: int | None = None
     from_: int | None = None
+    copy: Copy | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -614,6 +615,7 @@ class ActionChance:
             card=_opt_str(data.get("card")),
             to=_opt_int(data.get("to")),
             from_=_opt_int(data.get("from")),
+            copy=cast(Copy | None, _opt_str(data.get("copy"))),
             extra=_extra(
                 data,
                 _ACTION_CHANCE_FIELDS,

@@ -761,6 +761,12 @@ class ActionChanceSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in its column: which "
+        "one (send it as the move's `copy`), as hints name it.",
+    )
     chance = serializers.FloatField(
         help_text="Share of the sampled deals still won after this action, 0 to 1 (an "
         "undecided sample counts as not won)."

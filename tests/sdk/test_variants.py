@@ -73,6 +73,7 @@ def test_a_two_deck_move_names_the_lower_copy_with_copy(client: Scorpion) -> Non
     lower = next(move for move in game.hints().moves if move.copy == "lower")
     event = game.move(lower.card, lower.to, from_=lower.from_, copy=lower.copy)
     column = list(game.columns[lower.to].cards)
+    assert event.count is not None
     assert event.count >= 3
     assert column[-event.count] == lower.card
 
