@@ -96,6 +96,17 @@ def test_undo_restores_and_replay_reproduces_exactly(game: Played) -> None:
 
 @SETTINGS
 @given(played())
+def test_runs_collected_by_one_action_are_listed_in_column_order(game: Played) -> None:
+    # PySolFC's order: the leftmost column's run first, whichever column the card left; the
+    # position lists the collected suits in that order too.
+    for before, record, after in game.steps:
+        columns = [step.column for step in record.collected]
+        assert columns == sorted(columns)
+        assert after.collected == before.collected + tuple(s.suit for s in record.collected)
+
+
+@SETTINGS
+@given(played())
 def test_player_view_never_shows_a_face_down_or_stock_card(game: Played) -> None:
     for position in game.positions:
         view = player_view(position)
