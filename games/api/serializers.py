@@ -674,6 +674,12 @@ class AnalysisCommandSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in the column it "
+        "leaves: which one moves, as a command's `copy`.",
+    )
 
 
 class AnalysisStepSerializer(serializers.Serializer[Any]):
