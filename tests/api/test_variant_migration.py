@@ -154,3 +154,24 @@ def test_the_migration_leaves_todays_games_and_the_other_variants_alone(player: 
 
     assert {game.pk: (game.variant, game.state) for game in Game.objects.all()} == before
     assert {str(pk) for pk in before} == set(games.values())
+
+
+def test_a_game_begun_in_double_scorpion_3_2_restarts_by_its_own_rules(player: Player) -> None:
+    owner = User.objects.get(email=player.email)
+    code = deal_code_for_seed(8, get_variant("double-scorpion-3-2"))
+    game = Game.objects.create(
+        owner=owner,
+        mode="seeded",
+        variant="double-scorpion-3-2",
+        deal_code=code,
+        seed=8,
+        state=deal_state(code, "double-scorpion-3-2").to_dict(),
+    )
+    response = player.post(f"/api/v1/games/{game.pk}/restart/")
+    assert response.status_code == 201, response.content
+    again = response.json()
+    assert again["variant"] == "double-scorpion-3-2"
+    assert [len(column["cards"]) + column["hidden"] for column in again["columns"]] == [11] * 4 + [
+        10
+    ] * 6
+    assert again["stock"] == 0
