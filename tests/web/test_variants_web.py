@@ -177,6 +177,41 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     page.context.close()
 
 
+@pytest.mark.parametrize("copy", ["lower", "upper"])
+def test_a_tap_on_either_of_two_copies_in_one_column_moves_that_one(
+    browser: Any, live_server: Any, player: Player, copy: str
+) -> None:
+    # Double Scorpion seed 4: both copies of 3D lie face up in one column, and either may move
+    # (PySolFC 3.4.0+). The tapped one moves, with the cards on it.
+    game = player.new_game(seed=4, variant="double-scorpion")
+    hint = next(
+        move
+        for move in player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"]
+        if move.get("copy") == copy
+    )
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    copies = page.locator(
+        f'#board button.card[data-card="{hint["card"]}"][data-column="{hint["from"]}"]'
+    )
+    expect(copies).to_have_count(2)
+    card = copies.first if copy == "lower" else copies.last
+    box = card.bounding_box()
+    assert box is not None
+    card.click(position={"x": box["width"] / 2, "y": 7})
+    table.wait_version(1)
+    sent = page.locator("#board").get_attribute("data-last-command") or ""
+    assert f'"copy":"{copy}"' in sent, sent
+    event = player.get(f"/api/v1/games/{game['id']}/events/").json()["results"][-1]
+    column = game["columns"][hint["from"]]["cards"]
+    lower_count = len(column) - column.index(hint["card"])
+    upper_count = column[::-1].index(hint["card"]) + 1
+    assert event["count"] == (lower_count if copy == "lower" else upper_count)
+    page.context.close()
+
+
 CARD_LABELS = "[...document.querySelectorAll('#board .card.face')].map((c) => c.ariaLabel)"
 
 
