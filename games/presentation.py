@@ -60,10 +60,13 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
                 "card": card_code(hint.action.card),
                 "from": source,
                 "to": hint.action.to,
+                **({"copy": copy} if copy else {}),
                 "reason": hint.reason,
                 "details": list(hint.details),
             }
-            for hint, source in zip(hints.hints, hints.sources, strict=True)
+            for hint, source, copy in zip(
+                hints.hints, hints.sources, hints.copies or [None] * len(hints.hints), strict=True
+            )
             if isinstance(hint.action, Move)
         ],
         "deal": hints.can_deal,

@@ -58,6 +58,7 @@ from games.variants import (
     DEFAULT_VARIANT,
     deal_state,
     normalise_deal_code,
+    offered_variant_choices,
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
@@ -99,7 +100,8 @@ class CommandResult:
 
 class VariantNotOfferedError(Exception):
     """The variant cannot be played in the mode asked for (the daily challenge and the
-    winnable pool are Scorpion deals; PySolFC numbers deal Scorpion)."""
+    winnable pool are Scorpion deals; PySolFC numbers deal Scorpion), or is no longer offered
+    for new games (kept for the games begun in it)."""
 
 
 def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
@@ -120,7 +122,15 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
         return prior
-    variant = variant_named(choice.variant).name  # raises UnknownVariantError
+    chosen = variant_named(choice.variant)  # raises UnknownVariantError
+    variant = chosen.name
+    if not chosen.offered:
+        # Kept so that the games begun in it replay and go on (a restart keeps its game's
+        # variant); a new game takes today's rules (docs/rules.md, "The Scorpion family").
+        offered = ", ".join(name for name, _ in offered_variant_choices())
+        raise VariantNotOfferedError(
+            f"{chosen.title} is kept for the games begun in it; a new game is one of {offered}"
+        )
     if variant not in CERTIFIED_VARIANTS and choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
         raise VariantNotOfferedError(
             f"the {choice.mode} mode deals Scorpion only, not {variant}: the daily challenge is "
@@ -403,6 +413,8 @@ def request_fingerprint(command: Command) -> str:
     request: list[Any] = [command.type, command.card, command.to]
     if command.source is not None:
         request.append(command.source)  # only then: older fingerprints stay as they were
+    if command.copy is not None:
+        request.append({"copy": command.copy})  # likewise
     return _fingerprint(request)
 
 
@@ -1299,6 +1311,7 @@ INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = (
     else {
         "scorpion": 30_000,
         "wasp": 25_000,
+        "wasp-ii": 25_000,
         "scorpion-tail": 15_000,
         "three-blind-mice": 7_000,
     }

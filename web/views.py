@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games.variants import variant_choices
+from games.variants import offered_variant_choices
 
 
 def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
@@ -85,5 +85,5 @@ def home(request: HttpRequest) -> HttpResponse:
 
     The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
     """
-    # The variant pickers list the registry (Scorpion first), never a copy of it.
-    return render(request, "home.html", {"page": "home", "variants": variant_choices()})
+    # The variant pickers list the registry's offered variants (Scorpion first), never a copy.
+    return render(request, "home.html", {"page": "home", "variants": offered_variant_choices()})

@@ -36,6 +36,7 @@ from scorpion_client.models import (
     Chances,
     Command,
     CommandResult,
+    Copy,
     CreateMode,
     Daily,
     DailyResult,
@@ -511,12 +512,16 @@ class Ops:
         )
 
     @staticmethod
-    def move_command(card: str, to: int | None = None, from_: int | None = None) -> Command:
+    def move_command(
+        card: str, to: int | None = None, from_: int | None = None, copy: Copy | None = None
+    ) -> Command:
         command: Command = {"type": "move", "card": normalize_card(card)}
         if to is not None:
             command["to"] = to
         if from_ is not None:
             command["from"] = from_
+        if copy is not None:
+            command["copy"] = copy
         return command
 
     @staticmethod

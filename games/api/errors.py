@@ -22,7 +22,7 @@ from games.services import (
     VariantNotOfferedError,
     VersionConflictError,
 )
-from games.variants import UnknownVariantError, variant_names
+from games.variants import UnknownVariantError, offered_variant_names
 from infrastructure.problems import api_exception_problem, problem_response
 
 logger = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, VersionConflictError):
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
-        return problem_response("unknown_variant", str(exc), variants=variant_names())
+        return problem_response("unknown_variant", str(exc), variants=offered_variant_names())
     if isinstance(exc, EngineError):
         if exc.details:
             return problem_response(exc.code, str(exc), details=exc.details)
@@ -65,5 +65,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response("deal_unavailable", str(exc))
     response = api_exception_problem(exc)
     if response is not None and response.data.get("code") == "unknown_variant":
-        response.data["variants"] = variant_names()  # a variant's name refused by a serializer
+        response.data["variants"] = (
+            offered_variant_names()
+        )  # a variant's name refused by a serializer
     return response

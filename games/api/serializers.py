@@ -17,6 +17,7 @@ from games.deal_choice import DealChoice
 from games.engine.cards import parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
+from games.engine.position import COPIES
 from games.history import Command
 from games.models import (
     AnalysisOutcome,
@@ -29,9 +30,9 @@ from games.variants import (
     DEFAULT_VARIANT,
     UnknownVariantError,
     normalise_deal_code,
+    offered_variant_names,
     variant_choices,
     variant_named,
-    variant_names,
 )
 
 MAX_SEED = 2**63 - 1
@@ -53,7 +54,7 @@ class UnknownVariantProblem(serializers.ValidationError):
     problem_code = "unknown_variant"
 
     def __init__(self, name: str) -> None:
-        names = ", ".join(variant_names())
+        names = ", ".join(offered_variant_names())
         super().__init__({"variant": [f"no variant named {name[:40]!r}; the variants: {names}"]})
 
 
@@ -302,12 +303,20 @@ class CommandSerializer(StrictSerializer):
     expected_version = StrictIntegerField(
         required=False, allow_null=True, min_value=0, max_value=MAX_VERSION
     )
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        allow_null=True,
+        help_text="Which of two face-up copies of the card lying in the column it is taken "
+        "from (`from`): `upper` (the default, nearer the top) or `lower` (it carries more "
+        "cards). Two-deck variants only; hints name it where it is needed.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and "card" not in attrs:
             raise serializers.ValidationError({"card": ['a move names a card, e.g. "8H"']})
         if attrs["type"] != "move":
-            extra = [name for name in ("card", "to", "from") if attrs.get(name) is not None]
+            extra = [name for name in ("card", "to", "from", "copy") if attrs.get(name) is not None]
             if extra:
                 raise serializers.ValidationError(
                     {name: [f"only a move takes {name}"] for name in extra}
@@ -317,7 +326,13 @@ class CommandSerializer(StrictSerializer):
     def to_command(self) -> Command:
         data = self.validated_data
         card = parse_card(data["card"]) if data["type"] == "move" else None
-        return Command(type=data["type"], card=card, to=data.get("to"), source=data.get("from"))
+        return Command(
+            type=data["type"],
+            card=card,
+            to=data.get("to"),
+            source=data.get("from"),
+            copy=data.get("copy"),
+        )
 
 
 # "from" is a Python keyword, so it cannot be declared as a class attribute.
@@ -562,6 +577,12 @@ class StatePageSerializer(serializers.Serializer[Any]):
 class HintMoveSerializer(serializers.Serializer[Any]):
     card = serializers.CharField()
     to = serializers.IntegerField(help_text="The destination column, from 0.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Only where both copies of the card lie face up in its column (two decks): "
+        "which one moves, `upper` or `lower`; send it as the move's `copy`.",
+    )
     reason = serializers.CharField(help_text="In words; columns from 0.")
     details = HintDetailSerializer(
         many=True, help_text="The reason as data, part by part; columns from 1."
@@ -644,6 +665,12 @@ class AnalysisCommandSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in the column it "
+        "leaves: which one moves, as a command's `copy`.",
+    )
 
 
 class AnalysisStepSerializer(serializers.Serializer[Any]):
@@ -731,6 +758,12 @@ class ActionChanceSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in its column: which "
+        "one (send it as the move's `copy`), as hints name it.",
+    )
     chance = serializers.FloatField(
         help_text="Share of the sampled deals still won after this action, 0 to 1 (an "
         "undecided sample counts as not won)."
