@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
-from games.engine.position import apply, legal_actions
-from games.engine.variants import deal_code_for_seed, deal_position, get_variant
+from games.engine.position import apply, deal_position, legal_actions
+from games.engine.variants import deal_code_for_seed, get_variant
 
 
 def main() -> None:

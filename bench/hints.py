@@ -51,9 +51,17 @@ from games.engine.chances import (
 )
 from games.engine.deals import SplitMix64
 from games.engine.hints import ranked_hints
-from games.engine.position import DEAL, Action, Position, apply, legal_actions, resolve_move
+from games.engine.position import (
+    DEAL,
+    Action,
+    Position,
+    apply,
+    deal_position,
+    legal_actions,
+    resolve_move,
+)
 from games.engine.solver import Verdict, solve
-from games.engine.variants import VARIANTS, Variant, deal_code_for_seed, deal_position
+from games.engine.variants import VARIANTS, Variant, deal_code_for_seed
 
 
 @dataclass

@@ -38,14 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.machine import machine_description
 from games.engine import solver, variant_solver
 from games.engine.cards import parse_card
-from games.engine.position import DEAL, Action, play, resolve_move, status
+from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, compiled, solve
 from games.engine.variants import (
     SCORPION,
     VARIANTS,
     Variant,
     deal_code_for_seed,
-    deal_position,
     get_variant,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import position as engine_position
 from games.engine import variants as engine_variants
 from games.engine.errors import UnknownVariantError
 from games.engine.variants import OFFERED_VARIANTS, SCORPION, VARIANTS, Variant, get_variant
@@ -97,13 +98,13 @@ def normalise_deal_code(code: str, variant: str) -> str:
     """A player's deal code, trimmed and upper-cased, checked against ``variant`` (raises
     DealCodeError naming what is wrong)."""
     normal = code.strip().upper()
-    engine_variants.deal_position(normal, get_variant(variant))
+    engine_position.deal_position(normal, get_variant(variant))
     return normal
 
 
 def deal_state(code: str, variant: str) -> GameState:
     """The state a game of ``variant`` starts from: its deal as dealt, nothing played."""
-    position = engine_variants.deal_position(code, get_variant(variant))
+    position = engine_position.deal_position(code, get_variant(variant))
     return GameState(position=position, line=(), redo=())
 
 

@@ -60,58 +60,29 @@ there (``compiled()``, the SCORPION_SOLVER setting), the Python search otherwise
 
 from __future__ import annotations
 
-import importlib
 import os
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import DECK_SIZE, card_code, parse_card, parse_deal_code
+from games.engine.cards import DECK_SIZE, card_code, parse_deal_code
+from games.engine.search_base import (
+    _CHECK_CLOCK_EVERY,
+    _VERDICTS,
+    SOLVER_ENVIRONMENT,
+    ImproperlyConfiguredSolver,
+    PositionLike,
+    Solution,
+    Verdict,
+    _load_compiled,
+    _OutOfBudget,
+)
+from games.engine.variant_solver import solve_variant
 from games.engine.variants import SCORPION, Variant
 
-# The same search compiled (games/engine/_solver_c.c, built by setup.py where a C compiler is
-# at hand): it visits the same positions in the same order, finds the same line and counts the
-# same nodes, about 45 times faster, and without holding the GIL. Without it, the search below.
-# SCORPION_SOLVER chooses: "compiled" (fail at import if it was not built: a production image
-# must not fall back unnoticed), "python" (the search below, e.g. for a benchmark side by side),
-# or unset/empty (compiled where built).
-SOLVER_ENVIRONMENT = "SCORPION_SOLVER"
-
-
-def _load_compiled(choice: str, name: str = "_solver_c") -> ModuleType | None:
-    """The compiled module ``games.engine.<name>`` (built from games/engine/<name>.c) as
-    SOLVER_ENVIRONMENT chooses; variant_solver.py loads its own (``_variant_c``) alike."""
-    if choice not in ("", "compiled", "python"):
-        raise ImproperlyConfiguredSolver(
-            f'{SOLVER_ENVIRONMENT} is "compiled", "python" or empty, not {choice!r}'
-        )
-    if choice == "python":
-        return None
-    try:
-        module = importlib.import_module(f"games.engine.{name}")
-    except ImportError as error:
-        if choice == "compiled":
-            raise ImproperlyConfiguredSolver(
-                f"{SOLVER_ENVIRONMENT}=compiled, but games/engine/{name}.c was not built "
-                f"(no C compiler at install time?): {error}"
-            ) from error
-        return None
-    return module
-
-
-class ImproperlyConfiguredSolver(RuntimeError):
-    """SCORPION_SOLVER asks for what cannot be had."""
-
-
 _solver_c: ModuleType | None = _load_compiled(os.environ.get(SOLVER_ENVIRONMENT, "").strip())
-# The other variants' search compiled (games/engine/_variant_c.c), chosen alike and loaded here,
-# so that SCORPION_SOLVER=compiled fails at start without it too; variant_solver.py uses it.
-_variant_c: ModuleType | None = _load_compiled(
-    os.environ.get(SOLVER_ENVIRONMENT, "").strip(), "_variant_c"
-)
 
 if TYPE_CHECKING:
     from games.engine.position import Action
@@ -119,6 +90,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_NODE_BUDGET",
     "DEFAULT_TIME_BUDGET",
+    "ImproperlyConfiguredSolver",
     "PositionLike",
     "SharedSearch",
     "Solution",
@@ -127,7 +99,6 @@ __all__ = [
     "solve",
 ]
 
-Verdict = Literal["won", "lost", "unknown"]
 
 # A budget in positions visited, enough for every deal of seeds 0-9,999 (the most, seed 7908,
 # takes 1,025,570): compiled, at most about 2 s of search and 64 MB of positions seen; in
@@ -153,71 +124,12 @@ _DEALT_BIT = 1 << 52
 _EXTRA_SHIFT = 53
 _COLLECTED_SHIFT = _EXTRA_SHIFT + 6 * _STOCK_SIZE
 _SUIT_BITS = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
-_CHECK_CLOCK_EVERY = 256
 _ALL_CARDS = list(range(DECK_SIZE))
-
-
-class PositionLike(Protocol):
-    """What ``solve`` reads from a mid-game position (``games.engine.position.Position``)."""
-
-    @property
-    def columns(self) -> Sequence[Sequence[int]]: ...
-
-    @property
-    def hidden(self) -> Sequence[int]: ...
-
-    @property
-    def stock(self) -> Sequence[int]: ...
-
-    @property
-    def collected(self) -> Sequence[int]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """The verdict on a position, with a winning line when there is one.
-
-    ``line`` is a list of API commands (``{"type": "move", "card": "8H", "to": 3}``,
-    ``{"type": "deal"}``; ``to`` is the 0-based destination column), the format of
-    tests/data/deals.json, to be played from the position that was solved. Empty unless ``verdict``
-    is "won". ``nodes`` is the number of distinct positions visited, ``seconds`` the time taken.
-    """
-
-    verdict: Verdict
-    line: list[dict[str, Any]]
-    nodes: int
-    seconds: float
-
-    @property
-    def won(self) -> bool:
-        return self.verdict == "won"
-
-    @property
-    def lost(self) -> bool:
-        return self.verdict == "lost"
-
-    def actions(self) -> list[Action]:
-        """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``.
-        A command names a card by its face: in two decks the card is the copy its ``from``
-        column holds (``games.engine.position.resolve_move``), which this does not look up."""
-        from games.engine.position import DEAL, Move
-
-        return [
-            DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
-            for command in self.line
-        ]
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def compiled() -> bool:
     """Whether Scorpion's search runs compiled (games/engine/_solver_c.c) here."""
     return _solver_c is not None
-
-
-_VERDICTS: dict[int, Verdict] = {1: "won", 0: "lost", -1: "unknown"}
 
 
 def _compiled_solve(
@@ -279,8 +191,6 @@ def solve(
     # rely on Scorpion's rules, see that module).
     variant = getattr(cards_or_position, "variant", None) or variant or SCORPION
     if variant is not SCORPION:
-        from games.engine.variant_solver import solve_variant
-
         return solve_variant(cards_or_position, variant, node_budget, time_budget)
     started = time.perf_counter()
     columns, hidden, stock, collected = _read_position(cards_or_position)

@@ -47,20 +47,22 @@ without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU pe
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Generator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from games.engine import solver
 from games.engine.cards import card_code
 from games.engine.deals import SplitMix64
-from games.engine.solver import (
+from games.engine.search_base import (
     _CHECK_CLOCK_EVERY,
     _VERDICTS,
+    SOLVER_ENVIRONMENT,
     PositionLike,
     Solution,
     Verdict,
+    _load_compiled,
     _OutOfBudget,
 )
 from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red
@@ -73,7 +75,9 @@ __all__ = ["compiled", "dead", "solve_variant", "uses_deadlock_proof"]
 # The same search compiled (games/engine/_variant_c.c), chosen by SCORPION_SOLVER as Scorpion's
 # is and loaded with it (games/engine/solver.py): "compiled" fails at start where it was not
 # built, "python" keeps the search below, unset or empty takes the compiled one where built.
-_variant_c: ModuleType | None = solver._variant_c
+_variant_c: ModuleType | None = _load_compiled(
+    os.environ.get(SOLVER_ENVIRONMENT, "").strip(), "_variant_c"
+)
 
 
 def compiled() -> bool:
@@ -129,8 +133,8 @@ def solve_variant(
 
     Compiled where built (``compiled()``), in every variant, Three Blind Mice's deadlock proof
     included: the same answers (verdict, line, nodes) as the search below."""
-    from games.engine.position import Position
-    from games.engine.variants import initial_position, parse_deal_code
+    from games.engine.position import Position, initial_position
+    from games.engine.variants import parse_deal_code
 
     started = time.perf_counter()
     if isinstance(source, str):

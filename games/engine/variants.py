@@ -18,13 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from games.engine.cards import RANKS, SUITS, card_code
 from games.engine.errors import DealCodeError, UnknownVariantError
-
-if TYPE_CHECKING:
-    from games.engine.position import Position
 
 __all__ = [
     "DOUBLE_SCORPION",
@@ -41,10 +38,8 @@ __all__ = [
     "EmptyColumn",
     "Variant",
     "deal_code_for_seed",
-    "deal_position",
     "format_deal_code",
     "get_variant",
-    "initial_position",
     "parse_deal_code",
 ]
 
@@ -380,18 +375,6 @@ def deal_code_for_seed(seed: int, variant: Variant = SCORPION) -> str:
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return "".join(card_code(card % FACES) for card in deck)
-
-
-def initial_position(cards_: Sequence[int], variant: Variant = SCORPION) -> Position:
-    """The position a deal of ``variant`` starts from (cards in deal-code order)."""
-    from games.engine import position
-
-    return position.initial_position(cards_, variant)
-
-
-def deal_position(code: str, variant: Variant = SCORPION) -> Position:
-    """The position a deal code of ``variant`` starts from."""
-    return initial_position(parse_deal_code(code, variant), variant)
 
 
 def describe(variant: Variant) -> str:

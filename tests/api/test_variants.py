@@ -10,9 +10,10 @@ from rest_framework.test import APIClient
 
 from games import tasks
 from games.analysis import VARIANT_ANALYSIS_BUDGETS, analysis_budgets
+from games.engine.position import deal_position
 from games.engine.solver import solve
 from games.engine.variant_solver import dead
-from games.engine.variants import VARIANTS, deal_code_for_seed, deal_position
+from games.engine.variants import VARIANTS, deal_code_for_seed
 from games.models import Game
 from tests.api.conftest import Player
 

@@ -132,9 +132,9 @@ def test_same_seed_same_answer_and_another_seed_draws_other_deals() -> None:
 def test_a_spent_work_budget_ends_the_sampling_with_the_samples_drawn_so_far() -> None:
     # A deal's start in Wasp: every sample is a whole deal, each action solved apart, so the
     # work budget binds long before 40 samples (the case it exists for).
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal_code
-    from games.engine.variants import deal_position as variant_position
 
     wasp = VARIANTS["wasp-ii"]  # the layout Wasp had when these deals were picked
     table = VisibleTable.of(variant_position(variant_deal_code(1, wasp), wasp))
@@ -158,9 +158,9 @@ def test_the_first_sample_overruns_the_work_budget_by_the_floor_a_solve_at_most(
     # Wasp seed 34's deal: its first sample took 6.2 s of CPU, most of it solves of up to 20,000
     # positions each, in a request whose work budget is about 2.4 s.
     from games.engine import chances as module
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal_code
-    from games.engine.variants import deal_position as variant_position
 
     wasp = VARIANTS["wasp-ii"]  # the layout Wasp had when these deals were picked
     table = VisibleTable.of(variant_position(variant_deal_code(34, wasp), wasp))
@@ -231,9 +231,9 @@ def test_a_solve_the_deadline_stopped_abandons_the_estimate(
     # undecided it would make a worse answer than the worker's, so there is no answer at all.
     # (Scorpion's samples are solved by a shared search, the other variants' by ``solve``.)
     from games.engine import chances as module
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal_code
-    from games.engine.variants import deal_position as variant_position
 
     clock = [100.0]
     monkeypatch.setattr(module, "perf_counter", lambda: clock[0])
@@ -287,9 +287,9 @@ def test_zero_samples_is_refused() -> None:
 def test_variant_chances_follow_the_variants_rules_and_stay_fair(
     name: str, budget: int, seed: int, data: st.DataObject
 ) -> None:
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import VARIANTS
     from games.engine.variants import deal_code_for_seed as variant_deal
-    from games.engine.variants import deal_position as variant_position
 
     variant = VARIANTS[name]
     position = variant_position(variant_deal(seed, variant), variant)
@@ -317,9 +317,9 @@ def test_variant_chances_follow_the_variants_rules_and_stay_fair(
 
 
 def _double_scorpion_position(seed: int, data: st.DataObject) -> Position:
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import DOUBLE_SCORPION
     from games.engine.variants import deal_code_for_seed as variant_deal
-    from games.engine.variants import deal_position as variant_position
 
     position = variant_position(variant_deal(seed, DOUBLE_SCORPION), DOUBLE_SCORPION)
     for _ in range(data.draw(st.integers(0, 40))):
@@ -511,9 +511,9 @@ def test_a_winning_line_s_first_move_is_found_by_its_column_among_two_copies() -
     # At Double Scorpion seed 0's deal two copies of a card can go onto one destination: the
     # line's command names the face, and its `from` says which of the two moves.
     from games.engine.chances import _line_start
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import DOUBLE_SCORPION
     from games.engine.variants import deal_code_for_seed as variant_deal
-    from games.engine.variants import deal_position as variant_position
 
     position = variant_position(variant_deal(0, DOUBLE_SCORPION), DOUBLE_SCORPION)
     table = VisibleTable.of(position)
@@ -542,9 +542,9 @@ def test_a_winning_line_s_first_move_is_found_by_its_column_among_two_copies() -
 def test_the_chances_of_two_copies_in_one_column_name_which_copy_moves() -> None:
     # Double Scorpion seed 4: both copies of 3D face up in one column, and either may move
     # (PySolFC 3.4.0+): each gets its own chance, named as hints name it, never merged.
+    from games.engine.position import deal_position as variant_position
     from games.engine.variants import DOUBLE_SCORPION
     from games.engine.variants import deal_code_for_seed as variant_deal
-    from games.engine.variants import deal_position as variant_position
 
     position = variant_position(variant_deal(4, DOUBLE_SCORPION), DOUBLE_SCORPION)
     table = VisibleTable.of(position)

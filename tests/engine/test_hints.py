@@ -98,7 +98,8 @@ def test_hint_details_say_the_reason_with_columns_numbered_1_to_7() -> None:
 def test_the_deal_hint_names_the_columns_the_stock_goes_to() -> None:
     # Double Scorpion's stock of four goes onto columns 0-3 (PySolFC 3.4.0+), Scorpion's three
     # onto columns 0-2, as the hint has always said.
-    from games.engine.variants import DOUBLE_SCORPION, deal_code_for_seed, deal_position
+    from games.engine.position import deal_position
+    from games.engine.variants import DOUBLE_SCORPION, deal_code_for_seed
 
     double = deal_position(deal_code_for_seed(0, DOUBLE_SCORPION), DOUBLE_SCORPION)
     (deal,) = [hint for hint in ranked_hints(double) if hint.action == DEAL]

@@ -23,6 +23,7 @@ from games.engine.position import (
     _variant_actions,
     apply,
     copy_of,
+    deal_position,
     legal_actions,
     legal_moves,
     player_view,
@@ -39,7 +40,6 @@ from games.engine.variants import (
     VARIANTS,
     Variant,
     deal_code_for_seed,
-    deal_position,
 )
 from tests.engine.random_play import unseen_cards, with_unseen
 

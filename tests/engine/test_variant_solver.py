@@ -19,6 +19,7 @@ from games.engine.position import (
     Action,
     Position,
     apply,
+    deal_position,
     legal_actions,
     play,
     resolve_move,
@@ -35,7 +36,6 @@ from games.engine.variants import (
     WASP_II,
     Variant,
     deal_code_for_seed,
-    deal_position,
 )
 
 # The suits kept on the table, and the runs counted as collected (by their King's suit).

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import solver, variant_solver
-from games.engine.position import Position
+from games.engine.position import Position, deal_position
 from games.engine.solver import Solution
 from games.engine.variant_solver import compiled, dead, solve_variant
 from games.engine.variants import (
@@ -28,7 +28,6 @@ from games.engine.variants import (
     WASP_II,
     Variant,
     deal_code_for_seed,
-    deal_position,
 )
 from tests.engine.test_variant_properties import Played, played
 from tests.engine.test_variant_solver import (

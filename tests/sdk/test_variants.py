@@ -9,8 +9,9 @@ from typing import get_args
 import pytest
 from scorpion_client import Scorpion, ValidationError, Variant, VariantInfo, cli
 
+from games.engine.position import deal_position
 from games.engine.solver import solve
-from games.engine.variants import OFFERED_VARIANTS, VARIANTS, deal_code_for_seed, deal_position
+from games.engine.variants import OFFERED_VARIANTS, VARIANTS, deal_code_for_seed
 from tests.sdk.conftest import PASSWORD, fast_transport, new_email
 from tests.sdk.test_cli import Terminal
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from games.engine.position import deal_position
 from games.engine.solver import solve
 from games.engine.variants import (
     OFFERED_VARIANTS,
     VARIANTS,
     deal_code_for_seed,
-    deal_position,
 )
 from tests.api.conftest import Player, sign_up
 from tests.web.conftest import DESKTOP, shoot
