@@ -12,6 +12,7 @@ Column indexes are 0-based, as in the API (0-6; 0-9 in the ten-column variants).
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar, cast
@@ -50,6 +51,7 @@ __all__ = [
     "LeaderboardEntry",
     "Me",
     "Page",
+    "RateLimit",
     "Session",
     "Stats",
     "Variant",
@@ -1247,3 +1249,34 @@ class FeedResync:
 
 FeedEvent = GameCreated | GameEnded | DailyResult | FeedResync
 """What ``client.me.stream()`` yields."""
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """Where the client stands with the server's rate limit, as the last answer said it
+    (``RateLimit-Limit``, ``RateLimit-Remaining``, ``RateLimit-Reset``; the tightest of the
+    server's counters): ``limit`` requests a window, ``remaining`` of them left, the window
+    ending ``reset`` seconds after the answer was read (``read_at``, ``time.monotonic()``)."""
+
+    limit: int
+    remaining: int
+    reset: float
+    read_at: float
+
+    @property
+    def resets_in(self) -> float:
+        """Seconds from now until the window ends (0 once it has)."""
+        return max(0.0, self.read_at + self.reset - time.monotonic())
+
+    @classmethod
+    def from_headers(cls, headers: Mapping[str, str]) -> RateLimit | None:
+        """The fields of an answer, or None when it has none (or they do not parse)."""
+        try:
+            return cls(
+                limit=int(headers["RateLimit-Limit"]),
+                remaining=int(headers["RateLimit-Remaining"]),
+                reset=float(headers["RateLimit-Reset"]),
+                read_at=time.monotonic(),
+            )
+        except (KeyError, ValueError):
+            return None
