@@ -540,12 +540,16 @@ class Hints:
 @dataclass
 class AnalysisStep:
     """One command of a winning line (``{"type": "move", "card": "QD", "to": 2}`` or
-    ``{"type": "deal"}``) and the table after it (face-down cards as counts)."""
+    ``{"type": "deal"}``; in the other variants a move also names its ``from``) and the table
+    after it (face-down cards as counts; ``variant`` and Three Blind Mice's ``reserve`` as in
+    a ``Game``)."""
 
     command: dict[str, Any]
     columns: list[Column]
     stock: int
     collected: list[str]
+    variant: Variant = "scorpion"
+    reserve: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -555,7 +559,9 @@ class AnalysisStep:
             columns=_list_of(data.get("columns"), Column.from_json),
             stock=_int(data["stock"]),
             collected=_str_list(data.get("collected")),
-            extra=_extra(data, ("command", "columns", "stock", "collected")),
+            variant=cast(Variant, _opt_str(data.get("variant")) or "scorpion"),
+            reserve=_str_list(data.get("reserve")),
+            extra=_extra(data, ("command", "columns", "stock", "collected", "variant", "reserve")),
         )
 
 
