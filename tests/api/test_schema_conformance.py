@@ -2,7 +2,8 @@
 of the main game endpoints (create, state, command, states, hints, chances, analysis) is
 validated against its operation's response schema (jsonschema), with every object closed
 (``additionalProperties: false``), so a field the schema does not declare fails too (as
-``AnalysisStep``'s ``variant``, ``reserve`` and ``command.from`` did)."""
+``AnalysisStep``'s ``variant``, ``reserve`` and ``command.from`` did); the ``RateLimit-*``
+fields the schema names are sent."""
 
 from __future__ import annotations
 
@@ -75,6 +76,11 @@ def check(method: str, path: str, answer: Any) -> Any:
     assert not errors, f"{method.upper()} {path} {status}: " + "; ".join(
         f"{list(error.path)}: {error.message}" for error in errors[:5]
     )
+    # The rate-limit fields the schema names are sent, as whole numbers.
+    named = [name for name in response.get("headers", {}) if name.startswith("RateLimit-")]
+    assert len(named) == 3, (method, path, status)
+    for name in named:
+        assert int(answer[name]) >= 0, (name, answer[name])
     return body
 
 
