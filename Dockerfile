@@ -37,6 +37,7 @@ RUN pip install --no-cache-dir --no-deps /tmp/wheels/*.whl \
 # tests/ops/test_image.py runs this line against the installed wheel.
 RUN DEBUG=false SECRET_KEY=build-only-key-not-used-at-runtime-0123456789abcdefghij \
     DAILY_DEAL_SECRET=build-only-daily-key-not-used-at-runtime-0123 EMAIL_URL=consolemail:// \
+    ALLOWED_HOSTS=build.invalid \
     python manage.py collectstatic --noinput
 USER scorpion
 EXPOSE 8000

@@ -37,6 +37,9 @@ install-run: $(RUN_STAMP)
 # The embedded default: SQLite in the project, no Redis, DEBUG on for a local server. One
 # process serves everything, live streams included: uvicorn (ASGI), since runserver (WSGI)
 # cannot hold a stream open; it restarts when a Python file of the project changes.
+# --no-proxy-headers: uvicorn would otherwise take X-Forwarded-For from 127.0.0.1 as the client's
+# address, and any local client would pick a fresh rate limit per request; the app reads that
+# header itself, by NUM_PROXIES (infrastructure/client_ip.py), the one rule in every process.
 RELOAD_DIRS := $(foreach dir,scorpion_site infrastructure games accounts stats staff web,--reload-dir $(dir))
 # Without beat, today's and tomorrow's daily deals are certified before serving (a few seconds
 # the first time, then a lookup), so the daily shows its band before its first play; the deals
@@ -45,7 +48,7 @@ run: install-run
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py daily_deals_prepare \
 		|| echo "make run: serving anyway; each daily deal is certified at its first play" >&2
-	DEBUG=$${DEBUG:-true} $(BIN)/uvicorn scorpion_site.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 1 --reload $(RELOAD_DIRS)
+	DEBUG=$${DEBUG:-true} $(BIN)/uvicorn scorpion_site.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers --timeout-graceful-shutdown 1 --reload $(RELOAD_DIRS)
 
 lint: install
 	$(BIN)/ruff check .

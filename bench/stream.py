@@ -350,6 +350,7 @@ def stream_command(port: int) -> list[str]:
         str(port),
         "--timeout-graceful-shutdown",
         "5",
+        "--no-proxy-headers",
         "--no-access-log",
     ]
 

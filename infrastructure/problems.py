@@ -190,16 +190,43 @@ class ApiBodyLimitMiddleware:
 
 
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")
+# The most of a refused body read (and thrown away) before answering 413: far above the 64 KiB
+# limit, so that a client that sends a large body whole still reads a clean 413. Past it the
+# connection is closed with the rest unread, which the client may see as a reset; nginx refuses
+# every body over the limit itself (deploy/nginx/, client_max_body_size), so only a client that
+# reaches the app directly can send one.
+MAX_DRAINED_BYTES = 4 * 1024 * 1024
+_DRAIN_CHUNK = 64 * 1024
+
+
+def drain_body(request: HttpRequest, *, most: int = MAX_DRAINED_BYTES) -> None:
+    """Read and discard the request's body (at most ``most`` bytes).
+
+    An answer sent before the body has been read is lost more often than not: under gunicorn
+    the connection is then closed with the body still arriving, the kernel answers the unread
+    bytes with a reset, and the client (or nginx, still sending: a 502) never reads the answer.
+    Under ASGI the body has already been read into a file, so this costs nothing."""
+    left = most
+    try:
+        while left > 0:
+            chunk = request.read(min(_DRAIN_CHUNK, left))
+            if not chunk:
+                return
+            left -= len(chunk)
+    except OSError:  # the client went away (UnreadablePostError is an OSError)
+        return
 
 
 def body_length_refusal(request: HttpRequest, limit: int) -> HttpResponse | None:
     """A problem response if the Content-Length is not a length (only ASCII digits: ``int()``
-    would take "1_0", "٣" or 5,000 digits) or is over ``limit``; else None."""
+    would take "1_0", "٣" or 5,000 digits) or is over ``limit`` (the body drained first:
+    ``drain_body``); else None."""
     raw = request.META.get("CONTENT_LENGTH") or "0"
     if not _CONTENT_LENGTH.fullmatch(raw.strip()):
         return problem_json_response("validation_error", "invalid Content-Length")
     length = int(raw)
     if length > limit:
+        drain_body(request)
         return problem_json_response(
             "payload_too_large", f"the body has {length} bytes; the limit is {limit}"
         )
@@ -331,6 +358,7 @@ class JsonBodyMiddleware:
             try:
                 body = request.body
             except RequestDataTooBig:
+                drain_body(request)
                 return problem_json_response("payload_too_large", f"the limit is {limit} bytes")
             if body:
                 try:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rest_framework.throttling import SimpleRateThrottle
@@ -44,6 +46,33 @@ def window_counter(key: str, duration: int, now: float) -> tuple[str, float]:
     return f"{key}:{int(window)}", duration - elapsed
 
 
+@dataclass(frozen=True, slots=True)
+class RateLimitState:
+    """Where one counter stands after this request: ``limit`` requests a window, ``remaining``
+    of them left (0 once refused), the window ending in ``reset`` seconds."""
+
+    limit: int
+    remaining: int
+    reset: float
+
+
+def tightest(states: Iterable[RateLimitState]) -> RateLimitState | None:
+    """The counter a client meets first: the fewest requests left, and among the spent ones
+    the longest wait (the one ``Retry-After`` names)."""
+    return min(states, key=lambda state: (state.remaining, -state.reset), default=None)
+
+
+def rate_limit_headers(state: RateLimitState) -> dict[str, str]:
+    """The ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` fields (the
+    names of the IETF draft's earlier versions, which GitHub and most clients read), in whole
+    requests and seconds (docs/api.md, "Rate limits")."""
+    return {
+        "RateLimit-Limit": str(state.limit),
+        "RateLimit-Remaining": str(state.remaining),
+        "RateLimit-Reset": str(max(1, math.ceil(state.reset))),
+    }
+
+
 class FixedWindowRateThrottle(SimpleRateThrottle):
     """A ``SimpleRateThrottle`` (same rates, scopes and settings) counting per fixed window."""
 
@@ -51,6 +80,8 @@ class FixedWindowRateThrottle(SimpleRateThrottle):
     num_requests: int | None  # set by SimpleRateThrottle.__init__ from the rate
     duration: int | None
     remaining: float = 0.0
+    # Where this request left the counter (None: this throttle does not count the request).
+    state: RateLimitState | None = None
 
     def get_ident(self, request: Request) -> str:
         # The client's address as NUM_PROXIES vouches for it (infrastructure/client_ip.py);
@@ -66,6 +97,9 @@ class FixedWindowRateThrottle(SimpleRateThrottle):
         counter, self.remaining = window_counter(key, self.duration, self.timer())
         # The counter outlives its window by a second at most.
         count = incr_counter(self.cache, counter, ttl=math.ceil(self.remaining) + 1)
+        self.state = RateLimitState(
+            self.num_requests, max(0, self.num_requests - count), self.remaining
+        )
         return count <= self.num_requests
 
     def wait(self) -> float:

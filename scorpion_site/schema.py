@@ -4,6 +4,9 @@
   (``application/problem+json``, the ``Problem`` component).
 - Request bodies of the strict serializers refuse unknown fields, so their schemas say
   ``additionalProperties: false``.
+- Every answer of the API but a 5XX names the rate-limit fields the throttles add
+  (``RateLimit-*``, ``infrastructure/api.py``; a 429's ``Retry-After`` too): not required,
+  since a request refused before it is counted (a token that fails authentication) has none.
 """
 
 from __future__ import annotations
@@ -33,6 +36,25 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "required": ["type", "title", "status", "detail", "code"],
 }
 
+RATE_LIMIT_HEADERS: dict[str, dict[str, Any]] = {
+    "RateLimit-Limit": {
+        "description": "Requests a window of the rate-limit counter nearest to being spent.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in that counter's window (0 once refused).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until that counter's window ends (at least 1).",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "Retry-After": {
+        "description": "429 (and some 503): seconds to wait before asking again.",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+}
+
 STRICT_REQUEST_COMPONENTS = ("GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest")
 
 
@@ -45,6 +67,12 @@ def add_problems_and_strict_requests(
 ) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Problem"] = PROBLEM_SCHEMA
+    result["components"]["headers"] = RATE_LIMIT_HEADERS
+    rate_limit_refs = {
+        name: {"$ref": f"#/components/headers/{name}"}
+        for name in RATE_LIMIT_HEADERS
+        if name.startswith("RateLimit-")
+    }
     for name in STRICT_REQUEST_COMPONENTS:
         if name in schemas:
             schemas[name]["additionalProperties"] = False
@@ -64,4 +92,11 @@ def add_problems_and_strict_requests(
             responses.setdefault(
                 "5XX", {"description": "A problem on our side.", "content": _problem_content()}
             )
+            for status, response in responses.items():
+                if status.startswith("5"):
+                    continue
+                headers = response.setdefault("headers", {})
+                headers.update(rate_limit_refs)
+                if status in ("429", "4XX"):
+                    headers["Retry-After"] = {"$ref": "#/components/headers/Retry-After"}
     return result

@@ -61,6 +61,37 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# Secrets may come from a file instead (Docker and Kubernetes secrets, mounted read-only): with
+# NAME_FILE set, NAME is the file's content, its trailing newline stripped (what `echo` and most
+# editors leave). Setting both is an error, never a silent choice.
+SECRET_FILE_VARIABLES = (
+    "SECRET_KEY",
+    "DAILY_DEAL_SECRET",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "EMAIL_URL",
+    "OIDC_PRIVATE_KEY",
+)
+
+
+def env_secret(name: str) -> str | None:
+    """``name``'s value, or the content of the file ``name_FILE`` names (one trailing newline
+    stripped); None if neither is set. Only for the names of SECRET_FILE_VARIABLES."""
+    assert name in SECRET_FILE_VARIABLES, name
+    raw = os.environ.get(name)
+    path = os.environ.get(f"{name}_FILE")
+    if path is None:
+        return raw
+    if raw is not None:
+        raise ImproperlyConfigured(f"{name} and {name}_FILE are both set: keep one of them")
+    try:
+        content = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise ImproperlyConfigured(f"{name}_FILE={path!r} cannot be read: {reason}") from None
+    return content.removesuffix("\n").removesuffix("\r")
+
+
 _RATE = re.compile(r"^[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)$")
 
 
@@ -74,7 +105,7 @@ def env_rate(name: str, default: str) -> str:
 
 def env_rsa_key(name: str, default: str) -> str:
     """An RSA private key in PEM form, checked by loading it."""
-    raw = os.environ.get(name)
+    raw = env_secret(name)
     if not raw:
         return default
     pem = raw.replace("\\n", "\n").strip() + "\n"
@@ -90,11 +121,10 @@ def env_rsa_key(name: str, default: str) -> str:
     return pem
 
 
-env = environ.Env()
-
 DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = os.environ.get("SECRET_KEY", DEFAULT_SECRET_KEY)
+_SECRET_KEY = env_secret("SECRET_KEY")
+SECRET_KEY = DEFAULT_SECRET_KEY if _SECRET_KEY is None else _SECRET_KEY
 if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
     raise ImproperlyConfigured(
         "SECRET_KEY must be set to a random value of at least 50 characters when DEBUG is off "
@@ -109,7 +139,7 @@ MIN_DAILY_DEAL_SECRET = 32
 
 
 def env_daily_deal_secret(*, debug: bool, secret_key: str) -> str:
-    raw = os.environ.get("DAILY_DEAL_SECRET")
+    raw = env_secret("DAILY_DEAL_SECRET")
     if raw is None:
         if debug:
             return DEFAULT_DAILY_DEAL_SECRET
@@ -145,6 +175,12 @@ DAILY_DEAL_SECRET = env_daily_deal_secret(debug=DEBUG, secret_key=SECRET_KEY)
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    # Django would start and then refuse every request with 400.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must name the site's host names when DEBUG is off, comma-separated "
+        "(e.g. scorpion.example,www.scorpion.example): without one every request gets 400"
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -207,9 +243,31 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-}
+
+def env_database_url(default: str) -> dict[str, Any]:
+    """DATABASE_URL (or DATABASE_URL_FILE) as Django's database settings. A URL whose scheme
+    names no database (``garbage``, ``postgres//host``) stops start-up naming the variable, not
+    its value, which holds the password (django-environ would only warn, with the password, and
+    Django then fail on a missing ENGINE)."""
+    url = env_secret("DATABASE_URL")
+    if url is None:
+        url = default
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in environ.Env.DB_SCHEMES:
+        raise ImproperlyConfigured(
+            "DATABASE_URL is not a database URL: postgres://user:password@host:5432/name "
+            "or sqlite:////absolute/path.sqlite3"
+        )
+    try:
+        config: dict[str, Any] = environ.Env.db_url_config(url)
+    except (ImproperlyConfigured, KeyError, ValueError):  # a port that is not a number, ...
+        raise ImproperlyConfigured(
+            "DATABASE_URL could not be read: check its port and percent-encoding"
+        ) from None
+    return config
+
+
+DATABASES = {"default": env_database_url(f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 # Keep connections open between requests: a move is a handful of short queries and a new
 # PostgreSQL connection per request would cost more than all of them.
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
@@ -231,7 +289,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL") or None
+REDIS_URL = env_secret("REDIS_URL") or None
 if REDIS_URL is not None and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} is not a redis:// URL")
 
@@ -404,7 +462,7 @@ HEADLESS_SPECIFICATION_TEMPLATE_NAME = "api_docs/allauth_swagger.html"
 # special characters in the password are percent-encoded. Without it, messages go to the
 # console, which is only right on a laptop: with DEBUG off, a missing EMAIL_URL stops start-up
 # rather than silently losing every verification and reset message.
-_EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+_EMAIL_URL = (env_secret("EMAIL_URL") or "").strip()
 if not _EMAIL_URL and not DEBUG:
     raise ImproperlyConfigured(
         "EMAIL_URL must be set when DEBUG is off, e.g. smtp+tls://user:password@host:587 "

@@ -10,6 +10,8 @@ os.environ.setdefault("SECRET_KEY", "test-only-key-" + "x" * 50)
 os.environ.setdefault("DAILY_DEAL_SECRET", "test-only-daily-deal-secret-" + "d" * 20)
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 os.environ.setdefault("EMAIL_URL", "consolemail://")
+# DEBUG off asks for host names; Django's test client calls itself "testserver".
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 
 from scorpion_site.settings import *  # noqa: F403
 

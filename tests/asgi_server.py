@@ -32,6 +32,8 @@ class AsgiServer:
         config = uvicorn.Config(
             StreamRouter(ASGIStaticFilesHandler(get_asgi_application())),
             log_level="warning",
+            # As make run and compose serve it: the client's address is the app's to derive.
+            proxy_headers=False,
             lifespan="off",
             timeout_graceful_shutdown=1,
         )

@@ -176,10 +176,14 @@ class AsyncScorpion(BaseClient):
         attempt = 0
         refreshed = False
         while True:
+            pause = self._pace_delay()
+            if pause:
+                await _sleep(pause)
             sent_token = self.token
             request = self._build(self._http, spec, seconds)
             try:
                 response = await self._http.send(request)
+                self._note_rate_limit(response)
             except httpx.RequestError as exc:
                 delay = self._delay_after_error(spec, attempt, exc)
                 if delay is None:

@@ -56,6 +56,7 @@ from scorpion_client.models import (
     Leaderboard,
     Me,
     Page,
+    RateLimit,
     Session,
     Stats,
     Variant,
@@ -107,12 +108,18 @@ class RetryPolicy:
     endpoint) are re-sent only when the server surely did not act on them (the connection was
     refused, 429, 503). A ``Retry-After`` longer than ``max_retry_after`` is not waited
     for: ``RateLimited`` is raised at once with ``retry_after`` set.
+
+    ``pace``: when the last answer said no request is left in the rate limit's window
+    (``client.rate_limit``), wait until the window ends before sending the next one, rather
+    than meet a 429 (a wait longer than ``max_retry_after`` is not made: the request goes and
+    its 429 is raised).
     """
 
     max_retries: int = DEFAULT_MAX_RETRIES
     backoff_base: float = 0.5
     backoff_max: float = 8.0
     max_retry_after: float = 60.0
+    pace: bool = True
     retry_statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
 
     def backoff(self, attempt: int) -> float:
@@ -784,6 +791,11 @@ def resolve_base_url(
     return os.environ.get("SCORPION_URL") or DEFAULT_BASE_URL
 
 
+@dataclass
+class _RateLimitHolder:
+    current: RateLimit | None = None
+
+
 class BaseClient:
     """Configuration, request building and answer handling shared by both clients."""
 
@@ -824,11 +836,35 @@ class BaseClient:
         self.credentials.on_refresh = on_token_refresh
         self.timeout = timeout
         self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
+        # A holder, so that the views of ``with_options`` (copies) share what they learn.
+        self._rate_limit = _RateLimitHolder()
         self.default_headers: dict[str, str] = {
             "User-Agent": USER_AGENT,
             "Accept": "application/json, application/problem+json",
             **(headers or {}),
         }
+
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """Where this client stands with the server's rate limit, as the last answer that
+        said it (``RateLimit-*`` fields) had it: ``limit``, ``remaining``, ``resets_in``."""
+        return self._rate_limit.current
+
+    def _note_rate_limit(self, response: httpx.Response) -> None:
+        found = RateLimit.from_headers(response.headers)
+        if found is not None:
+            self._rate_limit.current = found
+
+    def _pace_delay(self) -> float:
+        """Seconds to wait before sending, so as not to meet a 429 the last answer foretold."""
+        current = self._rate_limit.current
+        if not self.retry.pace or current is None or current.remaining > 0:
+            return 0.0
+        wait = current.resets_in
+        if not 0.0 < wait <= self.retry.max_retry_after:
+            return 0.0
+        logger.info("rate limit spent: waiting %.2fs for its window to end", wait)
+        return wait
 
     @property
     def token(self) -> str | None:

@@ -178,10 +178,14 @@ class Scorpion(BaseClient):
         attempt = 0
         refreshed = False
         while True:
+            pause = self._pace_delay()
+            if pause:
+                _sleep(pause)
             sent_token = self.token
             request = self._build(self._http, spec, seconds)
             try:
                 response = self._http.send(request)
+                self._note_rate_limit(response)
             except httpx.RequestError as exc:
                 delay = self._delay_after_error(spec, attempt, exc)
                 if delay is None:

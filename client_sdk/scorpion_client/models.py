@@ -12,6 +12,7 @@ Column indexes are 0-based, as in the API (0-6; 0-9 in the ten-column variants).
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar, cast
@@ -51,6 +52,7 @@ __all__ = [
     "LeaderboardEntry",
     "Me",
     "Page",
+    "RateLimit",
     "Session",
     "Stats",
     "Variant",
@@ -554,12 +556,16 @@ class Hints:
 @dataclass
 class AnalysisStep:
     """One command of a winning line (``{"type": "move", "card": "QD", "to": 2}`` or
-    ``{"type": "deal"}``) and the table after it (face-down cards as counts)."""
+    ``{"type": "deal"}``; in the other variants a move also names its ``from``) and the table
+    after it (face-down cards as counts; ``variant`` and Three Blind Mice's ``reserve`` as in
+    a ``Game``)."""
 
     command: dict[str, Any]
     columns: list[Column]
     stock: int
     collected: list[str]
+    variant: Variant = "scorpion"
+    reserve: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -569,7 +575,9 @@ class AnalysisStep:
             columns=_list_of(data.get("columns"), Column.from_json),
             stock=_int(data["stock"]),
             collected=_str_list(data.get("collected")),
-            extra=_extra(data, ("command", "columns", "stock", "collected")),
+            variant=cast(Variant, _opt_str(data.get("variant")) or "scorpion"),
+            reserve=_str_list(data.get("reserve")),
+            extra=_extra(data, ("command", "columns", "stock", "collected", "variant", "reserve")),
         )
 
 
@@ -1265,3 +1273,34 @@ class FeedResync:
 
 FeedEvent = GameCreated | GameEnded | DailyResult | FeedResync
 """What ``client.me.stream()`` yields."""
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """Where the client stands with the server's rate limit, as the last answer said it
+    (``RateLimit-Limit``, ``RateLimit-Remaining``, ``RateLimit-Reset``; the tightest of the
+    server's counters): ``limit`` requests a window, ``remaining`` of them left, the window
+    ending ``reset`` seconds after the answer was read (``read_at``, ``time.monotonic()``)."""
+
+    limit: int
+    remaining: int
+    reset: float
+    read_at: float
+
+    @property
+    def resets_in(self) -> float:
+        """Seconds from now until the window ends (0 once it has)."""
+        return max(0.0, self.read_at + self.reset - time.monotonic())
+
+    @classmethod
+    def from_headers(cls, headers: Mapping[str, str]) -> RateLimit | None:
+        """The fields of an answer, or None when it has none (or they do not parse)."""
+        try:
+            return cls(
+                limit=int(headers["RateLimit-Limit"]),
+                remaining=int(headers["RateLimit-Remaining"]),
+                reset=float(headers["RateLimit-Reset"]),
+                read_at=time.monotonic(),
+            )
+        except (KeyError, ValueError):
+            return None

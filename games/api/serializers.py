@@ -673,11 +673,29 @@ class AnalysisCommandSerializer(serializers.Serializer[Any]):
     )
 
 
+# "from" is a Python keyword, so it cannot be declared as a class attribute.
+AnalysisCommandSerializer._declared_fields["from"] = serializers.IntegerField(
+    required=False,
+    help_text="Moves in the variants other than Scorpion: the column the card is taken from "
+    "(a reserve card: the column count plus its slot), to send as the move's `from`.",
+)
+
+
 class AnalysisStepSerializer(serializers.Serializer[Any]):
     command = AnalysisCommandSerializer(help_text="A command of the winning line.")
     columns = ColumnSerializer(many=True, help_text="The table after the command.")
     stock = serializers.IntegerField()
     collected = serializers.ListField(child=serializers.CharField())
+    variant = serializers.ChoiceField(
+        choices=variant_choices(),
+        required=False,
+        help_text="The variants other than Scorpion: which one (the table is drawn as theirs).",
+    )
+    reserve = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Three Blind Mice: the face-up reserve cards after the command.",
+    )
 
 
 class DifficultyMeasuresSerializer(serializers.Serializer[Any]):

@@ -32,6 +32,7 @@ def test_the_published_development_key_is_refused_with_debug_off() -> None:
         SECRET_KEY=STRONG_KEY,
         DAILY_DEAL_SECRET=DAILY_SECRET,
         EMAIL_URL="consolemail://",
+        ALLOWED_HOSTS="scorpion.example",
         OIDC_PRIVATE_KEY=settings.DEV_OIDC_PRIVATE_KEY.replace("\n", "\\n"),
     )
     assert result.returncode != 0
@@ -56,6 +57,7 @@ def test_a_real_key_in_one_line_is_read() -> None:
         SECRET_KEY=STRONG_KEY,
         DAILY_DEAL_SECRET=DAILY_SECRET,
         EMAIL_URL="consolemail://",
+        ALLOWED_HOSTS="scorpion.example",
         OIDC_PRIVATE_KEY=pem.replace("\n", "\\n"),
     )
     assert result.returncode == 0, result.stderr

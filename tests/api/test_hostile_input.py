@@ -8,15 +8,22 @@ password hasher. ``infrastructure.problems.JsonBodyMiddleware`` checks every suc
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from rest_framework.test import APIClient
 
 from games.models import Game
-from infrastructure.problems import MAX_JSON_DEPTH, MAX_JSON_NUMBER_LENGTH, json_depth_exceeds
+from infrastructure.problems import (
+    MAX_DRAINED_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_JSON_NUMBER_LENGTH,
+    json_depth_exceeds,
+)
 from tests.api.conftest import WON_DEAL, Player
 
 pytestmark = pytest.mark.django_db
@@ -333,3 +340,30 @@ def test_a_password_reset_key_of_no_account_is_a_400(client: str, key: str) -> N
     body = {"key": key, "password": GOOD_PASSWORD}
     response = APIClient().post(path, body, format="json")
     assert response.status_code == 400, response.content
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/", ALLAUTH_PATHS[0]])
+def test_a_refused_body_is_read_before_the_413(path: str) -> None:
+    """Answering before the body is read loses the answer under gunicorn (the connection is
+    closed on unread bytes: a reset, or nginx's 502): the app reads what it refuses, up to
+    MAX_DRAINED_BYTES. Through Django's WSGI handler, the whole middleware stack."""
+    statuses: list[str] = []
+    for size in (64 * 1024 + 1, 1024 * 1024, MAX_DRAINED_BYTES + 4096):
+        body = io.BytesIO(b" " * size)
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": path,
+            "SERVER_NAME": "testserver",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "testserver",
+            "CONTENT_TYPE": "application/json",
+            "CONTENT_LENGTH": str(size),
+            "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.input": body,
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": io.StringIO(),
+        }
+        answer = WSGIHandler()(environ, lambda status, headers: statuses.append(status))
+        assert b"payload_too_large" in b"".join(answer)
+        assert body.tell() == min(size, MAX_DRAINED_BYTES)
+    assert all(status.startswith("413") for status in statuses), statuses

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
@@ -68,6 +69,19 @@ def test_the_app_sits_behind_exactly_one_proxy_and_trusts_its_scheme() -> None:
         env = service_env(name, operator_shell())
         assert env["NUM_PROXIES"] == "1", name
         assert env["BEHIND_TLS_PROXY"] == "true", name
+
+
+def test_the_proxy_refuses_exactly_the_bodies_the_app_refuses() -> None:
+    """nginx's client_max_body_size is the app's DATA_UPLOAD_MAX_MEMORY_SIZE, one value for
+    both (a body between two limits reached an app that answered 413 before reading it)."""
+    template = (NGINX_TEMPLATES / "nginx.conf.template").read_text()
+    assert "client_max_body_size ${CLIENT_MAX_BODY_SIZE};" in template
+    for shell in (operator_shell(), operator_shell(DATA_UPLOAD_MAX_MEMORY_SIZE="131072")):
+        app = service_env("web", shell)["DATA_UPLOAD_MAX_MEMORY_SIZE"]
+        assert service_env("proxy", shell)["CLIENT_MAX_BODY_SIZE"] == app
+    assert service_env("web", operator_shell())["DATA_UPLOAD_MAX_MEMORY_SIZE"] == str(
+        settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    )
 
 
 def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:

@@ -29,6 +29,8 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
             "EMAIL_URL",
         }
         and not name.startswith(("SECURE_", "SESSION_", "CSRF_"))
+        # A secret given as a file (DATABASE_URL_FILE) replaces the variable CI may have set.
+        and f"{name}_FILE" not in env
     }
     clean.update(env)
     return subprocess.run(
@@ -246,3 +248,109 @@ def test_every_variable_the_settings_read_is_in_the_settings_table() -> None:
     table = table[: table.index("\n\n")]
     missing = sorted(name for name in names if f"`{name}`" not in table)
     assert not missing, f"settings read but not in docs/settings.md: {missing}"
+
+
+# --- Named errors, and secrets from files (issue 26) ---
+
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": STRONG_KEY,
+    "DAILY_DEAL_SECRET": DAILY_SECRET,
+    "ALLOWED_HOSTS": "scorpion.example",
+    "EMAIL_URL": "consolemail://",
+}
+
+
+def print_setting(expression: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return manage(
+        "shell",
+        "--verbosity=0",
+        "-c",
+        f"from django.conf import settings as s; print({expression})",
+        **env,
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["garbage", "postgres//db.example/scorpion", "mongo://u:hunter2@db.example/x"]
+)
+def test_a_malformed_database_url_stops_start_up_naming_the_variable(url: str) -> None:
+    result = manage("check", DEBUG="true", DATABASE_URL=url)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DATABASE_URL is not a database URL" in result.stderr
+    assert "KeyError" not in result.stderr
+    assert "hunter2" not in result.stderr  # the password stays out of the logs
+
+
+def test_an_empty_allowed_hosts_with_debug_off_stops_start_up() -> None:
+    for hosts in ("", " , "):
+        result = manage("check", **{**PRODUCTION, "ALLOWED_HOSTS": hosts})
+        assert result.returncode != 0
+        assert "ImproperlyConfigured: ALLOWED_HOSTS must name the site's host" in result.stderr
+    assert manage("check", **PRODUCTION).returncode == 0
+    assert manage("check", DEBUG="true", ALLOWED_HOSTS="").returncode == 0
+
+
+def test_each_secret_may_come_from_a_file_without_its_trailing_newline(tmp_path: Path) -> None:
+    files = {
+        "SECRET_KEY": STRONG_KEY + "\n",
+        "DAILY_DEAL_SECRET": DAILY_SECRET + "\r\n",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'from-file.sqlite3'}\n",
+        "REDIS_URL": "redis://:p%40ss@cache.example:6379/3\n",
+        "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example.com:587\n",
+    }
+    env = {name: value for name, value in PRODUCTION.items() if name not in files}
+    for name, content in files.items():
+        path = tmp_path / name.lower()
+        path.write_text(content, newline="")
+        env[f"{name}_FILE"] = str(path)
+    result = print_setting(
+        "repr(s.SECRET_KEY), repr(s.DAILY_DEAL_SECRET), s.DATABASES['default']['NAME'], "
+        "s.REDIS_URL, s.EMAIL_HOST_PASSWORD",
+        **env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        repr(STRONG_KEY),
+        repr(DAILY_SECRET),
+        str(tmp_path / "from-file.sqlite3"),
+        "redis://:p%40ss@cache.example:6379/3",
+        "secret",
+    ]
+
+
+def test_the_oidc_key_may_come_from_a_file(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    path = tmp_path / "oidc.pem"
+    path.write_text(pem)
+    result = print_setting(
+        "s.IDP_OIDC_PRIVATE_KEY.splitlines()[1]",
+        **PRODUCTION,
+        OIDC_PRIVATE_KEY_FILE=str(path),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == pem.splitlines()[1]
+
+
+def test_a_secret_and_its_file_both_set_stop_start_up(tmp_path: Path) -> None:
+    path = tmp_path / "secret_key"
+    path.write_text(STRONG_KEY)
+    result = manage("check", **PRODUCTION, SECRET_KEY_FILE=str(path))
+    assert result.returncode != 0
+    assert "SECRET_KEY and SECRET_KEY_FILE are both set" in result.stderr
+
+
+def test_a_secret_file_that_cannot_be_read_stops_start_up(tmp_path: Path) -> None:
+    env = {name: value for name, value in PRODUCTION.items() if name != "DAILY_DEAL_SECRET"}
+    missing = tmp_path / "nowhere"
+    result = manage("check", **env, DAILY_DEAL_SECRET_FILE=str(missing))
+    assert result.returncode != 0
+    assert f"DAILY_DEAL_SECRET_FILE={str(missing)!r} cannot be read" in result.stderr
