@@ -171,6 +171,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An app's access token reaches only the API views that accept it (accounts/app_tokens.py).
+    "accounts.app_tokens.AppTokenGateMiddleware",
     "games.api.problems.ApiBodyLimitMiddleware",
     "games.api.problems.JsonBodyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -457,7 +459,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        "accounts.permissions.TokenHasDeclaredScope",
+        # The scopes of an app's token are checked by every API view whatever its
+        # permission_classes (scorpion_site.api.ApiView, accounts/app_tokens.py).
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 
+from accounts.app_tokens import ignores_credentials
 from games.api.problems import PROBLEMS, problem_json_response
 from games.variants import variant_choices
 
@@ -41,7 +42,8 @@ def problem_type(request: HttpRequest, code: str) -> JsonResponse:
 
 
 # Any method: an unknown path is a 404 whatever the method, and no CSRF check (nothing is
-# written) may turn it into Django's HTML 403 page.
+# written) may turn it into Django's HTML 403 page. An app's token too gets the 404.
+@ignores_credentials
 @csrf_exempt
 def no_such_endpoint(request: HttpRequest) -> HttpResponse:
     """A 404 problem for a path the service does not serve: any path under /api/ that no

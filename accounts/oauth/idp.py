@@ -275,7 +275,12 @@ class TokenView(idp_views.TokenView):
 
 
 class UserInfoView(idp_views.UserInfoView):
-    """GET or POST /identity/o/api/userinfo: refused to a suspended app's token."""
+    """GET or POST /identity/o/api/userinfo: refused to a suspended app's token. The one
+    endpoint outside the API that takes an app's token (accounts/app_tokens.py); allauth
+    answers 403 ``insufficient_scope`` to a token without ``openid``."""
+
+    checks_token_scopes = True
+    oauth_scopes = {"GET": ("openid",), "POST": ("openid",)}
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
         scheme, _, value = request.headers.get("Authorization", "").partition(" ")
