@@ -12,10 +12,15 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from accounts.guests import is_guest
 from accounts.models import AppSuspension
 from accounts.scopes import ALL_SCOPES
 
 MAX_APPS_PER_DEVELOPER = 20
+GUESTS_REGISTER_NO_APPS = (
+    "A guest account cannot register apps: sign up first (your games stay with you), then "
+    "come back to register your app."
+)
 
 _BASE_GRANTS = [Client.GrantType.AUTHORIZATION_CODE, Client.GrantType.REFRESH_TOKEN]
 # allauth runs the device flow for public apps only: a terminal or a bot keeps no secret.
@@ -26,7 +31,10 @@ def app_register(
     *, owner: User, name: str, redirect_uris: list[str], public: bool
 ) -> tuple[Client, str | None]:
     """A new app of the developer, allowed every scope (each player chooses what to grant).
-    Answers the app and, for a confidential app, its secret: shown once, stored hashed."""
+    Answers the app and, for a confidential app, its secret: shown once, stored hashed. A
+    guest registers none (``GUESTS_REGISTER_NO_APPS``)."""
+    if is_guest(owner):
+        raise ValidationError(GUESTS_REGISTER_NO_APPS)
     with transaction.atomic():
         # The developer's row serialises their registrations, so that two at once cannot
         # both pass the count below.
