@@ -57,3 +57,28 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of user {self.user_id}" + (" (guest)" if self.guest else "")
+
+
+class SpentRefreshToken(models.Model):
+    """A refresh token already traded for new tokens (each use replaces it: rotation), kept by
+    its hash until it would have expired, so that its reuse is recognised.
+
+    A spent refresh token presented again means two parties hold it, the app and someone who
+    stole it, and the server cannot tell which is which: every token of the grant it came from
+    (``grant_id``: the chain of refreshes since the player's consent, for this app and
+    player) is revoked, and the player authorises the app again (RFC 9700, section 4.14.2).
+    allauth deletes the row of a spent token, so without this its reuse would be an ordinary
+    unknown token, refused but leaving the thief's newer tokens alive.
+    """
+
+    # allauth's hash of the token (accounts.oauth.services.refresh_token_hash), never the token.
+    hash = models.CharField(max_length=255, unique=True)
+    client = models.ForeignKey(Client, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    grant_id = models.CharField(max_length=64, blank=True)
+    spent_at = models.DateTimeField(default=timezone.now)
+    # The spent token's own expiry: after it, a replay would be refused as expired anyway.
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"spent refresh token of {self.client_id} for user {self.user_id}"

@@ -11,9 +11,10 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.guests import is_guest
-from accounts.models import AppSuspension
+from accounts.models import AppSuspension, SpentRefreshToken
 from accounts.scopes import ALL_SCOPES
 
 MAX_APPS_PER_DEVELOPER = 20
@@ -124,6 +125,32 @@ def app_revoke_for_player(*, user: User, client_id: str) -> int:
     return int(deleted)
 
 
+def refresh_token_spent(*, token: Token) -> None:
+    """Remember a refresh token that a refresh has just replaced (allauth deleted its row), to
+    recognise its reuse (``accounts.models.SpentRefreshToken``)."""
+    SpentRefreshToken.objects.get_or_create(
+        hash=token.hash,
+        defaults={
+            "client_id": token.client_id,
+            "user_id": token.user_id,
+            "grant_id": token.get_grant_id() or "",
+            "expires_at": token.expires_at,
+        },
+    )
+
+
+def grant_revoke_on_reuse(*, spent: SpentRefreshToken) -> int:
+    """A spent refresh token came back: revoke every token of its grant (the app's tokens for
+    that player issued since that consent, through every refresh), the newest included; a
+    token from before grants were tracked takes the app's every token of the player. Answers
+    how many went. The caller holds the player's row lock, as the token endpoint does."""
+    tokens = Token.objects.filter(client_id=spent.client_id, user_id=spent.user_id)
+    if spent.grant_id:
+        tokens = tokens.filter(data__grant_id=spent.grant_id)
+    deleted, _ = tokens.delete()
+    return int(deleted)
+
+
 def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspension:
     suspension, _ = AppSuspension.objects.get_or_create(
         client=app, defaults={"suspended_by": by, "reason": reason}
@@ -142,6 +169,7 @@ def tokens_purge_expired() -> int:
     """Delete expired tokens (access tokens, refresh tokens, spent codes): they open nothing
     and would pile up, one access token an hour per app and player. In batches, each its own
     short transaction, so that no long lock holds up the token endpoint. Answers how many."""
+    SpentRefreshToken.objects.filter(expires_at__lt=timezone.now()).delete()
     purged = 0
     while True:
         batch = list(Token.objects.expired().values_list("pk", flat=True)[:PURGE_BATCH])
