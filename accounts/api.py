@@ -24,8 +24,10 @@ from rest_framework.response import Response
 
 from accounts import guests, scopes, selectors, services
 from accounts.models import Profile
+from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
+from games.api.problems import problem_response
 from games.api.serializers import StrictSerializer, refuse_body_fields
 from scorpion_site.api import ApiView
 from scorpion_site.throttles import (
@@ -87,18 +89,36 @@ class StrictRegexField(serializers.RegexField):
         return value
 
 
+class DisplayNameField(StrictRegexField):
+    """Checked in the form it is stored in: NFKC (a fullwidth name has fullwidth spaces)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return super().to_internal_value(normalised(data) if isinstance(data, str) else data)
+
+
 class MeUpdateSerializer(StrictSerializer):
-    display_name = StrictRegexField(
+    display_name = DisplayNameField(
         services.NON_EMPTY_DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
         error_messages={
-            "invalid": "use letters, digits and single spaces, dots, dashes or underscores "
-            "inside, starting and ending with a letter or digit"
+            "invalid": services.NAME_SHAPE,
+            "max_length": services.NAME_SHAPE,
+            "null": services.NAME_SHAPE,
+            "required": 'Send the name as display_name, or "" to show the masked e-mail again.',
         },
         help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
-        "a letter or digit), or empty to show the masked e-mail again. Not for guests.",
+        "a letter or digit), or empty to show the masked e-mail again. Stored NFKC-normalised; "
+        "refused when it reads as a reserved name or as another player's (by its Unicode "
+        "TR 39 skeleton: look-alike letters of other scripts, case and accents aside). Not "
+        "for guests.",
     )
+
+
+def _name_refused(sentence: str) -> Response:
+    """400 ``validation_error`` whose ``detail`` is the sentence itself, shown as it is by the
+    clients (not "display_name: ..."), and under ``errors`` by field as every other."""
+    return problem_response("validation_error", sentence, errors={"display_name": [sentence]})
 
 
 class MeView(ApiView):
@@ -124,13 +144,16 @@ class MeView(ApiView):
     def patch(self, request: Request) -> Response:
         user = caller(request)
         update = MeUpdateSerializer(data=request.data)
-        update.is_valid(raise_exception=True)
+        if not update.is_valid():
+            if set(update.errors) != {"display_name"}:  # unknown fields, no field at all
+                raise serializers.ValidationError(update.errors)
+            return _name_refused(str(update.errors["display_name"][0]))
         try:
             services.display_name_set(user=user, name=update.validated_data["display_name"])
         except services.GuestCannotNameError as error:
             raise exceptions.PermissionDenied(str(error)) from None
-        except ValueError as error:
-            raise serializers.ValidationError({"display_name": [str(error)]}) from None
+        except services.DisplayNameRefusedError as error:
+            return _name_refused(str(error))
         return Response(me_body(user))
 
     @extend_schema(

@@ -44,15 +44,25 @@ class Profile(models.Model):
     guest = models.BooleanField(default=False, db_index=True)
     # Shown on leaderboards instead of the masked e-mail when set (stats.selectors).
     display_name = models.CharField(max_length=30, blank=True, default="")
+    # What the name looks like (accounts.names.skeleton): one player per skeleton, so that no
+    # one takes a name that reads as another's ("Ann Lee" with a Cyrillic A is "Ann Lee").
+    # Empty when the player has no name.
+    name_skeleton = models.CharField(max_length=120, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
+            # Two players asking for look-alike names at once: one of them gets it.
+            models.UniqueConstraint(
+                fields=["name_skeleton"],
+                condition=~models.Q(name_skeleton=""),
+                name="profile_name_skeleton_unique",
+            ),
             # A guest has no name of its own: leaderboards say "Guest" (stats.selectors).
             models.CheckConstraint(
                 condition=models.Q(guest=False) | models.Q(display_name=""),
                 name="profile_guest_has_no_name",
-            )
+            ),
         ]
 
     def __str__(self) -> str:
