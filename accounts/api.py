@@ -316,3 +316,100 @@ class GuestView(ApiView):
         user = guests.guest_create()
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(me_body(user), status=201)
+
+
+class PersonalTokenSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: until revoked.")
+
+
+class NewPersonalTokenSerializer(PersonalTokenSerializer):
+    token = serializers.CharField(
+        help_text="The token itself, shown this once (only its hash is kept): send it as "
+        "Authorization: Bearer."
+    )
+
+
+class PersonalTokenCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=60, help_text="What the token is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(scopes.API_SCOPES)),
+        min_length=1,
+        help_text="What the token may do, as an app's token with these scopes.",
+    )
+    days = serializers.ChoiceField(
+        choices=list(oauth_services.PERSONAL_TOKEN_DAYS),
+        required=False,
+        allow_null=True,
+        help_text="How long it lives; absent or null: until revoked.",
+    )
+
+
+def personal_token_body(token: oauth_selectors.PersonalToken) -> dict[str, Any]:
+    return {
+        "id": token.id,
+        "name": token.name,
+        "scopes": token.scopes,
+        "created_at": token.created_at.isoformat(),
+        "expires_at": token.expires_at.isoformat() if token.expires_at else None,
+    }
+
+
+class MeTokensView(ApiView):
+    """The caller's personal access tokens: tokens for their own scripts (Lichess's model)."""
+
+    oauth_scopes = {"GET": scopes.FIRST_PARTY, "POST": scopes.FIRST_PARTY}
+
+    @extend_schema(
+        operation_id="me_tokens_list", responses={200: PersonalTokenSerializer(many=True)}
+    )
+    def get(self, request: Request) -> Response:
+        tokens = oauth_selectors.personal_tokens(user=caller(request))
+        return Response([personal_token_body(token) for token in tokens])
+
+    @extend_schema(
+        operation_id="me_tokens_create",
+        description=(
+            "Make a personal access token with the scopes chosen: it is used as an app's "
+            "access token (Authorization: Bearer) and opens exactly what those scopes open. "
+            "The token is in this answer only. At most 20 live tokens; not for guests (403)."
+        ),
+        request=PersonalTokenCreateSerializer,
+        responses={201: NewPersonalTokenSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        form = PersonalTokenCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            token, value = oauth_services.personal_token_create(
+                user=caller(request),
+                name=form.validated_data["name"],
+                scopes=form.validated_data["scopes"],
+                days=form.validated_data.get("days"),
+            )
+        except PermissionError as error:  # a guest
+            raise exceptions.PermissionDenied(str(error)) from None
+        except oauth_services.PersonalTokenError as error:
+            raise serializers.ValidationError({"non_field_errors": [str(error)]}) from None
+        body = personal_token_body(oauth_selectors.personal_token_of(token))
+        return Response({**body, "token": value}, status=201)
+
+
+class MeTokenView(ApiView):
+    """One of the caller's personal access tokens."""
+
+    oauth_scopes = {"DELETE": scopes.FIRST_PARTY}
+
+    @extend_schema(
+        operation_id="me_tokens_revoke",
+        description="Revoke the token: its next request is a 401. 404 if no such token.",
+        responses={204: None},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        refuse_body_fields(request.data)
+        if not oauth_services.personal_token_revoke(user=caller(request), token_id=token_id):
+            raise Http404("no personal access token of yours has that id")
+        return Response(status=204)

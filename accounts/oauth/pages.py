@@ -22,7 +22,7 @@ from accounts.guests import is_guest
 from accounts.oauth import selectors, services
 from accounts.oauth.forms import AppForm, NewAppForm
 from accounts.oauth.login import player_login_required
-from accounts.scopes import ALL_SCOPES
+from accounts.scopes import ALL_SCOPES, API_SCOPES
 
 View = Callable[..., HttpResponse]
 
@@ -58,12 +58,54 @@ def _user(request: HttpRequest) -> User:
 
 @player_page
 def authorised_apps(request: HttpRequest) -> HttpResponse:
-    apps = selectors.authorised_apps(user=_user(request))
-    return render(
-        request,
-        "apps/authorised.html",
-        {"apps": apps, "scope_labels": ALL_SCOPES, "page": "apps"},
-    )
+    return _authorised_page(request)
+
+
+def _authorised_page(
+    request: HttpRequest, *, new_token: str | None = None, error: str = "", status: int = 200
+) -> HttpResponse:
+    """The apps the player allowed, and their personal access tokens (``new_token``: the one
+    just made, shown this once)."""
+    user = _user(request)
+    context = {
+        "apps": selectors.authorised_apps(user=user),
+        "tokens": selectors.personal_tokens(user=user),
+        "token_scopes": list(API_SCOPES.items()),
+        "token_days": services.PERSONAL_TOKEN_DAYS,
+        "new_token": new_token,
+        "token_error": error,
+        "scope_labels": ALL_SCOPES,
+        "page": "apps",
+    }
+    return render(request, "apps/authorised.html", context, status=status)
+
+
+@require_POST
+@player_page
+def personal_token_new(request: HttpRequest) -> HttpResponse:
+    days = request.POST.get("days", "")
+    try:
+        _, value = services.personal_token_create(
+            user=_user(request),
+            name=request.POST.get("name", ""),
+            scopes=request.POST.getlist("scopes"),
+            days=int(days) if days.isdecimal() else None,
+        )
+    except PermissionError as error:  # a guest
+        return _authorised_page(request, error=str(error), status=403)
+    except services.PersonalTokenError as error:
+        return _authorised_page(request, error=str(error), status=400)
+    return _authorised_page(request, new_token=value, status=201)
+
+
+@require_POST
+@player_page
+def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    if services.personal_token_revoke(user=_user(request), token_id=token_id):
+        messages.success(request, "Revoked: the token no longer works.")
+    else:
+        messages.info(request, "You have no such token.")
+    return HttpResponseRedirect(reverse("account-apps"))
 
 
 @require_POST

@@ -12,7 +12,7 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 from uuid import UUID
@@ -276,6 +276,11 @@ class Spec(Generic[T]):
         target = httpx.URL(next_url)
         url = base_url.copy_with(raw_path=target.raw_path)
         return replace(self, url=str(url), params=None)
+
+
+def _objects(data: Any) -> list[dict[str, Any]]:
+    """A JSON list of objects (the apps, the tokens), as dicts."""
+    return [dict(item) for item in data if isinstance(item, Mapping)]
 
 
 def _parsed(read: Callable[[Any], T]) -> Callable[[httpx.Response], T]:
@@ -668,14 +673,27 @@ class Ops:
 
     @staticmethod
     def me_apps() -> Spec[list[dict[str, Any]]]:
-        def read(data: Any) -> list[dict[str, Any]]:
-            return [dict(app) for app in data if isinstance(app, Mapping)]
-
-        return Spec(ep.ME_APPS.method, ep.ME_APPS.path(), _parsed(read))
+        return Spec(ep.ME_APPS.method, ep.ME_APPS.path(), _parsed(_objects))
 
     @staticmethod
     def me_app_revoke(client_id: str) -> Spec[None]:
         return Spec(ep.ME_APP_REVOKE.method, ep.ME_APP_REVOKE.path(client_id=client_id), _nothing)
+
+    @staticmethod
+    def me_tokens() -> Spec[list[dict[str, Any]]]:
+        return Spec(ep.ME_TOKENS.method, ep.ME_TOKENS.path(), _parsed(_objects))
+
+    @staticmethod
+    def me_token_create(
+        *, name: str, scopes: Sequence[str], days: int | None
+    ) -> Spec[dict[str, Any]]:
+        body = {"name": name, "scopes": list(scopes), "days": days}
+        return Spec(ep.ME_TOKEN_CREATE.method, ep.ME_TOKEN_CREATE.path(), _raw_json, json=body)
+
+    @staticmethod
+    def me_token_revoke(token_id: int) -> Spec[None]:
+        path = ep.ME_TOKEN_REVOKE.path(token_id=token_id)
+        return Spec(ep.ME_TOKEN_REVOKE.method, path, _nothing)
 
     @staticmethod
     def games_result(game: GameRef) -> Spec[dict[str, Any]]:
