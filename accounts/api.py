@@ -28,7 +28,7 @@ from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
 from games.api.problems import problem_response
-from games.api.serializers import StrictSerializer, refuse_body_fields
+from games.api.serializers import StrictCharField, StrictSerializer, refuse_body_fields
 from scorpion_site.api import ApiView
 from scorpion_site.throttles import (
     AnonRateThrottle,
@@ -333,14 +333,23 @@ class NewPersonalTokenSerializer(PersonalTokenSerializer):
     )
 
 
+class StrictIntegerChoiceField(serializers.ChoiceField):
+    """One of integer choices, sent as a JSON number (not "30", which its schema refuses)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 class PersonalTokenCreateSerializer(StrictSerializer):
-    name = serializers.CharField(max_length=60, help_text="What the token is for.")
+    name = StrictCharField(max_length=60, help_text="What the token is for.")
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=list(scopes.API_SCOPES)),
         min_length=1,
         help_text="What the token may do, as an app's token with these scopes.",
     )
-    days = serializers.ChoiceField(
+    days = StrictIntegerChoiceField(
         choices=list(oauth_services.PERSONAL_TOKEN_DAYS),
         required=False,
         allow_null=True,

@@ -85,6 +85,8 @@ def test_tokens_are_not_apps_and_are_the_players_own(player: Player, make_player
         {"scopes": []},
         {"scopes": ["openid"]},
         {"scopes": ["games:play"], "days": 3},
+        {"scopes": ["games:play"], "days": "30"},
+        {"scopes": ["games:play"], "name": 42},
         {"scopes": ["games:play"], "name": ""},
         {"scopes": ["games:play"], "extra": 1},
     ],
