@@ -33,7 +33,12 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "required": ["type", "title", "status", "detail", "code"],
 }
 
-STRICT_REQUEST_COMPONENTS = ("GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest")
+STRICT_REQUEST_COMPONENTS = (
+    "GameCreateRequest",
+    "CommandRequest",
+    "PatchedMeUpdateRequest",
+    "PersonalTokenCreateRequest",
+)
 
 
 def _problem_content() -> dict[str, Any]:
