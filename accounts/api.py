@@ -27,10 +27,10 @@ from accounts.models import Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
-from games.api.problems import problem_response
 from games.api.serializers import StrictCharField, StrictSerializer, refuse_body_fields
-from scorpion_site.api import ApiView
-from scorpion_site.throttles import (
+from infrastructure.api import ApiView
+from infrastructure.problems import problem_response
+from infrastructure.throttles import (
     AnonRateThrottle,
     GuestRateThrottle,
     IPRateThrottle,

@@ -5,7 +5,7 @@ Two checks, neither of which a view can switch off:
 - ``AppTokenGateMiddleware``, for every request of the site (API, allauth's headless and
   browser endpoints, the developer and account pages, the web pages, the admin): a request
   that carries ``Authorization: Bearer`` reaches its view only if the view is an API view
-  (``scorpion_site.api.ApiView``) that names, for the request's method, the scopes that let a
+  (``infrastructure.api.ApiView``) that names, for the request's method, the scopes that let a
   token in (``oauth_scopes``, accounts/scopes.py), or the OpenID Connect userinfo endpoint
   (which allauth checks for the ``openid`` scope). Anything else answers 403
   ``insufficient_scope`` before any view runs: a page that reads only the session cookie
@@ -60,7 +60,7 @@ def token_scopes_of(view: Any, method: str) -> Scopes:
     view_class = getattr(view, "view_class", None)
     if view_class is None:
         return ()
-    from scorpion_site.api import ApiView  # scorpion_site.api imports this module
+    from infrastructure.api import ApiView  # infrastructure.api imports this module
 
     if issubclass(view_class, ApiView) or getattr(view_class, "checks_token_scopes", False):
         return declared_scopes(view_class, method) or ()
@@ -87,7 +87,7 @@ class AppTokenGateMiddleware:
             return None
         if token_scopes_of(match.func, request.method or ""):
             return None
-        from games.api.problems import problem_json_response
+        from infrastructure.problems import problem_json_response
 
         detail, challenge = insufficient_scope(())
         return problem_json_response(

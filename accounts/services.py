@@ -15,8 +15,8 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
+from games.broadcast import publish
 from games.models import Game
-from games.streams import publish
 from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or

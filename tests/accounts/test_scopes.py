@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory, force_authenticate
 
 from accounts.scopes import ALL_SCOPES, API_SCOPES
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
 from tests.accounts.conftest import App, authorize, bearer
 from tests.api.conftest import Player
 

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import timezone
 
 from accounts.app_tokens import ignores_credentials
-from scorpion_site import liveness
+from infrastructure import liveness
 
 
 def _check_database() -> dict[str, object]:
