@@ -24,10 +24,12 @@ from rest_framework.response import Response
 
 from accounts import guests, scopes, selectors, services
 from accounts.models import Profile
+from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
-from games.api.serializers import StrictSerializer, refuse_body_fields
+from games.api.serializers import StrictCharField, StrictSerializer, refuse_body_fields
 from infrastructure.api import ApiView
+from infrastructure.problems import problem_response
 from infrastructure.throttles import (
     AnonRateThrottle,
     GuestRateThrottle,
@@ -87,18 +89,36 @@ class StrictRegexField(serializers.RegexField):
         return value
 
 
+class DisplayNameField(StrictRegexField):
+    """Checked in the form it is stored in: NFKC (a fullwidth name has fullwidth spaces)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return super().to_internal_value(normalised(data) if isinstance(data, str) else data)
+
+
 class MeUpdateSerializer(StrictSerializer):
-    display_name = StrictRegexField(
+    display_name = DisplayNameField(
         services.NON_EMPTY_DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
         error_messages={
-            "invalid": "use letters, digits and single spaces, dots, dashes or underscores "
-            "inside, starting and ending with a letter or digit"
+            "invalid": services.NAME_SHAPE,
+            "max_length": services.NAME_SHAPE,
+            "null": services.NAME_SHAPE,
+            "required": 'Send the name as display_name, or "" to show the masked e-mail again.',
         },
         help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
-        "a letter or digit), or empty to show the masked e-mail again. Not for guests.",
+        "a letter or digit), or empty to show the masked e-mail again. Stored NFKC-normalised; "
+        "refused when it reads as a reserved name or as another player's (by its Unicode "
+        "TR 39 skeleton: look-alike letters of other scripts, case and accents aside). Not "
+        "for guests.",
     )
+
+
+def _name_refused(sentence: str) -> Response:
+    """400 ``validation_error`` whose ``detail`` is the sentence itself, shown as it is by the
+    clients (not "display_name: ..."), and under ``errors`` by field as every other."""
+    return problem_response("validation_error", sentence, errors={"display_name": [sentence]})
 
 
 class MeView(ApiView):
@@ -124,13 +144,16 @@ class MeView(ApiView):
     def patch(self, request: Request) -> Response:
         user = caller(request)
         update = MeUpdateSerializer(data=request.data)
-        update.is_valid(raise_exception=True)
+        if not update.is_valid():
+            if set(update.errors) != {"display_name"}:  # unknown fields, no field at all
+                raise serializers.ValidationError(update.errors)
+            return _name_refused(str(update.errors["display_name"][0]))
         try:
             services.display_name_set(user=user, name=update.validated_data["display_name"])
         except services.GuestCannotNameError as error:
             raise exceptions.PermissionDenied(str(error)) from None
-        except ValueError as error:
-            raise serializers.ValidationError({"display_name": [str(error)]}) from None
+        except services.DisplayNameRefusedError as error:
+            return _name_refused(str(error))
         return Response(me_body(user))
 
     @extend_schema(
@@ -293,3 +316,109 @@ class GuestView(ApiView):
         user = guests.guest_create()
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(me_body(user), status=201)
+
+
+class PersonalTokenSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: until revoked.")
+
+
+class NewPersonalTokenSerializer(PersonalTokenSerializer):
+    token = serializers.CharField(
+        help_text="The token itself, shown this once (only its hash is kept): send it as "
+        "Authorization: Bearer."
+    )
+
+
+class StrictIntegerChoiceField(serializers.ChoiceField):
+    """One of integer choices, sent as a JSON number (not "30", which its schema refuses)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+class PersonalTokenCreateSerializer(StrictSerializer):
+    name = StrictCharField(max_length=60, help_text="What the token is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(scopes.API_SCOPES)),
+        min_length=1,
+        help_text="What the token may do, as an app's token with these scopes.",
+    )
+    days = StrictIntegerChoiceField(
+        choices=list(oauth_services.PERSONAL_TOKEN_DAYS),
+        required=False,
+        allow_null=True,
+        help_text="How long it lives; absent or null: until revoked.",
+    )
+
+
+def personal_token_body(token: oauth_selectors.PersonalToken) -> dict[str, Any]:
+    return {
+        "id": token.id,
+        "name": token.name,
+        "scopes": token.scopes,
+        "created_at": token.created_at.isoformat(),
+        "expires_at": token.expires_at.isoformat() if token.expires_at else None,
+    }
+
+
+class MeTokensView(ApiView):
+    """The caller's personal access tokens: tokens for their own scripts (Lichess's model)."""
+
+    oauth_scopes = {"GET": scopes.FIRST_PARTY, "POST": scopes.FIRST_PARTY}
+
+    @extend_schema(
+        operation_id="me_tokens_list", responses={200: PersonalTokenSerializer(many=True)}
+    )
+    def get(self, request: Request) -> Response:
+        tokens = oauth_selectors.personal_tokens(user=caller(request))
+        return Response([personal_token_body(token) for token in tokens])
+
+    @extend_schema(
+        operation_id="me_tokens_create",
+        description=(
+            "Make a personal access token with the scopes chosen: it is used as an app's "
+            "access token (Authorization: Bearer) and opens exactly what those scopes open. "
+            "The token is in this answer only. At most 20 live tokens; not for guests (403)."
+        ),
+        request=PersonalTokenCreateSerializer,
+        responses={201: NewPersonalTokenSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        form = PersonalTokenCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            token, value = oauth_services.personal_token_create(
+                user=caller(request),
+                name=form.validated_data["name"],
+                scopes=form.validated_data["scopes"],
+                days=form.validated_data.get("days"),
+            )
+        except PermissionError as error:  # a guest
+            raise exceptions.PermissionDenied(str(error)) from None
+        except oauth_services.PersonalTokenError as error:
+            raise serializers.ValidationError({"non_field_errors": [str(error)]}) from None
+        body = personal_token_body(oauth_selectors.personal_token_of(token))
+        return Response({**body, "token": value}, status=201)
+
+
+class MeTokenView(ApiView):
+    """One of the caller's personal access tokens."""
+
+    oauth_scopes = {"DELETE": scopes.FIRST_PARTY}
+
+    @extend_schema(
+        operation_id="me_tokens_revoke",
+        description="Revoke the token: its next request is a 401. 404 if no such token.",
+        responses={204: None},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        refuse_body_fields(request.data)
+        if not oauth_services.personal_token_revoke(user=caller(request), token_id=token_id):
+            raise Http404("no personal access token of yours has that id")
+        return Response(status=204)

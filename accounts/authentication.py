@@ -10,6 +10,7 @@ from allauth.headless.adapter import get_adapter
 from allauth.idp.oidc.contrib.rest_framework.authentication import TokenAuthentication
 from allauth.idp.oidc.models import Token
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -20,7 +21,7 @@ from accounts.sessions import SessionStore
 BEARER_REALM = 'Bearer realm="scorpion"'
 
 
-def bearer_token(request: Request) -> str | None:
+def bearer_token(request: Request | HttpRequest) -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer":
         return None
@@ -67,7 +68,7 @@ class BearerTokenAuthentication(TokenAuthentication):
     revoked, of a deleted app) is a 401 rather than an anonymous request; so is a token of a
     suspended app; and it reads the Django request, so that the body is left to the view's
     parser. ``request.auth`` is then the allauth ``Token``, whose scopes
-    ``accounts.permissions.TokenHasDeclaredScope`` checks.
+    ``accounts.app_tokens`` checks.
     """
 
     def authenticate(self, request: Request) -> tuple[Any, Token] | None:

@@ -44,16 +44,51 @@ class Profile(models.Model):
     guest = models.BooleanField(default=False, db_index=True)
     # Shown on leaderboards instead of the masked e-mail when set (stats.selectors).
     display_name = models.CharField(max_length=30, blank=True, default="")
+    # What the name looks like (accounts.names.skeleton): one player per skeleton, so that no
+    # one takes a name that reads as another's ("Ann Lee" with a Cyrillic A is "Ann Lee").
+    # Empty when the player has no name.
+    name_skeleton = models.CharField(max_length=120, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
+            # Two players asking for look-alike names at once: one of them gets it.
+            models.UniqueConstraint(
+                fields=["name_skeleton"],
+                condition=~models.Q(name_skeleton=""),
+                name="profile_name_skeleton_unique",
+            ),
             # A guest has no name of its own: leaderboards say "Guest" (stats.selectors).
             models.CheckConstraint(
                 condition=models.Q(guest=False) | models.Q(display_name=""),
                 name="profile_guest_has_no_name",
-            )
+            ),
         ]
 
     def __str__(self) -> str:
         return f"profile of user {self.user_id}" + (" (guest)" if self.guest else "")
+
+
+class SpentRefreshToken(models.Model):
+    """A refresh token already traded for new tokens (each use replaces it: rotation), kept by
+    its hash until it would have expired, so that its reuse is recognised.
+
+    A spent refresh token presented again means two parties hold it, the app and someone who
+    stole it, and the server cannot tell which is which: every token of the grant it came from
+    (``grant_id``: the chain of refreshes since the player's consent, for this app and
+    player) is revoked, and the player authorises the app again (RFC 9700, section 4.14.2).
+    allauth deletes the row of a spent token, so without this its reuse would be an ordinary
+    unknown token, refused but leaving the thief's newer tokens alive.
+    """
+
+    # allauth's hash of the token (accounts.oauth.services.refresh_token_hash), never the token.
+    hash = models.CharField(max_length=255, unique=True)
+    client = models.ForeignKey(Client, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    grant_id = models.CharField(max_length=64, blank=True)
+    spent_at = models.DateTimeField(default=timezone.now)
+    # The spent token's own expiry: after it, a replay would be refused as expired anyway.
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"spent refresh token of {self.client_id} for user {self.user_id}"

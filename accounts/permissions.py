@@ -1,16 +1,13 @@
-"""The scope check of third-party apps' access tokens."""
+"""The refusal of an app's access token that lacks the scope an operation needs (the check
+itself is ``accounts.app_tokens.token_scope_check``, run by every API view)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from allauth.idp.oidc.models import Token
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import BasePermission
-from rest_framework.request import Request
 
-from accounts.authentication import BEARER_REALM
-from accounts.scopes import declared_scopes, is_granted
+from accounts.app_tokens import insufficient_scope, token_scope_check
 
 
 class InsufficientScope(PermissionDenied):
@@ -19,32 +16,14 @@ class InsufficientScope(PermissionDenied):
     problem_code = "insufficient_scope"
 
     def __init__(self, needed: tuple[str, ...]) -> None:
-        if needed:
-            detail = f"This needs the scope {' or '.join(needed)}, which the player did not grant."
-            self.auth_header = (
-                f'{BEARER_REALM}, error="insufficient_scope", scope="{" ".join(needed)}"'
-            )
-        else:
-            detail = "Only the player's own sessions can do this, no app can."
-            self.auth_header = f'{BEARER_REALM}, error="insufficient_scope"'
+        detail, self.auth_header = insufficient_scope(needed)
         super().__init__(detail)
 
 
-class TokenHasDeclaredScope(BasePermission):
-    """An app's access token must carry one of the scopes the view declares for the method
-    (``oauth_scopes``, see accounts/scopes.py). A view or method that declares nothing is
-    closed to tokens: this fails closed. The player's own sessions (session token, browser
-    cookie) are not tokens of an app and keep full access."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        token = request.auth
-        if not isinstance(token, Token):
-            return True
-        if request.method == "OPTIONS":
-            return True
-        needed = declared_scopes(view, request.method or "")
-        if needed is None:
-            needed = ()
-        if not is_granted(needed, set(token.get_scopes())):
-            raise InsufficientScope(needed)
-        return True
+def enforce_token_scope(request: Any, view: Any) -> None:
+    """The API's scope check (``settings.API_SCOPE_CHECK``, run by every
+    ``infrastructure.api.ApiView`` before its permissions): 403 ``insufficient_scope`` for an
+    app's token that lacks the scope the view declares for the method."""
+    needed = token_scope_check(request, view)
+    if needed is not None:
+        raise InsufficientScope(needed)

@@ -108,6 +108,16 @@ def account_export(*, user: User) -> dict[str, Any]:
                 }
                 for app in oauth_selectors.developer_apps(owner=user)
             ],
+            # Their personal access tokens, never the tokens themselves (only hashes are kept).
+            "personal_tokens": [
+                {
+                    "name": token.name,
+                    "scopes": token.scopes,
+                    "created_at": _iso(token.created_at),
+                    "expires_at": _iso(token.expires_at) if token.expires_at else None,
+                }
+                for token in oauth_selectors.personal_tokens(user=user)
+            ],
         },
         "stats": stats_selectors.stats_for(user=user).to_dict(),
         "games": [_game(game) for game in games],

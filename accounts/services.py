@@ -11,9 +11,10 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import Profile
+from accounts.names import normalised, skeleton
 from games.broadcast import publish
 from games.models import Game
 from stats.models import PlayerStats
@@ -29,23 +30,46 @@ DISPLAY_NAME = re.compile(rf"^(?:{_NAME})?$")  # empty: the masked e-mail is sho
 # accepted).
 NON_EMPTY_DISPLAY_NAME = re.compile(rf"^{_NAME}$")
 RESERVED_NAMES = {"guest", "staff", "admin", "scorpion"}
+_RESERVED_SKELETONS = frozenset(skeleton(reserved) for reserved in RESERVED_NAMES)
+NAME_SHAPE = (
+    "A display name has 1 to 30 letters or digits, with single spaces, dots, dashes or "
+    "underscores between them."
+)
 
 
 class GuestCannotNameError(PermissionError):
     """A guest has no name of its own on leaderboards: it signs up first."""
 
 
+class DisplayNameRefusedError(ValueError):
+    """A name that is malformed, reserved or another player's (by its look): a sentence."""
+
+
 def display_name_set(*, user: User, name: str) -> Profile:
-    """Set (or clear, with "") the name leaderboards show. Names are not unique: leaderboards
-    show them with the player's tag, so two players of one name stay apart."""
-    name = name.strip()
-    if name.casefold() in RESERVED_NAMES:
-        raise ValueError(f"{name!r} is reserved")
+    """Set (or clear, with "") the name leaderboards show, NFKC-normalised. A name that reads
+    as a reserved one or as another player's (the same skeleton, accounts/names.py) is
+    refused; leaderboards also show the player's tag beside it."""
+    name = normalised(name)
+    shape = skeleton(name) if name else ""
+    if len(name) > 30 or not DISPLAY_NAME.match(name):
+        raise DisplayNameRefusedError(NAME_SHAPE)
+    if shape in _RESERVED_SKELETONS:
+        raise DisplayNameRefusedError(
+            f"The name “{name}” is reserved, or reads as a reserved name: choose another."
+        )
     profile, _ = Profile.objects.get_or_create(user=user)
     if profile.guest:
         raise GuestCannotNameError("sign up to choose a name for the leaderboards")
-    profile.display_name = name
-    profile.save(update_fields=["display_name"])
+    taken = f"The name “{name}” is taken: another player has it, or one that reads the same."
+    if shape and Profile.objects.filter(name_skeleton=shape).exclude(pk=profile.pk).exists():
+        raise DisplayNameRefusedError(taken)
+    profile.display_name, profile.name_skeleton = name, shape
+    try:
+        # The unique skeleton decides between two players asking for it at once.
+        with transaction.atomic():
+            profile.save(update_fields=["display_name", "name_skeleton"])
+    except IntegrityError:
+        raise DisplayNameRefusedError(taken) from None
     return profile
 
 

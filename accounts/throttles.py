@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from allauth.idp.oidc.models import Token
 
+from accounts.oauth.selectors import PERSONAL_CLIENT_ID
 from infrastructure.throttles import FixedWindowRateThrottle
 
 if TYPE_CHECKING:  # importing rest_framework.views here would be circular at settings load
@@ -34,4 +35,7 @@ class AppRateThrottle(FixedWindowRateThrottle):
         token = request.auth
         if not isinstance(token, Token) or token.client_id is None:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": token.client_id}
+        ident = token.client_id
+        if ident == PERSONAL_CLIENT_ID:  # every player's scripts are an app of their own
+            ident = f"{ident}:{token.user_id}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}

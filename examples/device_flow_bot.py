@@ -32,9 +32,34 @@ DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 DEFAULT_LINE = Path(__file__).with_name("seed-5.json")
 
 
+# What the token endpoint's error words mean (RFC 6749 5.2, RFC 8628 3.5), for answers that
+# carry no description of their own.
+OAUTH_ERRORS = {
+    "access_denied": "You did not allow the bot (Deny on the device page).",
+    "expired_token": "The code expired before anyone allowed the bot: run the bot again.",
+    "invalid_grant": "The bot's access is no longer valid (used, expired or revoked): run the "
+    "bot again to allow it anew.",
+    "invalid_client": "The server does not know this client id, or the app is suspended.",
+    "unauthorized_client": "This app may not use the device flow: register a public app.",
+    "invalid_scope": "The server does not grant the scope the bot asks for.",
+}
+
+
+def describe(status: int, body: dict[str, Any]) -> str:
+    """An error answer as a sentence: the API's problem ``detail``, the OAuth endpoint's
+    ``error_description``, or what its ``error`` word means."""
+    if body.get("detail"):
+        return str(body["detail"])
+    word = str(body.get("error", ""))
+    description = str(body.get("error_description") or "")
+    if description and description != word:
+        return description
+    return OAUTH_ERRORS.get(word, f"The server answered {status} ({word or body}).")
+
+
 class ApiError(Exception):
     def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(f"{status}: {body.get('detail') or body.get('error_description') or body}")
+        super().__init__(describe(status, body))
         self.status = status
         self.body = body
 

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+from django.utils.module_loading import import_string
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from infrastructure.throttles import RateLimitState, rate_limit_headers, tightest
+
+
+@functools.cache
+def _scope_check(path: str) -> Callable[[Request, APIView], None]:
+    """The function that refuses an app token lacking the view's scope (raises), by its path."""
+    check: Callable[[Request, APIView], None] = import_string(path)
+    return check
 
 
 class ApiView(APIView):
@@ -21,12 +32,18 @@ class ApiView(APIView):
     Each answer, a 429 included, carries the ``RateLimit-*`` fields of the counter the client
     is nearest to spending (``infrastructure.throttles.rate_limit_headers``), so a client can
     pace itself before it meets a 429.
+
+    An app's access token must then carry a scope the view declares for the method
+    (``oauth_scopes``), whatever the view's ``permission_classes``: the check is the one
+    ``settings.API_SCOPE_CHECK`` names (accounts.permissions.enforce_token_scope), so that this
+    shared base knows no app.
     """
 
     rate_limit: RateLimitState | None = None
 
     def check_permissions(self, request: Request) -> None:
         self._count(request)
+        _scope_check(settings.API_SCOPE_CHECK)(request, self)
         super().check_permissions(request)
 
     def check_throttles(self, request: Request) -> None:

@@ -8,6 +8,7 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
 from infrastructure.problems import PROBLEMS, problem_json_response
+from infrastructure.public_views import ignores_credentials
 
 
 # A read of public constants: no CSRF check, which would answer a POST with Django's HTML
@@ -30,7 +31,8 @@ def problem_type(request: HttpRequest, code: str) -> JsonResponse:
 
 
 # Any method: an unknown path is a 404 whatever the method, and no CSRF check (nothing is
-# written) may turn it into Django's HTML 403 page.
+# written) may turn it into Django's HTML 403 page. An app's token too gets the 404.
+@ignores_credentials
 @csrf_exempt
 def no_such_endpoint(request: HttpRequest) -> HttpResponse:
     """A 404 problem for a path the service does not serve: any path under /api/ that no

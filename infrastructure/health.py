@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import timezone
 
 from infrastructure import liveness
+from infrastructure.public_views import ignores_credentials
 
 
 def _check_database() -> dict[str, object]:
@@ -41,6 +42,7 @@ def _check_redis() -> dict[str, object]:
     return {"ok": True, "configured": True, "ms": round((time.perf_counter() - started) * 1000, 2)}
 
 
+@ignores_credentials  # answered before every other middleware, the same to anyone
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database answers; Redis being down degrades but does not fail the check,
     because play goes on without it (the web process must stay in the load balancer)."""
@@ -57,6 +59,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if healthy else 503)
 
 
+@ignores_credentials
 def healthz_workers(request: HttpRequest) -> JsonResponse:
     """200 when each queue's worker ran its heartbeat and beat ticked recently, else 503: for
     the monitoring of the worker and beat processes. Without Redis (the embedded default) there

@@ -55,7 +55,12 @@ RATE_LIMIT_HEADERS: dict[str, dict[str, Any]] = {
     },
 }
 
-STRICT_REQUEST_COMPONENTS = ("GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest")
+STRICT_REQUEST_COMPONENTS = (
+    "GameCreateRequest",
+    "CommandRequest",
+    "PatchedMeUpdateRequest",
+    "PersonalTokenCreateRequest",
+)
 
 
 def _problem_content() -> dict[str, Any]:

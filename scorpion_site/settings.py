@@ -208,6 +208,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An app's access token reaches only the API views that accept it (accounts/app_tokens.py).
+    "accounts.app_tokens.AppTokenGateMiddleware",
     "infrastructure.problems.ApiBodyLimitMiddleware",
     "infrastructure.problems.JsonBodyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -508,6 +510,10 @@ IDP_OIDC_RATE_LIMITS = {"device_code": "30/m/ip"}
 # players send them to the home page's log-in form instead (accounts/oauth/login.py).
 
 # --- REST API ---
+# Every API view (infrastructure.api.ApiView) refuses an app's token that lacks the scope the
+# view declares; the shared base calls the accounts' check by this path, knowing no app itself.
+API_SCOPE_CHECK = "accounts.permissions.enforce_token_scope"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.SessionTokenAuthentication",
@@ -516,7 +522,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        "accounts.permissions.TokenHasDeclaredScope",
+        # The scopes of an app's token are checked by every API view whatever its
+        # permission_classes (infrastructure.api.ApiView, accounts/app_tokens.py).
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

@@ -13,6 +13,8 @@ from accounts.api import (
     MeAppView,
     MeDataView,
     MeExportView,
+    MeTokensView,
+    MeTokenView,
     MeView,
 )
 from games.streams.gate import GameStreamView, MeStreamView
@@ -38,6 +40,8 @@ api_v1: list[URLPattern | URLResolver] = [
     path("me/stream/", MeStreamView.as_view(), name="me-stream"),
     path("me/apps/", MeAppsView.as_view(), name="me-apps"),
     re_path(rf"^me/apps/(?P<client_id>{CLIENT_ID_PATTERN})/$", MeAppView.as_view(), name="me-app"),
+    path("me/tokens/", MeTokensView.as_view(), name="me-tokens"),
+    path("me/tokens/<int:token_id>/", MeTokenView.as_view(), name="me-token"),
     path("", include("stats.urls")),
 ]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlsplit
 
 from allauth.account.internal.userkit import str_to_user_id
 from allauth.core.internal import ratelimit
@@ -41,6 +41,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
 
+from accounts.models import SpentRefreshToken
 from accounts.oauth import services
 from accounts.oauth.login import player_login_required, to_player_login
 from accounts.oauth.selectors import app_is_suspended, scope_order, suspended_among
@@ -71,6 +72,41 @@ def form_action_source(redirect_uri: str) -> str | None:
     if not _HOST.fullmatch(name) or not (port == "" or port.isdecimal()):
         return None
     return f"{scheme}://{host}"
+
+
+_LOOPBACK_HOSTS = {"127.0.0.1", "::1"}
+
+
+def _loopback_without_port(uri: str) -> tuple[str, ...] | None:
+    """A loopback redirect URI (``http://127.0.0.1:PORT/...``, ``http://[::1]:PORT/...``)
+    without its port, or None for any other URI."""
+    try:
+        parsed = urlsplit(uri)
+        parsed.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return None
+    if parsed.scheme != "http" or parsed.hostname not in _LOOPBACK_HOSTS or parsed.username:
+        return None
+    return (parsed.hostname, parsed.path, parsed.query, parsed.fragment)
+
+
+def redirect_uri_registered(uri: str, registered: list[str]) -> bool:
+    """Whether ``uri`` is one of the app's redirect URIs, compared as strings (RFC 9700,
+    section 4.1.3), except that a loopback URI's port may differ (RFC 8252, section 7.3: a
+    native app listens on whatever port is free). allauth also accepts extra query
+    parameters and, for every loopback host, any port: not here."""
+    if uri in registered:
+        return True
+    loopback = _loopback_without_port(uri)
+    return loopback is not None and any(
+        loopback == _loopback_without_port(candidate) for candidate in registered
+    )
+
+
+REDIRECT_URI_UNREGISTERED = (
+    "This redirect_uri is not one the app registered: it must be exactly one of them, "
+    "character for character (only a loopback address's port may differ)."
+)
 
 
 def _refusal(*, client_ids: set[str], scopes: list[str]) -> tuple[str, str] | None:
@@ -106,6 +142,15 @@ class AuthorizationView(idp_views.AuthorizationView):
         )
         if refusal is not None:
             return _error_page(request, refusal[1])
+        redirect_uri = request.GET.get("redirect_uri")
+        client = Client.objects.filter(id=request.GET.get("client_id", "")).first()
+        if (
+            client is not None
+            and redirect_uri is not None
+            and not redirect_uri_registered(redirect_uri, client.get_redirect_uris())
+        ):
+            # An error page, never a redirect to a URI the app did not register.
+            return _error_page(request, REDIRECT_URI_UNREGISTERED)
         if request.GET.get("response_type") == "code" and not request.GET.get("code_challenge"):
             return _error_page(
                 request,
@@ -232,7 +277,8 @@ def device_authorization(request: HttpRequest) -> HttpResponse:
 
 
 def _grant_owner_id(request: HttpRequest) -> Any:
-    """The player a token request would issue tokens for, if it names a grant we know."""
+    """The player a token request would issue tokens for, if it names a grant we know (a
+    spent refresh token included: its reuse revokes tokens of that player)."""
     grant_type = request.POST.get("grant_type")
     if grant_type == Client.GrantType.DEVICE_CODE:
         user = _device_request(request.POST.get("device_code", "")).get("user")
@@ -248,15 +294,26 @@ def _grant_owner_id(request: HttpRequest) -> Any:
     if not value:
         return None
     token_hash = get_adapter().hash_token(value)
-    return (
+    owner = (
         Token.objects.filter(type=token_type, hash=token_hash)
         .values_list("user_id", flat=True)
         .first()
     )
+    if owner is None and token_type == Token.Type.REFRESH_TOKEN:
+        spent = SpentRefreshToken.objects.filter(hash=token_hash)
+        owner = spent.values_list("user_id", flat=True).first()
+    return owner
+
+
+REFRESH_TOKEN_REUSED = (
+    "This refresh token was used before, so someone else may hold a copy: every token the app "
+    "had from this grant is revoked. The player has to allow the app again."
+)
 
 
 class TokenView(idp_views.TokenView):
-    """POST /identity/o/api/token."""
+    """POST /identity/o/api/token. A refresh token is replaced at each use (rotation); the
+    replaced one presented again revokes its whole grant (``SpentRefreshToken``)."""
 
     def post(self, request: HttpRequest) -> HttpResponse:
         basic_client_id, _ = extract_basic_auth(request.headers)
@@ -269,13 +326,31 @@ class TokenView(idp_views.TokenView):
             owner_id = _grant_owner_id(request)
             if owner_id is not None:
                 # Serialises with app_revoke_for_player (accounts/oauth/services.py): either
-                # the revocation sees the tokens committed here, or this sees them gone.
+                # the revocation sees the tokens committed here, or this sees them gone. And
+                # two refreshes with one refresh token: the second sees the first's outcome.
                 list(User.objects.select_for_update().filter(pk=owner_id).values_list("pk"))
-            return super().post(request)
+            if request.POST.get("grant_type") != Client.GrantType.REFRESH_TOKEN:
+                return super().post(request)
+            token_hash = get_adapter().hash_token(request.POST.get("refresh_token") or "")
+            live = Token.objects.filter(type=Token.Type.REFRESH_TOKEN, hash=token_hash).first()
+            if live is None:
+                spent = SpentRefreshToken.objects.filter(hash=token_hash).first()
+                if spent is not None:
+                    services.grant_revoke_on_reuse(spent=spent)
+                    return _json_error("invalid_grant", REFRESH_TOKEN_REUSED)
+            response = super().post(request)
+            if live is not None and response.status_code == 200:
+                services.refresh_token_spent(token=live)
+            return response
 
 
 class UserInfoView(idp_views.UserInfoView):
-    """GET or POST /identity/o/api/userinfo: refused to a suspended app's token."""
+    """GET or POST /identity/o/api/userinfo: refused to a suspended app's token. The one
+    endpoint outside the API that takes an app's token (accounts/app_tokens.py); allauth
+    answers 403 ``insufficient_scope`` to a token without ``openid``."""
+
+    checks_token_scopes = True
+    oauth_scopes = {"GET": ("openid",), "POST": ("openid",)}
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
         scheme, _, value = request.headers.get("Authorization", "").partition(" ")

@@ -5,6 +5,8 @@ render. Every page needs a signed-in player; every POST needs the CSRF token."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
@@ -16,10 +18,11 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from accounts.guests import is_guest
 from accounts.oauth import selectors, services
 from accounts.oauth.forms import AppForm, NewAppForm
 from accounts.oauth.login import player_login_required
-from accounts.scopes import ALL_SCOPES
+from accounts.scopes import ALL_SCOPES, API_SCOPES
 
 View = Callable[..., HttpResponse]
 
@@ -28,6 +31,20 @@ def player_page(view: View) -> View:
     """Signed-in players only (others go to the log-in form and come back); never cached:
     the pages show client ids and, once, secrets."""
     return never_cache(player_login_required(view))
+
+
+def developer_page(view: View) -> View:
+    """A player page that a guest cannot use: a guest registers no apps (it signs up first;
+    an app outliving the guest's purge would have no owner to answer for it)."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if is_guest(request.user):
+            message = services.GUESTS_REGISTER_NO_APPS
+            return render(request, "idp/oidc/error.html", {"message": message}, status=403)
+        return view(request, *args, **kwargs)
+
+    return player_page(page)
 
 
 def _user(request: HttpRequest) -> User:
@@ -41,12 +58,54 @@ def _user(request: HttpRequest) -> User:
 
 @player_page
 def authorised_apps(request: HttpRequest) -> HttpResponse:
-    apps = selectors.authorised_apps(user=_user(request))
-    return render(
-        request,
-        "apps/authorised.html",
-        {"apps": apps, "scope_labels": ALL_SCOPES, "page": "apps"},
-    )
+    return _authorised_page(request)
+
+
+def _authorised_page(
+    request: HttpRequest, *, new_token: str | None = None, error: str = "", status: int = 200
+) -> HttpResponse:
+    """The apps the player allowed, and their personal access tokens (``new_token``: the one
+    just made, shown this once)."""
+    user = _user(request)
+    context = {
+        "apps": selectors.authorised_apps(user=user),
+        "tokens": selectors.personal_tokens(user=user),
+        "token_scopes": list(API_SCOPES.items()),
+        "token_days": services.PERSONAL_TOKEN_DAYS,
+        "new_token": new_token,
+        "token_error": error,
+        "scope_labels": ALL_SCOPES,
+        "page": "apps",
+    }
+    return render(request, "apps/authorised.html", context, status=status)
+
+
+@require_POST
+@player_page
+def personal_token_new(request: HttpRequest) -> HttpResponse:
+    days = request.POST.get("days", "")
+    try:
+        _, value = services.personal_token_create(
+            user=_user(request),
+            name=request.POST.get("name", ""),
+            scopes=request.POST.getlist("scopes"),
+            days=int(days) if days.isdecimal() else None,
+        )
+    except PermissionError as error:  # a guest
+        return _authorised_page(request, error=str(error), status=403)
+    except services.PersonalTokenError as error:
+        return _authorised_page(request, error=str(error), status=400)
+    return _authorised_page(request, new_token=value, status=201)
+
+
+@require_POST
+@player_page
+def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    if services.personal_token_revoke(user=_user(request), token_id=token_id):
+        messages.success(request, "Revoked: the token no longer works.")
+    else:
+        messages.info(request, "You have no such token.")
+    return HttpResponseRedirect(reverse("account-apps"))
 
 
 @require_POST
@@ -63,13 +122,13 @@ def revoke_app(request: HttpRequest, client_id: str) -> HttpResponse:
 # --- A developer's apps ---
 
 
-@player_page
+@developer_page
 def developer_apps(request: HttpRequest) -> HttpResponse:
     apps = selectors.developer_apps(owner=_user(request))
     return render(request, "apps/developer_list.html", {"apps": apps, "page": "apps"})
 
 
-@player_page
+@developer_page
 def developer_app_new(request: HttpRequest) -> HttpResponse:
     form = NewAppForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -115,7 +174,7 @@ def _detail(
     return render(request, "apps/developer_detail.html", context, status=status)
 
 
-@player_page
+@developer_page
 def developer_app(request: HttpRequest, client_id: str) -> HttpResponse:
     app = selectors.developer_app(owner=_user(request), client_id=client_id)
     if request.method != "POST":
@@ -131,7 +190,7 @@ def developer_app(request: HttpRequest, client_id: str) -> HttpResponse:
 
 
 @require_POST
-@player_page
+@developer_page
 def developer_app_secret(request: HttpRequest, client_id: str) -> HttpResponse:
     app = selectors.developer_app(owner=_user(request), client_id=client_id)
     try:
@@ -143,7 +202,7 @@ def developer_app_secret(request: HttpRequest, client_id: str) -> HttpResponse:
 
 
 @require_POST
-@player_page
+@developer_page
 def developer_app_delete(request: HttpRequest, client_id: str) -> HttpResponse:
     app = selectors.developer_app(owner=_user(request), client_id=client_id)
     name = app.name

@@ -14,6 +14,11 @@ from django.http import Http404
 from accounts.models import AppSuspension
 from accounts.scopes import ALL_SCOPES
 
+# The app of players' personal access tokens (accounts.oauth.services, made on the first one):
+# no OAuth flow issues its tokens; players make them for their own scripts. Not listed among
+# the apps they allowed.
+PERSONAL_CLIENT_ID = "personal-access-tokens"
+
 # The tokens that are a player's standing grant to an app (an authorization code is a step
 # of a flow, spent within a minute).
 GRANT_TOKEN_TYPES = (Token.Type.ACCESS_TOKEN, Token.Type.REFRESH_TOKEN)
@@ -74,6 +79,7 @@ def authorised_apps(*, user: User) -> list[AuthorisedApp]:
     tokens = (
         Token.objects.valid()
         .filter(user=user, type__in=GRANT_TOKEN_TYPES, client__isnull=False)
+        .exclude(client_id=PERSONAL_CLIENT_ID)
         .select_related("client", "client__suspension")
         .order_by("created_at", "id")
     )
@@ -94,3 +100,32 @@ def authorised_apps(*, user: User) -> list[AuthorisedApp]:
         )
         for client, scopes, since in apps.values()
     ]
+
+
+@dataclass(frozen=True)
+class PersonalToken:
+    id: int
+    name: str
+    scopes: list[str]
+    created_at: datetime.datetime
+    expires_at: datetime.datetime | None
+
+
+def personal_token_of(token: Token) -> PersonalToken:
+    data = token.data if isinstance(token.data, dict) else {}
+    return PersonalToken(
+        id=token.pk,
+        name=str(data.get("personal_name", "")),
+        scopes=scope_order(set(token.get_scopes())),
+        created_at=token.created_at,
+        expires_at=token.expires_at,
+    )
+
+
+def personal_tokens(*, user: User) -> list[PersonalToken]:
+    """The player's live personal access tokens, oldest first (never their values: only
+    hashes are stored)."""
+    tokens = Token.objects.valid().filter(
+        user=user, client_id=PERSONAL_CLIENT_ID, type=Token.Type.ACCESS_TOKEN
+    )
+    return [personal_token_of(token) for token in tokens.order_by("created_at", "id")]

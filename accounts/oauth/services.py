@@ -1,7 +1,11 @@
 """Writes about third-party apps: registering and changing an app (its developer), revoking
-an app's access (a player), suspending an app (staff)."""
+an app's access (a player), suspending an app (staff); and the personal access tokens a
+player makes for their own scripts."""
 
 from __future__ import annotations
+
+import secrets
+from datetime import timedelta
 
 from allauth.idp.oidc.adapter import get_adapter
 from allauth.idp.oidc.internal.oauthlib import device_codes
@@ -11,11 +15,18 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from accounts.models import AppSuspension
-from accounts.scopes import ALL_SCOPES
+from accounts.guests import is_guest
+from accounts.models import AppSuspension, SpentRefreshToken
+from accounts.oauth.selectors import PERSONAL_CLIENT_ID
+from accounts.scopes import ALL_SCOPES, API_SCOPES
 
 MAX_APPS_PER_DEVELOPER = 20
+GUESTS_REGISTER_NO_APPS = (
+    "A guest account cannot register apps: sign up first (your games stay with you), then "
+    "come back to register your app."
+)
 
 _BASE_GRANTS = [Client.GrantType.AUTHORIZATION_CODE, Client.GrantType.REFRESH_TOKEN]
 # allauth runs the device flow for public apps only: a terminal or a bot keeps no secret.
@@ -26,7 +37,10 @@ def app_register(
     *, owner: User, name: str, redirect_uris: list[str], public: bool
 ) -> tuple[Client, str | None]:
     """A new app of the developer, allowed every scope (each player chooses what to grant).
-    Answers the app and, for a confidential app, its secret: shown once, stored hashed."""
+    Answers the app and, for a confidential app, its secret: shown once, stored hashed. A
+    guest registers none (``GUESTS_REGISTER_NO_APPS``)."""
+    if is_guest(owner):
+        raise ValidationError(GUESTS_REGISTER_NO_APPS)
     with transaction.atomic():
         # The developer's row serialises their registrations, so that two at once cannot
         # both pass the count below.
@@ -104,6 +118,8 @@ def app_revoke_for_player(*, user: User, client_id: str) -> int:
     refresh token just before this DELETE could commit new tokens that the DELETE, which only
     sees rows committed when it began, would miss.
     """
+    if client_id == PERSONAL_CLIENT_ID:
+        return 0  # personal access tokens are revoked one by one (personal_token_revoke)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         deleted, _ = Token.objects.filter(user=user, client_id=client_id).delete()
@@ -114,6 +130,115 @@ def app_revoke_for_player(*, user: User, client_id: str) -> int:
                 cache.delete(key)
                 deleted += 1
     return int(deleted)
+
+
+def refresh_token_spent(*, token: Token) -> None:
+    """Remember a refresh token that a refresh has just replaced (allauth deleted its row), to
+    recognise its reuse (``accounts.models.SpentRefreshToken``)."""
+    SpentRefreshToken.objects.get_or_create(
+        hash=token.hash,
+        defaults={
+            "client_id": token.client_id,
+            "user_id": token.user_id,
+            "grant_id": token.get_grant_id() or "",
+            "expires_at": token.expires_at,
+        },
+    )
+
+
+def grant_revoke_on_reuse(*, spent: SpentRefreshToken) -> int:
+    """A spent refresh token came back: revoke every token of its grant (the app's tokens for
+    that player issued since that consent, through every refresh), the newest included; a
+    token from before grants were tracked takes the app's every token of the player. Answers
+    how many went. The caller holds the player's row lock, as the token endpoint does."""
+    tokens = Token.objects.filter(client_id=spent.client_id, user_id=spent.user_id)
+    if spent.grant_id:
+        tokens = tokens.filter(data__grant_id=spent.grant_id)
+    deleted, _ = tokens.delete()
+    return int(deleted)
+
+
+MAX_PERSONAL_TOKENS = 20
+PERSONAL_TOKEN_PREFIX = "scp_"  # so that a leaked one is recognisable (secret scanners)
+PERSONAL_TOKEN_DAYS = (7, 30, 90, 365)  # the lifetimes offered; None: until revoked
+
+
+GUESTS_MAKE_NO_TOKENS = "A guest account cannot make tokens: sign up first."
+
+
+class PersonalTokenError(ValueError):
+    """A personal access token that cannot be made: a sentence for the player."""
+
+
+def _personal_tokens_app() -> Client:
+    """The app that personal access tokens belong to (allauth keeps every access token under
+    an app), made on the first token. It has no owner, no secret anyone knows, no grant type,
+    no response type and no redirect URI: no OAuth flow can issue a token for it, only
+    ``personal_token_create``. Staff may suspend it (every personal token stops) like any."""
+    app, created = Client.objects.get_or_create(
+        id=PERSONAL_CLIENT_ID,
+        defaults={
+            "name": "Personal access token",
+            "owner": None,
+            "type": Client.Type.CONFIDENTIAL,
+            "skip_consent": False,
+        },
+    )
+    if created:
+        app.set_scopes(list(API_SCOPES))
+        app.set_grant_types([])
+        app.set_response_types([])
+        app.set_redirect_uris([])
+        app.set_secret(get_adapter().generate_client_secret())  # thrown away: no one knows it
+        app.save()
+    return app
+
+
+def personal_token_create(
+    *, user: User, name: str, scopes: list[str], days: int | None
+) -> tuple[Token, str]:
+    """A personal access token of the player, for their own scripts: an access token of the
+    personal tokens' app with the scopes they chose (the same rules as an app's token: it
+    opens what those scopes open, never what is the player's own sessions' alone), alive
+    ``days`` days or until revoked. Answers the token and its value, shown once: only its
+    hash is stored. A guest makes none (PermissionError)."""
+    name = " ".join(name.split())
+    if is_guest(user):
+        raise PermissionError(GUESTS_MAKE_NO_TOKENS)
+    if not 1 <= len(name) <= 60:
+        raise PersonalTokenError("Give the token a name of 1 to 60 characters.")
+    if not scopes or not set(scopes) <= set(API_SCOPES):
+        raise PersonalTokenError(f"Choose one or more of the scopes {', '.join(API_SCOPES)}.")
+    if days is not None and days not in PERSONAL_TOKEN_DAYS:
+        raise PersonalTokenError("A token lives 7, 30, 90 or 365 days, or until revoked.")
+    value = PERSONAL_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        # The player's row serialises their new tokens, so that the count below holds.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        live = Token.objects.valid().filter(user=user, client_id=PERSONAL_CLIENT_ID)
+        if live.count() >= MAX_PERSONAL_TOKENS:
+            raise PersonalTokenError(
+                f"You have {MAX_PERSONAL_TOKENS} tokens already: revoke one you no longer use."
+            )
+        token = Token(
+            type=Token.Type.ACCESS_TOKEN,
+            client=_personal_tokens_app(),
+            user=user,
+            data={"personal_name": name},
+            expires_at=None if days is None else timezone.now() + timedelta(days=days),
+        )
+        token.set_value(value)
+        token.set_scopes(sorted(set(scopes)))
+        token.save()
+    return token, value
+
+
+def personal_token_revoke(*, user: User, token_id: int) -> bool:
+    """Revoke one of the player's personal access tokens: its next request is a 401. False if
+    the player has no such token."""
+    tokens = Token.objects.filter(pk=token_id, user=user, client_id=PERSONAL_CLIENT_ID)
+    deleted, _ = tokens.delete()
+    return bool(deleted)
 
 
 def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspension:
@@ -134,6 +259,7 @@ def tokens_purge_expired() -> int:
     """Delete expired tokens (access tokens, refresh tokens, spent codes): they open nothing
     and would pile up, one access token an hour per app and player. In batches, each its own
     short transaction, so that no long lock holds up the token endpoint. Answers how many."""
+    SpentRefreshToken.objects.filter(expires_at__lt=timezone.now()).delete()
     purged = 0
     while True:
         batch = list(Token.objects.expired().values_list("pk", flat=True)[:PURGE_BATCH])

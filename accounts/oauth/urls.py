@@ -13,6 +13,12 @@ urlpatterns = [
     path("identity/o/api/userinfo", idp.UserInfoView.as_view()),
     path("account/apps/", pages.authorised_apps, name="account-apps"),
     path("account/apps/<str:client_id>/revoke/", pages.revoke_app, name="account-app-revoke"),
+    path("account/tokens/new/", pages.personal_token_new, name="account-token-new"),
+    path(
+        "account/tokens/<int:token_id>/revoke/",
+        pages.personal_token_revoke,
+        name="account-token-revoke",
+    ),
     path("developers/apps/", pages.developer_apps, name="developer-apps"),
     path("developers/apps/new/", pages.developer_app_new, name="developer-app-new"),
     path("developers/apps/<str:client_id>/", pages.developer_app, name="developer-app"),

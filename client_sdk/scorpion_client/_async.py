@@ -14,7 +14,7 @@ import asyncio
 import builtins
 import copy
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from types import TracebackType
 from typing import Any, TypeVar
@@ -881,6 +881,24 @@ class AsyncMeResource:
     async def revoke_app(self, client_id: str) -> None:
         """Every token the app holds for the caller dies at once (its next call is a 401)."""
         await self._client.request(Ops.me_app_revoke(client_id))
+
+    async def tokens(self) -> builtins.list[dict[str, Any]]:
+        """The caller's personal access tokens: ``id``, ``name``, ``scopes``, ``created_at``,
+        ``expires_at`` (never the tokens themselves)."""
+        return await self._client.request(Ops.me_tokens())
+
+    async def create_token(
+        self, name: str, scopes: Sequence[str], *, days: int | None = None
+    ) -> dict[str, Any]:
+        """A personal access token for the player's own scripts, with these scopes, for 7,
+        30, 90 or 365 ``days`` (None: until revoked). Its ``token`` is in this answer only:
+        use it as ``Scorpion(token=..., token_type="bearer")``. A session of the player's own
+        only."""
+        return await self._client.request(Ops.me_token_create(name=name, scopes=scopes, days=days))
+
+    async def revoke_token(self, token_id: int) -> None:
+        """The personal access token stops working at once (its next call is a 401)."""
+        await self._client.request(Ops.me_token_revoke(token_id))
 
     async def export(self) -> dict[str, Any]:
         """Everything stored about the caller, as the server's JSON."""

@@ -10,9 +10,10 @@ import email.utils
 import logging
 import os
 import random
+import re
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 from uuid import UUID
@@ -22,6 +23,8 @@ import httpx
 from scorpion_client import endpoints as ep
 from scorpion_client._version import __version__
 from scorpion_client.errors import (
+    BEARER_TOKEN_AS_SESSION,
+    OAUTH_ERROR_SENTENCES,
     AuthenticationError,
     EmailVerificationRequired,
     RateLimited,
@@ -187,10 +190,15 @@ def error_from_response(response: httpx.Response) -> ScorpionError:
     detail = body.get("detail") if isinstance(body.get("detail"), str) else None
     problem = dict(body)
     if code is None and isinstance(body.get("error"), str):
-        # The OAuth endpoints: {"error": "invalid_grant", "error_description": "..."}.
+        # The OAuth endpoints: {"error": "invalid_grant", "error_description": "..."}; an
+        # answer without a description is told in a sentence, not as its error word.
         code = body["error"]
         description = body.get("error_description")
-        detail = detail or (description if isinstance(description, str) else None) or code
+        if not isinstance(description, str) or description.strip() in ("", code):
+            description = OAUTH_ERROR_SENTENCES.get(
+                code, f"The server refused the log-in ({code})."
+            )
+        detail = detail or description
     if code is None and isinstance(body.get("errors"), list):
         # allauth: {"status": 400, "errors": [{"message", "code", "param"}]}
         messages: list[str] = []
@@ -210,7 +218,23 @@ def error_from_response(response: httpx.Response) -> ScorpionError:
         cls = EmailVerificationRequired
         detail = detail or "the e-mail address must be verified first"
     message = detail or title or response.reason_phrase or f"HTTP {status}"
+    if status == 401 and _sent_oauth_token_as_session(response):
+        message = detail = f"{message.rstrip('.')}. {BEARER_TOKEN_AS_SESSION}"
     return _make(cls, message, status, code, title, detail, problem, response, retry_after)
+
+
+# A session token is a session key: 32 lowercase letters and digits (Django's).
+_SESSION_KEY = re.compile(r"[a-z0-9]{32,40}")
+
+
+def _sent_oauth_token_as_session(response: httpx.Response) -> bool:
+    """Whether the refused request sent, as ``X-Session-Token``, something that cannot be a
+    session token (an OAuth access token, a personal access token)."""
+    try:
+        sent = response.request.headers.get("X-Session-Token")
+    except RuntimeError:  # a response built without its request
+        return False
+    return bool(sent) and _SESSION_KEY.fullmatch(sent) is None
 
 
 def _pending_flow(body: Mapping[str, Any], flow_id: str) -> bool:
@@ -284,6 +308,11 @@ class Spec(Generic[T]):
         target = httpx.URL(next_url)
         url = base_url.copy_with(raw_path=target.raw_path)
         return replace(self, url=str(url), params=None)
+
+
+def _objects(data: Any) -> list[dict[str, Any]]:
+    """A JSON list of objects (the apps, the tokens), as dicts."""
+    return [dict(item) for item in data if isinstance(item, Mapping)]
 
 
 def _parsed(read: Callable[[Any], T]) -> Callable[[httpx.Response], T]:
@@ -680,14 +709,27 @@ class Ops:
 
     @staticmethod
     def me_apps() -> Spec[list[dict[str, Any]]]:
-        def read(data: Any) -> list[dict[str, Any]]:
-            return [dict(app) for app in data if isinstance(app, Mapping)]
-
-        return Spec(ep.ME_APPS.method, ep.ME_APPS.path(), _parsed(read))
+        return Spec(ep.ME_APPS.method, ep.ME_APPS.path(), _parsed(_objects))
 
     @staticmethod
     def me_app_revoke(client_id: str) -> Spec[None]:
         return Spec(ep.ME_APP_REVOKE.method, ep.ME_APP_REVOKE.path(client_id=client_id), _nothing)
+
+    @staticmethod
+    def me_tokens() -> Spec[list[dict[str, Any]]]:
+        return Spec(ep.ME_TOKENS.method, ep.ME_TOKENS.path(), _parsed(_objects))
+
+    @staticmethod
+    def me_token_create(
+        *, name: str, scopes: Sequence[str], days: int | None
+    ) -> Spec[dict[str, Any]]:
+        body = {"name": name, "scopes": list(scopes), "days": days}
+        return Spec(ep.ME_TOKEN_CREATE.method, ep.ME_TOKEN_CREATE.path(), _raw_json, json=body)
+
+    @staticmethod
+    def me_token_revoke(token_id: int) -> Spec[None]:
+        path = ep.ME_TOKEN_REVOKE.path(token_id=token_id)
+        return Spec(ep.ME_TOKEN_REVOKE.method, path, _nothing)
 
     @staticmethod
     def games_result(game: GameRef) -> Spec[dict[str, Any]]:

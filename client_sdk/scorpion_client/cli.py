@@ -54,6 +54,7 @@ from scorpion_client.render import (
     format_duration,
     problem_text,
     render_analysis,
+    render_chances,
     render_game,
     render_hints,
 )
@@ -356,6 +357,22 @@ class Cli:
         self.console.print(f"Analysis of game {game_id}")
         self.console.print(render_analysis(analysis))
         return 0 if analysis.ready else 1
+
+    def chances(self) -> int:
+        """The winning chance of each legal action of a game in play (counted as a hint)."""
+        game_id = self.args.game
+        if game_id == "last":
+            playing = self.client.games.list(status="playing", page_size=1).results
+            if not playing:
+                self.console.print("[yellow]You have no game in play.[/yellow]")
+                return 1
+            game_id = playing[0].id
+        else:
+            game_id = self._game_id(game_id)
+        chances = self.client.games.chances(game_id, wait=self.args.wait)
+        self.console.print(f"Winning chances in game {game_id}, version {chances.version}")
+        self.console.print(render_chances(chances))
+        return 0 if chances.ready else 1
 
     def _game_id(self, typed: str) -> str:
         """A game's id as the player typed it: whole, or its first characters as the table's
@@ -680,19 +697,29 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--status", choices=["playing", "stuck", "won", "resigned", "abandoned"])
     games.add_argument("--limit", type=int, default=20)
     commands.add_parser("stats", help="your statistics")
-    analyse = commands.add_parser(
-        "analyse",
-        aliases=["analyze"],
-        help="a finished game's analysis: could it be won, where it turned, a winning line",
-    )
-    analyse.add_argument(
-        "game",
-        metavar="GAME",
-        help="the game's id (or its first characters), or 'last' (latest finished)",
-    )
-    analyse.add_argument(
-        "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
-    )
+    for name, aliases, help_text, last in (
+        (
+            "analyse",
+            ["analyze"],
+            "a finished game's analysis: could it be won, where it turned, a winning line",
+            "latest finished",
+        ),
+        (
+            "chances",
+            [],
+            "the winning chance of each move of a game in play (counts as a hint)",
+            "your latest game in play",
+        ),
+    ):
+        command = commands.add_parser(name, aliases=aliases, help=help_text)
+        command.add_argument(
+            "game",
+            metavar="GAME",
+            help=f"the game's id (or its first characters), or 'last' ({last})",
+        )
+        command.add_argument(
+            "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
+        )
     return parser
 
 
@@ -741,11 +768,12 @@ def run(
         "stats": cli.stats,
         "analyse": cli.analyse,
         "analyze": cli.analyse,
+        "chances": cli.chances,
     }
     try:
         return handlers[args.command]()
     except AuthenticationError as exc:
-        hint = "" if args.command in ("login", "signup") else " Run: scorpion login"
+        hint = "" if args.command in ("login", "signup") else " To log in again: scorpion login"
         console.print(f"[red]{escape(error_text(exc))}[/red]{hint}")
         return 1
     except TransportError as exc:

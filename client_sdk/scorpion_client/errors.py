@@ -259,6 +259,31 @@ class ModeUnavailable(ScorpionError):
     """The server does not offer this game mode (yet) (501)."""
 
 
+# What each OAuth error word means to a person (RFC 6749 5.2, RFC 8628 3.5), said when the
+# server's answer carries no description of its own.
+OAUTH_ERROR_SENTENCES: dict[str, str] = {
+    "access_denied": "The player did not allow the app (they chose Deny).",
+    "expired_token": "The code expired before the player answered: start the log-in again.",
+    "invalid_grant": (
+        "The log-in is no longer valid: the code or refresh token was already used, has "
+        "expired, or the player revoked the app. Log in again."
+    ),
+    "invalid_client": "The server does not know this app (client id), or it is suspended.",
+    "invalid_scope": "The app asked for a scope the server does not grant.",
+    "invalid_request": "The server could not read the log-in request.",
+    "unauthorized_client": "This app may not log in this way (a confidential app has no "
+    "device flow).",
+    "unsupported_grant_type": "The server does not offer this way of logging in.",
+    "authorization_pending": "The player has not answered yet.",
+    "slow_down": "Asking too often: wait longer between tries.",
+}
+# Said when a token sent as a session token is refused and does not look like one.
+BEARER_TOKEN_AS_SESSION = (
+    "This token is not a session token: it looks like an OAuth access token or a personal "
+    'access token. Pass token_type="bearer" (or set SCORPION_TOKEN_TYPE=bearer) to send it as '
+    "Authorization: Bearer."
+)
+
 # The problem codes of the API (docs/api.md), each with the class the SDK raises for it.
 ERRORS_BY_CODE: dict[str, type[ScorpionError]] = {
     "validation_error": ValidationError,

@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from scorpion_client.models import Analysis, Event, Game, Hints
+from scorpion_client.models import Analysis, Chances, Event, Game, Hints
 
 __all__ = [
     "card_text",
@@ -21,6 +21,7 @@ __all__ = [
     "player_text",
     "problem_text",
     "render_analysis",
+    "render_chances",
     "render_game",
     "render_hints",
     "sentence",
@@ -226,6 +227,28 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")
+    return text
+
+
+def render_chances(chances: Chances) -> Text:
+    """Each legal action with its winning chance and 95% interval, the best first (columns
+    1-7, or 1-10 in the ten-column games)."""
+    text = Text()
+    if not chances.ready:
+        text.append("The chances are still being computed: ask again in a moment.\n", "yellow")
+        return text
+    if not chances.actions:
+        text.append("No moves available: undo, restart or resign.\n", style="yellow")
+    for action in sorted(chances.actions, key=lambda item: -item.chance):
+        if action.type == "move" and action.card is not None:
+            text.append_text(card_text(action.card))
+            source = f" from column {action.from_ + 1}" if action.from_ is not None else ""
+            target = f" → column {action.to + 1}" if action.to is not None else ""
+            text.append(source + target)
+        else:
+            text.append("deal the stock")
+        text.append(f"  {action.chance:.0%}", style="bold")
+        text.append(f" ({action.low:.0%}-{action.high:.0%}, {action.samples} deals)\n", "dim")
     return text
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from allauth.idp.oidc.models import Client, Token
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.test import Client as BrowserClient
 
 from accounts.oauth import services
@@ -192,3 +194,20 @@ def test_a_developer_has_at_most_twenty_apps(player: Player) -> None:
     page = new_app(browser_for(player), kind="public")
     assert page.status_code == 200
     assert "You already have 20 apps" in page.content.decode()
+
+
+def test_a_guest_registers_no_app_and_is_told_to_sign_up() -> None:
+    """Finding 3: a guest registered apps (an app outliving the guest's purge, ownerless)."""
+    browser = BrowserClient(enforce_csrf_checks=True)
+    token = csrf_token(browser)
+    made = browser.post(
+        "/api/v1/guest/", content_type="application/json", headers={"X-CSRFToken": token}
+    )
+    assert made.status_code == 201
+    for page in (browser.get("/developers/apps/new/"), new_app(browser)):
+        assert page.status_code == 403
+        assert "sign up first" in page.content.decode()
+    assert not Client.objects.filter(owner_id=made.json()["id"]).exists()
+    guest = User.objects.get(pk=made.json()["id"])
+    with pytest.raises(ValidationError, match="sign up first"):
+        services.app_register(owner=guest, name="Bot", redirect_uris=[], public=True)

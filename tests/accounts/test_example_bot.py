@@ -148,3 +148,22 @@ def test_the_example_bot_logs_in_by_the_device_flow_and_wins(
     apps = browser.get("/account/apps/").text
     assert "Example Bot" in apps
     assert client_id in apps
+
+
+def test_the_bot_says_an_oauth_refusal_in_a_sentence() -> None:
+    """Before: "Stopped: 400: access_denied" (the server's answer has no description)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("device_flow_bot", BOT)
+    assert spec is not None
+    assert spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    denied = str(bot.ApiError(400, {"error": "access_denied"}))
+    assert denied == "You did not allow the bot (Deny on the device page)."
+    spent = str(bot.ApiError(400, {"error": "invalid_grant", "error_description": "invalid_grant"}))
+    assert spent.startswith("The bot's access is no longer valid")
+    own = {"error": "invalid_grant", "error_description": "This refresh token was used before."}
+    assert str(bot.ApiError(400, own)) == "This refresh token was used before."
+    problem = {"code": "insufficient_scope", "detail": "This needs the scope games:read."}
+    assert str(bot.ApiError(403, problem)) == "This needs the scope games:read."

@@ -49,3 +49,19 @@ def test_closing_the_account_removes_its_apps_and_grants(player: Player) -> None
     assert not Client.objects.filter(pk=registered.client_id).exists()
     assert Client.objects.filter(pk=allowed.client_id).exists()
     assert not Token.objects.filter(client=allowed.client).exists()
+
+
+def test_the_export_lists_personal_tokens_but_never_a_token(player: Player) -> None:
+    made = player.client.post(
+        "/api/v1/me/tokens/", {"name": "cron", "scopes": ["stats:read"]}, format="json"
+    ).json()
+    response = player.get("/api/v1/me/export/")
+    assert response.json()["account"]["personal_tokens"] == [
+        {
+            "name": "cron",
+            "scopes": ["stats:read"],
+            "created_at": made["created_at"],
+            "expires_at": None,
+        }
+    ]
+    assert made["token"] not in response.content.decode()

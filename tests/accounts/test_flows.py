@@ -11,9 +11,11 @@ import pytest
 from allauth.idp.oidc.internal.oauthlib import device_codes
 from allauth.idp.oidc.models import Token
 from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from accounts.oauth import services
 from accounts.scopes import ALL_SCOPES
 from tests.accounts.conftest import (
     AUTHORIZE_URL,
@@ -122,9 +124,61 @@ def test_unknown_redirect_uri_is_refused_on_our_page_not_redirected(
     _, challenge = pkce_pair()
     params = authorize_params(app, "games:play", challenge, redirect_uri="https://evil.example/")
     page = browser_for(player).get(AUTHORIZE_URL, params)
-    assert page.status_code == 200
+    assert page.status_code == 400
     assert "Location" not in page
-    assert "cannot go on" in page.content.decode()
+    assert "not one the app registered" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    "redirect_uri",
+    [
+        REDIRECT_URI + "?x=1",  # finding 5: an extra query received the code
+        REDIRECT_URI + "/",
+        REDIRECT_URI + "#frag",
+        "https://app.example:444/callback",
+        "https://APP.example/callback",
+    ],
+)
+def test_a_redirect_uri_must_be_exactly_a_registered_one(
+    player: Player, app: App, redirect_uri: str
+) -> None:
+    _, challenge = pkce_pair()
+    params = authorize_params(app, "games:play", challenge, redirect_uri=redirect_uri)
+    page = browser_for(player).get(AUTHORIZE_URL, params)
+    assert page.status_code == 400
+    assert "Location" not in page
+    assert "exactly one of them" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("redirect_uri", "allowed"),
+    [
+        ("http://127.0.0.1:51234/callback", True),  # RFC 8252: any port on loopback
+        ("http://127.0.0.1/callback", True),
+        ("http://[::1]:8080/callback", True),
+        ("http://127.0.0.1:51234/callback?x=1", False),
+        ("http://127.0.0.1:51234/other", False),
+        ("http://localhost:51234/callback", False),
+        ("https://127.0.0.1:51234/callback", False),
+    ],
+)
+def test_only_a_loopback_redirects_port_may_vary(
+    player: Player, redirect_uri: str, allowed: bool
+) -> None:
+    owner = User.objects.create_user("loopback-dev", "loop@example.com")
+    client, _ = services.app_register(
+        owner=owner,
+        name="Desktop",
+        redirect_uris=["http://127.0.0.1:1/callback", "http://[::1]/callback"],
+        public=True,
+    )
+    _, challenge = pkce_pair()
+    params = authorize_params(App(client, None), "games:play", challenge)
+    params["redirect_uri"] = redirect_uri
+    page = browser_for(player).get(AUTHORIZE_URL, params)
+    assert (page.status_code == 200) is allowed, page.content[:300]
+    if allowed:
+        assert page.context["redirect_to"] == redirect_uri.split("/")[2]
 
 
 def test_a_signed_out_visitor_logs_in_first_and_comes_back(app: App) -> None:
@@ -210,9 +264,41 @@ def test_refresh_rotates_the_refresh_token(player: Player, app: App) -> None:
     assert second.access_token != first.access_token
     assert second.scope == ["games:play"]
     assert bearer(second.access_token).post("/api/v1/games/", {}, format="json").status_code == 201
-    # The old refresh token is spent.
-    assert refresh(app, first.refresh_token).json()["error"] == "invalid_grant"
     assert tokens_from(refresh(app, second.refresh_token)).scope == ["games:play"]
+
+
+def test_a_spent_refresh_token_used_again_revokes_its_whole_grant(player: Player, app: App) -> None:
+    """Finding 5 (RFC 9700 4.14.2): the replay was refused but the newer tokens, perhaps a
+    thief's, lived on."""
+    first = authorize(player, app, "games:play")
+    other_grant = authorize(player, app, "games:play")  # another consent, its own chain
+    second = tokens_from(refresh(app, first.refresh_token))
+    third = tokens_from(refresh(app, second.refresh_token))
+    replay = refresh(app, first.refresh_token)
+    assert replay.status_code == 400
+    assert replay.json()["error"] == "invalid_grant"
+    assert "used before" in replay.json()["error_description"]
+    for tokens in (second, third):
+        assert bearer(tokens.access_token).get("/api/v1/games/").status_code == 401
+    assert refresh(app, third.refresh_token).json()["error"] == "invalid_grant"
+    # Only that grant: the player's other consent to the same app holds.
+    assert bearer(other_grant.access_token).get("/api/v1/games/").status_code == 403  # scope
+    assert (
+        bearer(other_grant.access_token).post("/api/v1/games/", {}, format="json").status_code
+        == 201
+    )
+    assert tokens_from(refresh(app, other_grant.refresh_token)).scope == ["games:play"]
+    # An unknown refresh token is simply refused, revoking nothing.
+    assert refresh(app, "never-issued").json()["error"] == "invalid_grant"
+
+
+def test_a_device_grants_reused_refresh_token_revokes_it_too(player: Player, app: App) -> None:
+    started = start_device_flow(app, "games:play")
+    answer_device(player, started["user_code"], "confirm")
+    first = tokens_from(poll(app, started["device_code"]))
+    second = tokens_from(refresh(app, first.refresh_token))
+    assert refresh(app, first.refresh_token).json()["error"] == "invalid_grant"
+    assert bearer(second.access_token).get("/api/v1/games/").status_code == 401
 
 
 def test_refresh_tokens_expire(player: Player, app: App) -> None:

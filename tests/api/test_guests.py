@@ -128,6 +128,61 @@ def test_signing_up_keeps_the_guests_games_and_statistics() -> None:
     assert other.get("/api/v1/stats/").json()["won"] == 1
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/account/email", {"email": "taken@example.com"}),
+        ("/account/password/change", {"new_password": PASSWORD}),
+    ],
+)
+def test_a_guest_takes_no_address_or_password_without_signing_up(
+    path: str, body: dict[str, str]
+) -> None:
+    """Finding 3: allauth took both from a guest's session (no current password asked), and
+    the account stayed a guest that could log in anywhere, nameless, purged when idle."""
+    browser, me = guest_browser()
+    response = browser.post(f"{AUTH}{path}", body)
+    assert response.status_code == 403, response.content
+    error = response.json()["errors"][0]
+    assert error["code"] == "guest_must_sign_up"
+    assert "sign up" in error["message"]
+    user = User.objects.get(pk=me["id"])
+    assert (user.email, user.has_usable_password()) == ("", False)
+    assert not user.emailaddress_set.exists()
+    assert browser.get("/api/v1/me/").json()["guest"] is True
+    # The sign-up itself, from the same session, still converts the guest.
+    signed_up = browser.post(
+        f"{AUTH}/auth/signup", {"email": "later@example.com", "password": PASSWORD}
+    )
+    assert signed_up.status_code == 200, signed_up.content
+    assert signed_up.json()["data"]["user"]["id"] == me["id"]
+
+
+def test_a_guest_sets_no_password_on_allauths_pages() -> None:
+    browser, me = guest_browser()
+    for path in ("/accounts/password/set/", "/accounts/password/change/", "/accounts/email/"):
+        page = browser.client.post(
+            path,
+            {"password1": PASSWORD, "password2": PASSWORD, "email": "p@example.com"},
+            headers={"X-CSRFToken": browser.token},
+        )
+        assert (page.status_code, page["Location"]) == (302, "/account/"), path
+    user = User.objects.get(pk=me["id"])
+    assert (user.email, user.has_usable_password()) == ("", False)
+
+
+def test_a_player_still_changes_their_password_and_adds_addresses() -> None:
+    sign_up("changer@example.com", PASSWORD)
+    browser = sign_in("changer@example.com", PASSWORD)
+    changed = browser.post(
+        f"{AUTH}/account/password/change",
+        {"current_password": PASSWORD, "new_password": "another " + PASSWORD},
+    )
+    assert changed.status_code == 200, changed.content
+    added = browser.post(f"{AUTH}/account/email", {"email": "second@example.com"})
+    assert added.status_code == 200, added.content
+
+
 def sign_in(email: str, password: str) -> Browser:
     browser = Browser()
     response = browser.post(f"{AUTH}/auth/login", {"email": email, "password": password})

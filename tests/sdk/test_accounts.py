@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from scorpion_client import AuthenticationError, NotFound, Scorpion, ValidationError
+from scorpion_client import (
+    AuthenticationError,
+    NotFound,
+    PermissionDenied,
+    Scorpion,
+    ValidationError,
+)
 
 from tests.sdk.conftest import PASSWORD, new_email
 
@@ -98,3 +104,18 @@ def test_display_name_apps_and_a_games_result(client: Scorpion) -> None:
     game.resign()
     result = client.games.result(game)
     assert (result["status"], result["first_win"]) == ("resigned", False)
+
+
+def test_personal_access_tokens_through_the_sdk(client: Scorpion, server_url: str) -> None:
+    made = client.me.create_token("nightly", ["stats:read"], days=30)
+    assert made["token"].startswith("scp_")
+    assert [token["name"] for token in client.me.tokens()] == ["nightly"]
+    with Scorpion(server_url, made["token"], token_type="bearer") as script:
+        assert script.stats.get().played == 0
+        with pytest.raises(PermissionDenied):
+            script.me.get()  # account:read was not chosen
+    client.me.revoke_token(made["id"])
+    assert client.me.tokens() == []
+    revoked = Scorpion(server_url, made["token"], token_type="bearer")
+    with revoked, pytest.raises(AuthenticationError):
+        revoked.stats.get()

@@ -218,3 +218,13 @@ def test_parse_move() -> None:
     assert cli.parse_move("kh 5 from 12") == cli.Move("KH", 4, 11)
     for text in ("kh 0", "kh 13", "kh x", "1z", "8h 2 3", "", "8h from 0", "8h from x"):
         assert cli.parse_move(text) is None
+
+
+def test_chances_of_the_latest_game_in_play(terminal: Terminal) -> None:
+    assert terminal("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    assert terminal("play", "--seed", "3", lines=["q"])[0] == 0
+    status, out = terminal("chances", "last")
+    assert status == 0, out
+    assert "Winning chances in game" in out
+    assert "%" in out
+    assert "deals)" in out

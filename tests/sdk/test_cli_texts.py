@@ -18,8 +18,10 @@ from rich.console import Console
 from scorpion_client import Scorpion, _entry, cli
 from scorpion_client.config import TokenStore
 from scorpion_client.models import HintMove, Hints
+from scorpion_client.oauth import OAuthToken
 from scorpion_client.render import card_text, player_text, problem_text, render_hints, sentence
 
+from tests.sdk import test_oauth
 from tests.sdk.test_oauth import CLIENT_ID, FakeProvider
 
 
@@ -241,3 +243,39 @@ def test_a_refused_moves_message_shows_its_cards_as_the_table_does() -> None:
     assert styles["9♥"] == "bold red"
     assert styles["4♣"] == "bold"
     assert str(line.style) == "red"  # the words stay red, as every error line
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (("login", "--client-id", CLIENT_ID), "The player did not allow the app"),
+        (("stats",), "The log-in is no longer valid"),
+    ],
+)
+def test_an_oauth_refusal_without_a_description_is_a_sentence(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sleeps: list[float],
+    command: tuple[str, ...],
+    said: str,
+) -> None:
+    """Before: "access_denied." and "invalid_grant. Run: scorpion login" (allauth's answers
+    carry no description)."""
+    monkeypatch.setattr(
+        test_oauth,
+        "oauth_error",
+        lambda error, status=400: httpx.Response(status, json={"error": error}),
+    )
+    provider = FakeProvider(["access_denied"])
+    monkeypatch.setattr(
+        cli, "Scorpion", functools.partial(Scorpion, transport=httpx.MockTransport(provider))
+    )
+    config = tmp_path / "token"
+    spent = OAuthToken("access-0", expires_at=0, refresh_token="spent", scope="games:play")
+    TokenStore(config).set_oauth("http://test", spent, CLIENT_ID)
+    status, out = run_cli(config, *command)
+    said_last = " ".join(out.strip().splitlines()[-2:])
+    assert status == 1
+    assert said in said_last, out
+    assert "access_denied" not in out
+    assert "invalid_grant" not in out

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import httpx
 import pytest
 from scorpion_client import (
+    AccessDenied,
     AuthenticationError,
     ConflictError,
+    DeviceCodeExpired,
     GameFinished,
     IdempotencyKeyReused,
     IllegalMove,
     NotFound,
     NothingToRedo,
     NothingToUndo,
+    OAuthError,
     RuleError,
     Scorpion,
     ScorpionError,
@@ -22,6 +26,7 @@ from scorpion_client import (
     ValidationError,
     VersionConflict,
 )
+from scorpion_client._core import error_from_response
 
 from tests.sdk.conftest import PASSWORD, WON_DEAL, new_email
 
@@ -152,3 +157,42 @@ def test_not_found(client: Scorpion) -> None:
     assert caught.value.detail
     with pytest.raises(NotFound):
         client.games.get("not-a-uuid")
+
+
+def test_a_bearer_token_sent_as_a_session_token_says_to_use_bearer(
+    client: Scorpion, server_url: str
+) -> None:
+    """A personal access token (or an app's OAuth token) passed as the default session token:
+    the 401 says how to send it, and sent as bearer it works."""
+    value = client.me.create_token("script", ["account:read"])["token"]
+    with Scorpion(server_url, token=value) as wrong, pytest.raises(AuthenticationError) as caught:
+        wrong.me.get()
+    assert 'token_type="bearer"' in str(caught.value)
+    with Scorpion(server_url, token=value, token_type="bearer") as right:
+        assert right.me.get().email
+    # A real session token that expired is not told so.
+    with Scorpion(server_url, token="a" * 32) as stale, pytest.raises(AuthenticationError) as old:
+        stale.me.get()
+    assert "bearer" not in str(old.value)
+
+
+@pytest.mark.parametrize(
+    ("word", "kind", "sentence"),
+    [
+        ("access_denied", AccessDenied, "The player did not allow the app"),
+        ("invalid_grant", OAuthError, "The log-in is no longer valid"),
+        ("expired_token", DeviceCodeExpired, "The code expired"),
+        ("something_new", ScorpionError, "The server refused the log-in (something_new)."),
+    ],
+)
+def test_an_oauth_error_without_a_description_is_said_in_a_sentence(
+    word: str, kind: type[ScorpionError], sentence: str
+) -> None:
+    request = httpx.Request("POST", "http://test/identity/o/api/token")
+    for body in ({"error": word}, {"error": word, "error_description": word}):
+        error = error_from_response(httpx.Response(400, json=body, request=request))
+        assert isinstance(error, kind)
+        assert (error.code, str(error).startswith(sentence)) == (word, True), str(error)
+    described = {"error": word, "error_description": "The server's own words."}
+    error = error_from_response(httpx.Response(400, json=described, request=request))
+    assert error.detail == "The server's own words."

@@ -1,0 +1,164 @@
+"""What an app's token can do, tried on every URL pattern of the project.
+
+Every pattern of the URL conf (the API, allauth's headless and browser endpoints, the OAuth
+provider, the developer and account pages, the web pages, the staff pages and the admin) is
+called with every method, once with each scope's real access token (from the real consent
+page and token endpoint) and once with no credentials. An app's token gets through only where
+the OpenAPI schema documents that one of its scopes opens the operation; everywhere else the
+answer is 403 ``insufficient_scope`` before any view runs. Nothing asks what views declare:
+this is what the server does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.utils.regex_helper import normalize
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+from rest_framework.views import APIView
+
+from accounts.scopes import API_SCOPES
+from tests.accounts.conftest import App, authorize, bearer
+from tests.api.conftest import Player
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+# Scopes whose token may call an endpoint outside the API: the OpenID Connect userinfo.
+OUTSIDE_THE_API = {"/identity/o/api/userinfo": {"openid"}}
+# Paths for the patterns whose expression Django's normalize() cannot invert.
+SAMPLES = ("_allauth/app/v1/account/phone",)
+
+
+def _part(regex: str) -> str:
+    return re.sub(r"(?:\\Z|\$)$", "", regex.lstrip("^"))
+
+
+def url_patterns(
+    patterns: list[URLPattern | URLResolver] | None = None, prefix: str = ""
+) -> Iterator[tuple[str, URLPattern]]:
+    """Every endpoint pattern of the URL conf, with its whole regular expression."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        regex = prefix + _part(entry.pattern.regex.pattern)
+        if isinstance(entry, URLResolver):
+            yield from url_patterns(entry.url_patterns, regex)
+        else:
+            yield regex, entry
+
+
+def concrete_path(regex: str, values: dict[str, str]) -> str | None:
+    """A path that the pattern's regular expression matches, its parameters filled from
+    ``values`` (by name) or else from a few plain candidates. (A pattern that an earlier one
+    shadows, such as allauth's ``accounts/signup/`` behind the web client's redirect, is
+    served by that one: the sweep calls whatever answers the path.)"""
+    for form, params in normalize(regex):
+        candidates = [
+            [values[name]] if name in values else ["1", "abc", "auth", str(uuid.uuid4())]
+            for name in params
+        ]
+        for choice in itertools.product(*candidates):
+            path = form % dict(zip(params, choice, strict=True))
+            if re.fullmatch(regex, path):
+                return "/" + path
+    # Django cannot invert every expression (the phone paths' alternation inside a class).
+    return next(("/" + path for path in SAMPLES if re.fullmatch(regex, path)), None)
+
+
+@pytest.fixture
+def documented_scopes() -> dict[tuple[str, str], set[str]]:
+    """(METHOD, path pattern of the schema as a regex) -> the scopes that open it."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    documented = {}
+    for path, item in schema["paths"].items():
+        regex = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"
+        for method, operation in item.items():
+            if method.upper() in METHODS:
+                documented[(method.upper(), regex)] = {
+                    scope
+                    for requirement in operation.get("security", [])
+                    for scope in requirement.get("oauth2", [])
+                }
+    return documented
+
+
+def scopes_opening(documented: dict[tuple[str, str], set[str]], method: str, path: str) -> set[str]:
+    if path in OUTSIDE_THE_API:
+        return OUTSIDE_THE_API[path]
+    if "/stream/" in path:  # event streams, not in the schema: docs/api.md says games:read
+        return {"games:read"} if method == "GET" else set()
+    found = [
+        scopes
+        for (documented_method, regex), scopes in documented.items()
+        if documented_method == method and re.match(regex, path)
+    ]
+    return found[0] if found else set()
+
+
+def call(client: APIClient, method: str, path: str) -> Any:
+    return client.generic(method, path, "{}", content_type="application/json")
+
+
+@pytest.mark.django_db
+def test_every_url_pattern_answers_an_app_token_only_where_a_granted_scope_opens_it(
+    player: Player, app: App, documented_scopes: dict[tuple[str, str], set[str]], monkeypatch: Any
+) -> None:
+    # The sweep makes thousands of requests as one player from one address: the API's rate
+    # limits, tested elsewhere, would answer 429 to most of them.
+    monkeypatch.setattr(APIView, "check_throttles", lambda self, request: None)
+    tokens = {scope: (authorize(player, app, scope).access_token, {scope}) for scope in API_SCOPES}
+    # A personal access token with every scope: the same rules as an app's token.
+    personal = player.client.post(
+        "/api/v1/me/tokens/", {"name": "sweep", "scopes": list(API_SCOPES)}, format="json"
+    )
+    tokens["personal"] = (personal.json()["token"], set(API_SCOPES))
+    values = {"client_id": app.client_id, "game_id": str(uuid.uuid4())}
+    paths, unreachable = [], []
+    for regex, _pattern in url_patterns():
+        path = concrete_path(regex, values)
+        (paths if path else unreachable).append(path or regex)
+    assert not unreachable, unreachable
+    assert len(paths) >= 200  # the whole URL conf: API, allauth, pages, admin
+    assert any(p.startswith("/_allauth/app/v1/account/") for p in paths)
+    assert any(p.startswith("/developers/apps/") for p in paths)
+
+    let_in, wrongly = 0, []
+    for path, method in itertools.product(paths, METHODS):
+        opening = scopes_opening(documented_scopes, method, path)
+        anonymous = call(APIClient(), method, path)
+        # No server error (503 is an answer: a health check with no worker, a stream here).
+        assert anonymous.status_code != 500, (method, path, anonymous.content[:300])
+        for scope, (token, granted) in tokens.items():
+            response = call(bearer(token), method, path)
+            status = response.status_code
+            if getattr(resolve(path).func, "ignores_credentials", False):
+                # Answers everyone alike (health checks, the 404 of an unknown API path).
+                if status != anonymous.status_code:
+                    wrongly.append(f"{scope} changed a public answer: {method} {path} {status}")
+                continue
+            if path in OUTSIDE_THE_API and not granted & opening:
+                if status not in (401, 403):  # allauth's own refusal
+                    wrongly.append(f"{scope} not refused: {method} {path} {status}")
+                continue
+            if granted & opening:
+                let_in += 1
+                if status in (401, 403):
+                    wrongly.append(f"{scope} refused: {method} {path} {status}")
+            elif status != 403 or response.json().get("code") != "insufficient_scope":
+                wrongly.append(f"{scope} not refused: {method} {path} {status}")
+    assert not wrongly, "\n".join(wrongly)
+    assert let_in >= 20  # the scopes do open the API
+
+
+@pytest.mark.django_db
+def test_the_guest_endpoint_refuses_every_app_token(player: Player, app: App) -> None:
+    """Finding 2: a games:play or stats:read token read the account through it (200)."""
+    for scope in API_SCOPES:
+        response = bearer(authorize(player, app, scope).access_token).post("/api/v1/guest/")
+        assert response.status_code == 403, (scope, response.content)
+        assert response.json()["code"] == "insufficient_scope"
+        assert player.email not in response.content.decode()
