@@ -16,10 +16,8 @@ from games.engine.variants import get_variant
 from games.variants import variant_summary
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-TEMPLATES = [
-    *sorted((WEB / "templates").rglob("*.html")),
-    WEB.parent / "scorpion_site" / "templates" / "home.html",
-]
+# The home page is the web app's too (web/templates/home.html), found by the glob.
+TEMPLATES = sorted((WEB / "templates").rglob("*.html"))
 SCRIPTS = sorted((WEB / "static").rglob("*.js"))
 STYLES = sorted((WEB / "static").rglob("*.css"))
 PAGES = ["/daily/", "/stats/", "/history/", f"/play/{uuid.uuid4()}/", f"/history/{uuid.uuid4()}/"]
