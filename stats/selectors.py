@@ -331,14 +331,24 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
     return start, start + datetime.timedelta(days=1)
 
 
+def ranking_games() -> QuerySet[Game]:
+    """The games any leaderboard or public result may count, before each board's own rules:
+    the games of active accounts only. Staff deactivate a cheater's account (``is_active``
+    unticked): their results leave every board at once and come back if the account is
+    reactivated; nothing is deleted. Every board starts from here (tests/stats/
+    test_fair_boards.py checks each one)."""
+    return Game.objects.filter(owner__is_active=True)
+
+
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
     """The wins that count for a day: each player's ranked attempt (their first game of that
     day's daily deal, ``Game.ranked``), begun on that UTC day and won before the deal is shown
     to players (``daily_reveal_moment``: the end of the next day), so a game begun at 23:59
     and won after midnight counts for the day it was begun on. Later attempts of the day, new
-    ones or restarts, are practice and never rank: by then the player has seen the deal."""
+    ones or restarts, are practice and never rank: by then the player has seen the deal.
+    Only the games ``ranking_games`` lets rank."""
     start, end = _day_bounds(day)
-    return Game.objects.filter(
+    return ranking_games().filter(
         mode=GameMode.DAILY,
         # The daily challenge is dealt in Scorpion only (games.variants.CERTIFIED_VARIANTS),
         # so its leaderboard is Scorpion's; said here too, so it stays so.

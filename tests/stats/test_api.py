@@ -65,6 +65,18 @@ def play_to_win(player: Player, game_id: str) -> dict[str, Any]:
     return body
 
 
+def daily_win_played(player: Player, seconds: int) -> str:
+    """The player's daily game of today, won through the API, its time set to ``seconds``."""
+    game = player.new_game(mode="daily")
+    play_to_win(player, game["id"])
+    finished = Game.objects.get(pk=game["id"]).finished_at
+    assert finished is not None
+    Game.objects.filter(pk=game["id"]).update(
+        started_at=finished - datetime.timedelta(seconds=seconds)
+    )
+    return str(game["id"])
+
+
 def win_seconds(game_id: str) -> float:
     game = Game.objects.get(pk=game_id)
     assert game.started_at is not None
@@ -199,13 +211,7 @@ def test_leaderboard_of_a_day_played_through_the_api(make_player: Callable[[], P
     DailyDeal.objects.create(date=today, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
     fast, slow, loser = make_player(), make_player(), make_player()
     for who, seconds in ((fast, 60), (slow, 90)):
-        game = who.new_game(mode="daily")
-        play_to_win(who, game["id"])
-        finished = Game.objects.get(pk=game["id"]).finished_at
-        assert finished is not None
-        Game.objects.filter(pk=game["id"]).update(
-            started_at=finished - datetime.timedelta(seconds=seconds)
-        )
+        daily_win_played(who, seconds)
     lost = loser.new_game(mode="daily")
     loser.command(lost["id"], {"type": "resign"})
 
