@@ -238,6 +238,36 @@ class Game(models.Model):
         return self.deal_supplied or self.is_finished
 
 
+class RankedDailyClaim(models.Model):
+    """A note that a player has had the day's ranked attempt at the daily challenge: the
+    anti-abuse record that keeps "one ranked attempt a day" when the games are gone.
+
+    ``Game.ranked`` says which game ranked, but it goes with the games: a player who deleted
+    their data (or their account, and signed up again) would get a second ranked attempt
+    after seeing the deal. These rows are not tied to the account (no foreign key), so no
+    deletion reaches them: one row per identity of the player when the ranked attempt began
+    (``games.services.ranked_identities``: their account, and a keyed hash of each of their
+    e-mail addresses, never the address itself), kept only until the day can no longer be
+    played ranked (``games.services.ranked_claims_purge``, daily).
+    """
+
+    identity = models.CharField(max_length=80)
+    day = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # One ranked attempt per identity and day, whatever races between two devices
+            # (or two accounts of one e-mail): the second insert fails here and the service
+            # makes that attempt practice. Also the index of the lookup by identity and day.
+            models.UniqueConstraint(fields=["identity", "day"], name="ranked_claim_unique_day")
+        ]
+        indexes = [models.Index(fields=["day"], name="ranked_claim_day")]
+
+    def __str__(self) -> str:
+        return f"ranked attempt of {self.identity[:12]}… on {self.day}"
+
+
 class AppendOnlyModel(models.Model):
     """A row written once and never changed through the ORM: ``save`` of a loaded row raises.
 

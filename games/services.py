@@ -10,12 +10,14 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
 from uuid import UUID
 
 import redis
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
@@ -23,6 +25,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.services import account_lock
 from games import history, selectors
@@ -47,6 +50,7 @@ from games.models import (
     GameMode,
     GameSnapshot,
     GameStatus,
+    RankedDailyClaim,
     WinnableDeal,
     daily_reveal_moment,
 )
@@ -146,6 +150,7 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
     creation = _Creation(owner, idempotency_key, fingerprint)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
+        identities = ranked_identities(owner=owner)
         return _create_game(
             creation,
             mode=GameMode.DAILY,
@@ -153,11 +158,11 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
             seed=daily.seed,
             daily_date=daily.date,
             difficulty=daily.difficulty_band,
-            # The first attempt of the day ranks, every later one is practice (docs/api.md).
-            # Only a hint: the partial unique constraint decides between racing creates.
-            ranked=not Game.objects.filter(
-                owner=owner, mode=GameMode.DAILY, daily_date=daily.date, ranked=True
-            ).exists(),
+            # The first attempt of the day ranks, every later one is practice (docs/api.md),
+            # even once the games are deleted (RankedDailyClaim). Only a hint: the unique
+            # constraints decide between racing creates (_create_game).
+            ranked=not _ranked_attempt_had(owner=owner, day=daily.date, identities=identities),
+            claims=identities,
         )
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
@@ -235,6 +240,57 @@ def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game |
     return prior
 
 
+# How long a day's claims are kept after it: a day, so that a clock skew between servers
+# around midnight cannot free the day again while it is still "today" somewhere.
+RANKED_CLAIM_KEPT = datetime.timedelta(days=1)
+
+
+def ranked_identities(*, owner: User) -> list[str]:
+    """Who the player is for "one ranked daily attempt a day", in ways a deletion cannot
+    change (``RankedDailyClaim``): their account (its id and when it joined, so that a
+    reused id on SQLite is another account), and each of their e-mail addresses, normalised
+    (trimmed, case folded, a ``+tag`` of the local part dropped: one mailbox, one identity),
+    so an account deleted and made again with the same address is the same player. A guest
+    has no e-mail: its account alone. Each is a keyed hash (HMAC with the server's
+    SECRET_KEY): the ledger holds no address, and cannot be turned back into one."""
+    values = [f"user:{owner.pk}:{owner.date_joined.isoformat()}"]
+    addresses = {
+        owner.email,
+        *EmailAddress.objects.filter(user=owner).values_list("email", flat=True),
+    }
+    for address in sorted(filter(None, (_normalised_email(email) for email in addresses))):
+        values.append(f"email:{address}")
+    return [
+        salted_hmac("games.ranked_identity", value, algorithm="sha256").hexdigest()
+        for value in values
+    ]
+
+
+def _normalised_email(email: str) -> str:
+    local, at, domain = email.strip().casefold().rpartition("@")
+    if not at:
+        return ""
+    return f"{local.partition('+')[0]}@{domain}"
+
+
+def _ranked_attempt_had(*, owner: User, day: datetime.date, identities: list[str]) -> bool:
+    """Whether the player has had the day's ranked attempt: a claim of one of their identities
+    (it outlives their games), or a ranked game of the day (begun before claims existed)."""
+    return (
+        RankedDailyClaim.objects.filter(identity__in=identities, day=day).exists()
+        or Game.objects.filter(
+            owner=owner, mode=GameMode.DAILY, daily_date=day, ranked=True
+        ).exists()
+    )
+
+
+def ranked_claims_purge(*, today: datetime.date) -> int:
+    """Delete the claims of days no attempt can rank any more (a ranked attempt begins on its
+    own day only): the ledger keeps no more than it needs. Returns how many went."""
+    deleted, _ = RankedDailyClaim.objects.filter(day__lt=today - RANKED_CLAIM_KEPT).delete()
+    return deleted
+
+
 def _create_game(
     creation: _Creation,
     *,
@@ -248,6 +304,7 @@ def _create_game(
     difficulty: str = "",
     restarted_from: Game | None = None,
     ranked: bool = False,
+    claims: Sequence[str] = (),
 ) -> Game:
     state = deal_state(deal_code, variant)
     fields: dict[str, Any] = {
@@ -280,6 +337,14 @@ def _create_game(
                 and not Game.objects.filter(pk=restarted_from.pk).exists()
             ):
                 raise Http404("no such game")  # erased meanwhile, with the player's data
+            if ranked:
+                # The player's identities claim the day's ranked attempt in the same savepoint
+                # as the game: two racing first attempts (two devices, or two accounts of one
+                # e-mail) collide on the claims' unique constraint, and the loser is practice.
+                assert daily_date is not None  # only a daily game ranks (a check constraint)
+                RankedDailyClaim.objects.bulk_create(
+                    [RankedDailyClaim(identity=identity, day=daily_date) for identity in claims]
+                )
             game = Game.objects.create(**fields, ranked=ranked)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
