@@ -142,6 +142,15 @@ class Game(models.Model):
         default=False,
         help_text="The player's first attempt at the day's daily challenge (the one that ranks).",
     )
+    # A game of a deal the player had already seen whole when it began: a restart of a finished
+    # game, or a new game of a deal one of their earlier games showed (won, or its deal shown:
+    # games.services.revealed_to_player). It counts as played and won like any game, but sets
+    # no best time or fewest moves, is no clean win, neither extends nor ends a streak, and
+    # feeds no difficulty calibration (stats.models; docs/api.md, "Games of a known deal").
+    known_deal = models.BooleanField(
+        default=False,
+        help_text="Begun on a deal the player had already seen whole: no personal records.",
+    )
 
     # Not indexed: every query by status also names the owner, a date or a day, whose indexes
     # are far more selective; an index here would also make a command that changes the

@@ -318,7 +318,7 @@ class BandSummary:
 def difficulty_bands() -> BandSummary:
     """Every player's results per difficulty band (staff: the management command, the
     dashboard): the band each game was announced in (``Game.difficulty``), first attempts only
-    (a daily's ranked attempt, a winnable game that is not a restart), played as the
+    (a daily's ranked attempt, a winnable game that is not a restart; no known_deal), played as the
     statistics count them (won, resigned, or abandoned after a move)."""
     deals: dict[str, int] = {}
     unrated = 0
@@ -333,9 +333,9 @@ def difficulty_bands() -> BandSummary:
                 deals[band] = deals.get(band, 0) + count
             else:
                 unrated += count
-    first = Q(mode=GameMode.DAILY, ranked=True) | Q(
-        mode=GameMode.WINNABLE, restarted_from__isnull=True
-    )
+    first = (
+        Q(mode=GameMode.DAILY, ranked=True) | Q(mode=GameMode.WINNABLE, restarted_from__isnull=True)
+    ) & Q(known_deal=False)  # played knowing the deal: says nothing of how hard it is
     results: dict[str, tuple[int, int]] = {
         row["difficulty"]: (row["n"], row["won"])
         for row in Game.objects.filter(PLAYED & first)

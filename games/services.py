@@ -39,6 +39,7 @@ from games.engine.solver import compiled as solver_compiled
 from games.engine.variant_solver import compiled as variants_compiled
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
+    DAILY_REVEAL_DAYS,
     FINISHED_STATUSES,
     PLAYED,
     SNAPSHOT_INTERVAL,
@@ -307,6 +308,9 @@ def _create_game(
     claims: Sequence[str] = (),
 ) -> Game:
     state = deal_state(deal_code, variant)
+    known_deal = (restarted_from is not None and restarted_from.is_finished) or _deal_seen(
+        owner=creation.owner, variant=variant, deal_code=deal_code
+    )
     fields: dict[str, Any] = {
         "owner": creation.owner,
         "mode": mode,
@@ -318,6 +322,7 @@ def _create_game(
         "daily_date": daily_date,
         "difficulty": difficulty,
         "restarted_from": restarted_from,
+        "known_deal": known_deal,
         "state": state.to_dict(),
         "status": state.status,
         "creation_key": creation.key,
@@ -362,6 +367,30 @@ def _create_game(
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     return game
+
+
+def revealed_to_player(*, today: datetime.date) -> Q:
+    """The games whose whole deal their player has seen: won (every card ends face up), or
+    whose deal the game shows (``Game.reveals_deal``: any finished game or a supplied deal;
+    a daily game once its day and the next are over). A new game of such a deal is a game of
+    a known deal (``Game.known_deal``)."""
+    return (
+        Q(status=GameStatus.WON)
+        | (~Q(mode=GameMode.DAILY) & (Q(deal_supplied=True) | Q(status__in=FINISHED_STATUSES)))
+        | Q(mode=GameMode.DAILY, daily_date__lte=today - datetime.timedelta(days=DAILY_REVEAL_DAYS))
+    )
+
+
+def _deal_seen(*, owner: User, variant: str, deal_code: str) -> bool:
+    """Whether one of the player's games has shown them this deal whole (``Game.known_deal``).
+    One query on the owner's index, read before the game is created: a game finishing
+    meanwhile on another device makes the next game of the deal one of a known deal, not this
+    one."""
+    return (
+        Game.objects.filter(owner=owner, variant=variant, deal_code=deal_code)
+        .filter(revealed_to_player(today=timezone.now().date()))
+        .exists()
+    )
 
 
 def _created(game: Game) -> None:
@@ -973,15 +1002,16 @@ class DifficultyChange:
 
 def _counted_games(deal: DailyDeal | WinnableDeal) -> models.QuerySet[Game]:
     """The games whose result calibrates a deal: first attempts, played (won, resigned, or
-    abandoned after a move, as the statistics count them). For the daily, the ranked first
-    attempt of each player; for the winnable pool, games that are not restarts."""
+    abandoned after a move, as the statistics count them), none of a known deal. For the daily, the
+    ranked first attempt of each player; for the winnable pool, games that are not restarts."""
     if isinstance(deal, DailyDeal):
         games = Game.objects.filter(mode=GameMode.DAILY, daily_date=deal.date, ranked=True)
     else:
         games = Game.objects.filter(
             mode=GameMode.WINNABLE, deal_code=deal.deal_code, restarted_from__isnull=True
         )
-    return games.filter(PLAYED)
+    # A game of a known deal says nothing of how hard the deal is.
+    return games.filter(PLAYED, known_deal=False)
 
 
 def _deal_label(deal: DailyDeal | WinnableDeal) -> str:

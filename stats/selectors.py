@@ -219,8 +219,9 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     """The player's figures per variant, in the registry's order (Scorpion first), every
     variant listed: one GROUP BY over the player's games (the owner's index), with the same
     definitions as the stored rows (stats.models: an abandoned game counts only if it was
-    started; a win's time is ``win_time_expression``)."""
+    started; a win's time is ``win_time_expression``; a game of a known deal sets no record)."""
     won = Q(status=GameStatus.WON)
+    record = won & Q(known_deal=False)
     rows: dict[str, dict[str, Any]] = {
         row["variant"]: dict(row)
         for row in Game.objects.filter(owner=user)
@@ -231,9 +232,9 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
             won=Count("pk", filter=won),
             resigned=Count("pk", filter=Q(status=GameStatus.RESIGNED)),
             abandoned=Count("pk", filter=COUNTED_ABANDON),
-            best_time=Min(win_time_expression(), filter=won),
-            fewest_moves=Min("moves", filter=won),
-            clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
+            best_time=Min(win_time_expression(), filter=record),
+            fewest_moves=Min("moves", filter=record),
+            clean_wins=Count("pk", filter=record & Q(undo_count=0, hint_count=0)),
         )
     }
     figures = []
@@ -448,17 +449,22 @@ class GameResult:
         return self.game.status == GameStatus.WON
 
     @property
+    def sets_records(self) -> bool:
+        """A win that may set a record: not of a known deal (stats.models)."""
+        return self.won and not self.game.known_deal
+
+    @property
     def best_time(self) -> bool:
         """A win faster than every earlier win of its kind (the first win is one)."""
         return (
-            self.won
+            self.sets_records
             and self.time is not None
             and (self.previous_best_time is None or self.time < self.previous_best_time)
         )
 
     @property
     def fewest_moves(self) -> bool:
-        return self.won and (
+        return self.sets_records and (
             self.previous_fewest_moves is None or self.game.moves < self.previous_fewest_moves
         )
 
@@ -491,8 +497,11 @@ def game_result(*, game: Game) -> GameResult:
                 | Q(finished_at=game.finished_at, pk__lt=game.pk)
             )
         )
+        # Records are those of earlier wins that could set one: not games of known deals.
         previous = earlier.aggregate(
-            time=Min(win_time_expression()), moves=Min("moves"), n=Count("pk")
+            time=Min(win_time_expression(), filter=Q(known_deal=False)),
+            moves=Min("moves", filter=Q(known_deal=False)),
+            n=Count("pk"),
         )
     overall = PlayerStats.objects.filter(user_id=game.owner_id, mode=ALL_MODES).first()
     rank = count = None

@@ -268,6 +268,7 @@ _GAME_KEYS = (
     "difficulty",
     "ranked",
     "restarted_from",
+    "known_deal",
     "created_at",
     "updated_at",
     "started_at",
@@ -290,7 +291,8 @@ class Game:
     family (7 or 10 ``columns``); ``reserve``: Three Blind Mice's face-up reserve cards, picked
     from column ``len(columns) + i`` (empty in the other variants).
     the first move to the end (or to the answer). ``difficulty``: for daily and winnable
-    games, the deal's band as announced when the game began (None otherwise).
+    games, the deal's band as announced when the game began (None otherwise). ``known_deal``:
+    begun on a deal the player had already seen whole; it sets no personal record.
     """
 
     id: str
@@ -312,6 +314,7 @@ class Game:
     difficulty: Difficulty | None = None
     ranked: bool = False
     restarted_from: str | None = None
+    known_deal: bool = False
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     started_at: dt.datetime | None = None
@@ -364,6 +367,7 @@ class Game:
             difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
             ranked=_bool(data.get("ranked")),
             restarted_from=_opt_str(data.get("restarted_from")),
+            known_deal=_bool(data.get("known_deal")),
             created_at=_opt_datetime(data.get("created_at")),
             updated_at=_opt_datetime(data.get("updated_at")),
             started_at=_opt_datetime(data.get("started_at")),

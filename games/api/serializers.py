@@ -435,6 +435,11 @@ class GameSerializer(serializers.Serializer[Any]):
         "every other mode."
     )
     restarted_from = serializers.UUIDField(allow_null=True)
+    known_deal = serializers.BooleanField(
+        help_text="Begun on a deal the caller had already seen whole (a restart of a finished "
+        "game, or a deal an earlier game of theirs showed): it counts as played and won, but "
+        "sets no best time, fewest moves or clean win and leaves the streak as it was."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -889,6 +894,7 @@ def game_representation(
         "difficulty": game.difficulty or None,
         "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
+        "known_deal": game.known_deal,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,
