@@ -12,10 +12,13 @@ import datetime
 import uuid
 from typing import Any
 
+from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from accounts.models import AppKind
 
 # Re-exported: how often a GameSnapshot is stored.
 from games.history import SNAPSHOT_INTERVAL as SNAPSHOT_INTERVAL
@@ -152,6 +155,16 @@ class Game(models.Model):
         help_text="Begun on a deal the player had already seen whole: no personal records.",
     )
 
+    # The third-party app that started the game, or that played it by itself (a bot's first
+    # command on a game marks it), and that app's kind then (accounts.models.AppKind): null and
+    # "" for first-party play (the web client, a session token). The kind is kept on the game
+    # so that the mark stays if the app is deleted, and is re-marked when staff change the
+    # app's kind (accounts.oauth.services.app_kind_set). A bot's games never rank.
+    app = models.ForeignKey(
+        Client, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    app_kind = models.CharField(max_length=8, choices=AppKind.choices, blank=True, default="")
+
     # Not indexed: every query by status also names the owner, a date or a day, whose indexes
     # are far more selective; an index here would also make a command that changes the
     # status rewrite an index entry (see Meta).
@@ -181,6 +194,10 @@ class Game(models.Model):
             # The staff dashboard selects games by date ranges.
             models.Index(fields=["created_at"], name="game_created"),
             models.Index(fields=["finished_at"], name="game_finished"),
+            # An app's games, for re-marking them when staff change its kind and for the
+            # SET NULL of its deletion; partial: first-party games (most) are not in it. No
+            # command changes these columns, so commands stay HOT updates.
+            models.Index(fields=["app"], condition=Q(app__isnull=False), name="game_app"),
         ]
         constraints = [
             models.UniqueConstraint(

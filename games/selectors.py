@@ -102,7 +102,8 @@ def game_list(
         games = games.filter(mode=mode)
     if variant:
         games = games.filter(variant=variant)
-    return games.order_by("-created_at", "-pk")
+    # The app of each game, for its representation (played_by_app), in the same query.
+    return games.select_related("app").order_by("-created_at", "-pk")
 
 
 def game_events(*, game: Game) -> QuerySet[GameEvent]:

@@ -18,6 +18,7 @@ from uuid import UUID
 
 import redis
 from allauth.account.models import EmailAddress
+from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
@@ -27,6 +28,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from accounts.models import AppKind
 from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
@@ -119,8 +121,28 @@ class DealChoice:
     difficulty: str | None = None  # winnable mode only: draw from this band (None: any)
 
 
-def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
-    """A new game at version 0; the deal belongs to the game, not to an event.
+@dataclass(frozen=True, slots=True)
+class PlayingApp:
+    """The third-party app a request comes from (an access token's app), and its kind
+    (accounts.models.AppKind: ``client`` or ``bot``). None for first-party play."""
+
+    client: Client
+    kind: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == AppKind.BOT
+
+
+def game_create(
+    *,
+    owner: User,
+    choice: DealChoice,
+    idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
+) -> Game:
+    """A new game at version 0; the deal belongs to the game, not to an event. ``app``: the
+    third-party app that starts it (recorded on the game: a bot's games never rank).
 
     With an ``idempotency_key``, a retried create returns the game the first one made (a
     lost answer can be retried safely); the key reused for another request is refused.
@@ -148,7 +170,7 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
         raise VariantNotOfferedError(
             f"PySolFC numbers deal Scorpion only, not {variant}: give a seed or a deal code"
         )
-    creation = _Creation(owner, idempotency_key, fingerprint)
+    creation = _Creation(owner, idempotency_key, fingerprint, app)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
         identities = ranked_identities(owner=owner)
@@ -195,16 +217,22 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
     )
 
 
-def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
+def game_restart(
+    *,
+    owner: User,
+    game_id: UUID,
+    idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
+) -> Game:
     """A new game with the same deal as the given one (docs/rules.md, restart). A restarted daily
-    game is practice: only the first attempt of the day ranks."""
+    game is practice: only the first attempt of the day ranks. ``app`` as for ``game_create``."""
     original = selectors.game_get(owner=owner, game_id=game_id)
     fingerprint = _fingerprint(["restart", str(original.pk)])
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
         return prior
     return _create_game(
-        _Creation(owner, idempotency_key, fingerprint),
+        _Creation(owner, idempotency_key, fingerprint, app),
         mode=original.mode,
         variant=original.variant,
         deal_code=original.deal_code,
@@ -219,11 +247,13 @@ def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = No
 
 @dataclass(frozen=True, slots=True)
 class _Creation:
-    """Who creates a game, and the Idempotency-Key (with its request's fingerprint) if any."""
+    """Who creates a game, the Idempotency-Key (with its request's fingerprint) if any, and
+    the third-party app the request comes from, if any."""
 
     owner: User
     key: str | None
     fingerprint: str
+    app: PlayingApp | None = None
 
 
 def _fingerprint(request: list[Any]) -> str:
@@ -327,6 +357,8 @@ def _create_game(
         "status": state.status,
         "creation_key": creation.key,
         "creation_fingerprint": creation.fingerprint if creation.key else "",
+        "app": creation.app.client if creation.app else None,
+        "app_kind": creation.app.kind if creation.app else "",
     }
     try:
         # A savepoint: two racing creates with the same key collide on the unique
@@ -519,8 +551,11 @@ def game_execute_command(
     command: Command,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
 ) -> CommandResult:
-    """Apply one command: append its event and update the projection, atomically.
+    """Apply one command: append its event and update the projection, atomically. A command
+    of a bot (``app``) marks the game as played by it (``Game.app_kind``): a game a person
+    started and a bot played never ranks either.
 
     Why this is safe under concurrency, on any number of web processes:
     - Each attempt reads the game, computes the new state with the engine, then writes with a
@@ -577,6 +612,10 @@ def game_execute_command(
         }
         if outcome.event_type == "undo":
             changes["undo_count"] = game.undo_count + 1
+        if app is not None and app.is_bot and game.app_kind != AppKind.BOT:
+            # In the same compare-and-set as the command: no bot's move lands unmarked.
+            changes["app_id"] = app.client.pk
+            changes["app_kind"] = AppKind.BOT
         if game.started_at is None and outcome.event_type in ("move", "deal"):
             changes["started_at"] = now
         finishing = new_status in FINISHED_STATUSES
@@ -603,6 +642,8 @@ def game_execute_command(
         # Live streams get the event once it is durable (a lost publish is repaired from the
         # log by the stream itself). Outside a transaction the statement above has committed
         # already, and on_commit runs at once.
+        if app is not None and game.app_id == app.client.pk:
+            game.app = app.client  # the answer names the app without reading it again
         transaction.on_commit(
             partial(publish.game_event_committed, game, new_state, event), robust=True
         )
@@ -1010,8 +1051,8 @@ def _counted_games(deal: DailyDeal | WinnableDeal) -> models.QuerySet[Game]:
         games = Game.objects.filter(
             mode=GameMode.WINNABLE, deal_code=deal.deal_code, restarted_from__isnull=True
         )
-    # A game of a known deal says nothing of how hard the deal is.
-    return games.filter(PLAYED, known_deal=False)
+    # A game of a known deal, or a bot's, says nothing of how hard the deal is for people.
+    return games.filter(PLAYED, known_deal=False).exclude(app_kind=AppKind.BOT)
 
 
 def _deal_label(deal: DailyDeal | WinnableDeal) -> str:

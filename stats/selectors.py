@@ -23,6 +23,7 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from accounts.models import AppKind
 from games.models import (
     COUNTED_ABANDON,
     PLAYED,
@@ -334,11 +335,12 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
 
 def ranking_games() -> QuerySet[Game]:
     """The games any leaderboard or public result may count, before each board's own rules:
-    the games of active accounts only. Staff deactivate a cheater's account (``is_active``
+    the games of active accounts only, and never a bot's (``Game.app_kind``: an app that plays
+    by itself started or played it). Staff deactivate a cheater's account (``is_active``
     unticked): their results leave every board at once and come back if the account is
     reactivated; nothing is deleted. Every board starts from here (tests/stats/
     test_fair_boards.py checks each one)."""
-    return Game.objects.filter(owner__is_active=True)
+    return Game.objects.filter(owner__is_active=True).exclude(app_kind=AppKind.BOT)
 
 
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:

@@ -12,8 +12,9 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from accounts.models import AppSuspension
+from accounts.models import AppKind, AppPlayer, AppSuspension
 from accounts.scopes import ALL_SCOPES
+from games.models import Game
 
 MAX_APPS_PER_DEVELOPER = 20
 
@@ -23,10 +24,17 @@ _PUBLIC_GRANTS = [*_BASE_GRANTS, Client.GrantType.DEVICE_CODE]
 
 
 def app_register(
-    *, owner: User, name: str, redirect_uris: list[str], public: bool
+    *,
+    owner: User,
+    name: str,
+    redirect_uris: list[str],
+    public: bool,
+    kind: str = AppKind.CLIENT,
 ) -> tuple[Client, str | None]:
-    """A new app of the developer, allowed every scope (each player chooses what to grant).
-    Answers the app and, for a confidential app, its secret: shown once, stored hashed."""
+    """A new app of the developer, allowed every scope (each player chooses what to grant),
+    with its declared ``kind``: a client people play through, or a bot (whose games never
+    rank). Answers the app and, for a confidential app, its secret: shown once, stored
+    hashed."""
     with transaction.atomic():
         # The developer's row serialises their registrations, so that two at once cannot
         # both pass the count below.
@@ -53,7 +61,18 @@ def app_register(
             secret = get_adapter().generate_client_secret()
             app.set_secret(secret)
         app.save()
+        AppPlayer.objects.create(client=app, kind=AppKind(kind))
     return app, secret
+
+
+def app_kind_set(*, app: Client, kind: str) -> int:
+    """Staff's decision that an app is a client or a bot: recorded, and every game the app
+    started or played by itself is marked again, so a bot found out leaves every leaderboard
+    at once (and a mistake is undone the same way). Answers how many games were marked."""
+    kind = AppKind(kind)
+    with transaction.atomic():
+        AppPlayer.objects.update_or_create(client=app, defaults={"kind": kind})
+        return Game.objects.filter(app=app).exclude(app_kind=kind).update(app_kind=kind)
 
 
 def app_update(*, app: Client, name: str, redirect_uris: list[str]) -> Client:

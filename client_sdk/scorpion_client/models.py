@@ -69,6 +69,8 @@ Variant = Literal["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "doub
 GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 # A certified deal's difficulty band (docs/difficulty.md).
 Difficulty = Literal["easy", "medium", "hard"]
+# Who plays through a third-party app: a person (client), or the app by itself (bot).
+AppKind = Literal["client", "bot"]
 CommandType = Literal["move", "deal", "undo", "redo", "resign"]
 # What the log holds: the commands, and "abandon", written by the server when the player
 # starts another game of the same kind (a client never sends it).
@@ -222,6 +224,27 @@ def _extra(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
 
 
 @dataclass
+class PlayedByApp:
+    """The third-party app behind a game: the one that started it, or a bot that played it.
+    ``kind`` is ``client`` (a person plays through it) or ``bot`` (it plays by itself: its
+    games never rank). ``id`` and ``name`` are None if the app was deleted since."""
+
+    kind: AppKind
+    id: str | None = None
+    name: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlayedByApp:
+        return cls(
+            kind=cast(AppKind, _str(data["kind"])),
+            id=_opt_str(data.get("id")),
+            name=_opt_str(data.get("name")),
+            extra=_extra(data, ("kind", "id", "name")),
+        )
+
+
+@dataclass
 class Column:
     """One tableau column: ``hidden`` face-down cards at the bottom, then ``cards`` face up,
     bottom to top."""
@@ -268,6 +291,7 @@ _GAME_KEYS = (
     "difficulty",
     "ranked",
     "restarted_from",
+    "played_by_app",
     "known_deal",
     "created_at",
     "updated_at",
@@ -293,6 +317,8 @@ class Game:
     the first move to the end (or to the answer). ``difficulty``: for daily and winnable
     games, the deal's band as announced when the game began (None otherwise). ``known_deal``:
     begun on a deal the player had already seen whole; it sets no personal record.
+    ``played_by_app``: the third-party app that started it or a bot that played it (None for
+    the player's own play); a bot's games never rank.
     """
 
     id: str
@@ -314,6 +340,7 @@ class Game:
     difficulty: Difficulty | None = None
     ranked: bool = False
     restarted_from: str | None = None
+    played_by_app: PlayedByApp | None = None
     known_deal: bool = False
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
@@ -367,6 +394,9 @@ class Game:
             difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
             ranked=_bool(data.get("ranked")),
             restarted_from=_opt_str(data.get("restarted_from")),
+            played_by_app=None
+            if data.get("played_by_app") is None
+            else PlayedByApp.from_json(data["played_by_app"]),
             known_deal=_bool(data.get("known_deal")),
             created_at=_opt_datetime(data.get("created_at")),
             updated_at=_opt_datetime(data.get("updated_at")),

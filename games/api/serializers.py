@@ -14,6 +14,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.models import AppKind
 from games.analysis import line_steps
 from games.engine.cards import card_code, parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
@@ -394,6 +395,18 @@ class ColumnSerializer(serializers.Serializer[Any]):
     )
 
 
+class PlayedByAppSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(
+        allow_null=True, help_text="The app's client id; null if the app was deleted since."
+    )
+    name = serializers.CharField(allow_null=True, help_text="Null if the app was deleted since.")
+    kind = serializers.ChoiceField(
+        choices=AppKind.choices,
+        help_text="client: a person plays through the app; bot: it plays by itself (declared "
+        "by its developer, or decided by staff).",
+    )
+
+
 class GameSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=GameMode.choices)
@@ -435,6 +448,12 @@ class GameSerializer(serializers.Serializer[Any]):
         "every other mode."
     )
     restarted_from = serializers.UUIDField(allow_null=True)
+    played_by_app = PlayedByAppSerializer(
+        allow_null=True,
+        help_text="The third-party app that started the game, or that played it by itself; "
+        "null for the player's own play (the web client, a session token). A game of a bot "
+        '(`"kind": "bot"`) never ranks on a leaderboard.',
+    )
     known_deal = serializers.BooleanField(
         help_text="Begun on a deal the caller had already seen whole (a restart of a finished "
         "game, or a deal an earlier game of theirs showed): it counts as played and won, but "
@@ -844,6 +863,19 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
     }
 
 
+def played_by_app(game: Game) -> dict[str, Any] | None:
+    """The app behind the game (``Game.app``, ``Game.app_kind``), or None for first-party
+    play. Reads the app (one query by primary key) unless it is cached on the game."""
+    if not game.app_kind:
+        return None
+    app = game.app if game.app_id is not None else None
+    return {
+        "id": app.pk if app else None,
+        "name": app.name if app else None,
+        "kind": game.app_kind,
+    }
+
+
 def game_representation(
     game: Game, state: GameState | None = None, *, version: int | None = None
 ) -> dict[str, Any]:
@@ -894,6 +926,7 @@ def game_representation(
         "difficulty": game.difficulty or None,
         "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
+        "played_by_app": played_by_app(game),
         "known_deal": game.known_deal,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),

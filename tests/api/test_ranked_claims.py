@@ -9,22 +9,13 @@ from collections.abc import Callable
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from games import services
-from games.models import DailyDeal, RankedDailyClaim
+from games.models import RankedDailyClaim
 from tests.api.conftest import Player, sign_up
-from tests.stats.conftest import CODE, LINE, certified
 from tests.stats.test_api import play_to_win
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def today() -> datetime.date:
-    day = timezone.now().date()
-    DailyDeal.objects.create(date=day, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
-    return day
 
 
 def _ranked_attempt_then_practice_win(player: Player) -> None:

@@ -8,11 +8,8 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 
-from games.models import DailyDeal
 from tests.api.conftest import Player
-from tests.stats.conftest import CODE, LINE, certified
 from tests.stats.test_api import daily_win_played
 
 pytestmark = pytest.mark.django_db
@@ -23,13 +20,6 @@ def _set_active(player: Player, active: bool) -> None:
     user = User.objects.get(email=player.email)
     user.is_active = active
     user.save(update_fields=["is_active"])
-
-
-@pytest.fixture
-def today() -> datetime.date:
-    day = timezone.now().date()
-    DailyDeal.objects.create(date=day, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
-    return day
 
 
 def test_a_deactivated_player_leaves_the_daily_leaderboard_and_comes_back(
