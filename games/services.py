@@ -17,7 +17,6 @@ from typing import Any, cast
 from uuid import UUID
 
 import redis
-from allauth.account.models import EmailAddress
 from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -26,7 +25,6 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from accounts.models import AppKind
 from accounts.services import account_lock
@@ -173,7 +171,7 @@ def game_create(
     creation = _Creation(owner, idempotency_key, fingerprint, app)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
-        identities = ranked_identities(owner=owner)
+        identities = selectors.ranked_identities(owner=owner)
         return _create_game(
             creation,
             mode=GameMode.DAILY,
@@ -184,7 +182,9 @@ def game_create(
             # The first attempt of the day ranks, every later one is practice (docs/api.md),
             # even once the games are deleted (RankedDailyClaim). Only a hint: the unique
             # constraints decide between racing creates (_create_game).
-            ranked=not _ranked_attempt_had(owner=owner, day=daily.date, identities=identities),
+            ranked=not selectors.ranked_attempt_had(
+                owner=owner, day=daily.date, identities=identities
+            ),
             claims=identities,
         )
     if choice.mode == GameMode.WINNABLE:
@@ -274,45 +274,6 @@ def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game |
 # How long a day's claims are kept after it: a day, so that a clock skew between servers
 # around midnight cannot free the day again while it is still "today" somewhere.
 RANKED_CLAIM_KEPT = datetime.timedelta(days=1)
-
-
-def ranked_identities(*, owner: User) -> list[str]:
-    """Who the player is for "one ranked daily attempt a day", in ways a deletion cannot
-    change (``RankedDailyClaim``): their account (its id and when it joined, so that a
-    reused id on SQLite is another account), and each of their e-mail addresses, normalised
-    (trimmed, case folded, a ``+tag`` of the local part dropped: one mailbox, one identity),
-    so an account deleted and made again with the same address is the same player. A guest
-    has no e-mail: its account alone. Each is a keyed hash (HMAC with the server's
-    SECRET_KEY): the ledger holds no address, and cannot be turned back into one."""
-    values = [f"user:{owner.pk}:{owner.date_joined.isoformat()}"]
-    addresses = {
-        owner.email,
-        *EmailAddress.objects.filter(user=owner).values_list("email", flat=True),
-    }
-    for address in sorted(filter(None, (_normalised_email(email) for email in addresses))):
-        values.append(f"email:{address}")
-    return [
-        salted_hmac("games.ranked_identity", value, algorithm="sha256").hexdigest()
-        for value in values
-    ]
-
-
-def _normalised_email(email: str) -> str:
-    local, at, domain = email.strip().casefold().rpartition("@")
-    if not at:
-        return ""
-    return f"{local.partition('+')[0]}@{domain}"
-
-
-def _ranked_attempt_had(*, owner: User, day: datetime.date, identities: list[str]) -> bool:
-    """Whether the player has had the day's ranked attempt: a claim of one of their identities
-    (it outlives their games), or a ranked game of the day (begun before claims existed)."""
-    return (
-        RankedDailyClaim.objects.filter(identity__in=identities, day=day).exists()
-        or Game.objects.filter(
-            owner=owner, mode=GameMode.DAILY, daily_date=day, ranked=True
-        ).exists()
-    )
 
 
 def ranked_claims_purge(*, today: datetime.date) -> int:

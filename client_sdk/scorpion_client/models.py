@@ -808,9 +808,10 @@ class Page(Generic[T]):
 class Daily:
     """Today's challenge for the caller: ``game`` is their latest attempt's id (or None),
     ``ranked_game`` their first attempt's, the only one that ranks (later ones are practice);
-    ``solved``: some attempt, practice included, was won. ``difficulty`` and
-    ``difficulty_score``: the day's band and score (0-100), announced before play (None until
-    the deal is certified and rated)."""
+    ``solved``: some attempt, practice included, was won; ``ranked_available``: a new attempt
+    would rank (False once the day's ranked attempt was had, even if deleted since).
+    ``difficulty`` and ``difficulty_score``: the day's band and score (0-100), announced
+    before play (None until the deal is certified and rated)."""
 
     date: dt.date
     game: str | None = None
@@ -818,6 +819,7 @@ class Daily:
     ranked_game: str | None = None
     ranked_status: GameStatus | None = None
     solved: bool = False
+    ranked_available: bool = True
     attempts: int | None = None
     deal_ready: bool | None = None
     difficulty: Difficulty | None = None
@@ -835,6 +837,7 @@ class Daily:
             ranked_game=_opt_str(data.get("ranked_game")),
             ranked_status=cast("GameStatus | None", _opt_str(data.get("ranked_status"))),
             solved=_bool(data.get("solved")),
+            ranked_available=_bool(data.get("ranked_available", True)),
             attempts=_opt_int(data.get("attempts")),
             deal_ready=_opt_bool(data.get("deal_ready")),
             difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
@@ -848,6 +851,7 @@ class Daily:
                     "ranked_game",
                     "ranked_status",
                     "solved",
+                    "ranked_available",
                     "attempts",
                     "deal_ready",
                     "difficulty",

@@ -661,6 +661,11 @@ class DailySerializer(serializers.Serializer[Any]):
     )
     ranked_status = serializers.CharField(allow_null=True, help_text="The ranked attempt's status.")
     solved = serializers.BooleanField(help_text="Some attempt of the day, practice included, won.")
+    ranked_available = serializers.BooleanField(
+        help_text="A new attempt today would rank: false once the caller has had the day's "
+        "ranked attempt, even if its game was deleted since (with the caller's data or "
+        "account)."
+    )
     attempts = serializers.IntegerField()
     deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
     difficulty = serializers.ChoiceField(

@@ -491,6 +491,7 @@ class DailyView(ApiView):
                 "ranked_game": str(summary.ranked_game.pk) if summary.ranked_game else None,
                 "ranked_status": summary.ranked_game.status if summary.ranked_game else None,
                 "solved": summary.solved,
+                "ranked_available": summary.ranked_available,
                 "attempts": summary.attempts,
                 "deal_ready": summary.deal_ready,
                 "difficulty": summary.difficulty,

@@ -36,6 +36,8 @@ def test_deleting_your_data_gives_no_new_ranked_daily(
     assert deleted.status_code == 200, deleted.content
     assert deleted.json()["deleted"]["games"] == 2
 
+    daily = player.get("/api/v1/daily/").json()
+    assert (daily["ranked_game"], daily["ranked_available"]) == (None, False)
     again = player.new_game(mode="daily")
     assert again["ranked"] is False
     play_to_win(player, again["id"])
@@ -62,7 +64,10 @@ def test_another_player_still_gets_their_ranked_daily(
     make_player: Callable[[], Player], today: datetime.date
 ) -> None:
     _ranked_attempt_then_practice_win(make_player())
-    assert make_player().new_game(mode="daily")["ranked"] is True
+    other = make_player()
+    assert other.get("/api/v1/daily/").json()["ranked_available"] is True
+    assert other.new_game(mode="daily")["ranked"] is True
+    assert other.get("/api/v1/daily/").json()["ranked_available"] is False
 
 
 def test_the_ledger_keeps_no_address_and_only_until_the_day_can_no_longer_rank(
