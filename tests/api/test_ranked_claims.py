@@ -8,11 +8,14 @@ import datetime
 from collections.abc import Callable
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
 
 from games import services
-from games.models import RankedDailyClaim
+from games.models import Game, RankedDailyClaim
 from tests.api.conftest import Player, sign_up
+from tests.api.test_event_store import race
+from tests.conftest import require_service
 from tests.stats.test_api import play_to_win
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +90,31 @@ def test_one_claim_per_identity_and_day_in_the_database(today: datetime.date) ->
     RankedDailyClaim.objects.create(identity="a" * 64, day=today)
     with pytest.raises(IntegrityError), transaction.atomic():
         RankedDailyClaim.objects.create(identity="a" * 64, day=today)
+
+
+def test_two_accounts_of_one_mailbox_share_the_ranked_attempt(today: datetime.date) -> None:
+    sign_up("twin@example.com").new_game(mode="daily")
+    assert sign_up("twin+other@example.com").new_game(mode="daily")["ranked"] is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_first_attempts_of_one_mailbox_leave_one_ranked(today: datetime.date) -> None:
+    if connection.vendor != "postgresql":
+        require_service("PostgreSQL", False)
+    for round_ in range(4):
+        # Two accounts of one mailbox (the claims' e-mail identity is shared), starting the
+        # day's daily at the same moment: the unique claim lets one rank, the other practise.
+        owners = [
+            User.objects.create_user(f"r{round_}{n}", f"racer{round_}+{n}@example.com")
+            for n in range(2)
+        ]
+        results = race(
+            [
+                lambda owner=owner: services.game_create(
+                    owner=owner, choice=services.DealChoice(mode="daily")
+                )
+                for owner in owners
+            ]
+        )
+        assert all(isinstance(game, Game) for game in results), results
+        assert sorted(game.ranked for game in results) == [False, True]
