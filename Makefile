@@ -12,7 +12,7 @@ BEAT_SCHEDULE := $(VENV)/celerybeat-schedule
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync
+.PHONY: run test install install-run lint typecheck schema pytest bench clean worker beat unasync env
 
 C_SOURCES := games/engine/_solver_c.c games/engine/_variant_c.c games/engine/_search_common.h
 
@@ -37,7 +37,7 @@ install-run: $(RUN_STAMP)
 # The embedded default: SQLite in the project, no Redis, DEBUG on for a local server. One
 # process serves everything, live streams included: uvicorn (ASGI), since runserver (WSGI)
 # cannot hold a stream open; it restarts when a Python file of the project changes.
-RELOAD_DIRS := $(foreach dir,scorpion_site games accounts stats web,--reload-dir $(dir))
+RELOAD_DIRS := $(foreach dir,scorpion_site infrastructure games accounts stats staff web,--reload-dir $(dir))
 # Without beat, today's and tomorrow's daily deals are certified before serving (a few seconds
 # the first time, then a lookup), so the daily shows its band before its first play; the deals
 # are never printed. A failure only warns: the deal is then certified at its first play.
@@ -49,6 +49,7 @@ run: install-run
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/ruff format --check .
 	$(BIN)/python client_sdk/scripts/unasync.py --check
 
@@ -71,7 +72,7 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 # The worker and beat need a broker; like `make run` they default to DEBUG on (a laptop).
-# One worker consumes both queues here (the default one and `hints`, scorpion_site/queues.py),
+# One worker consumes both queues here (the default one and `hints`, infrastructure/queues.py),
 # so a developer runs one process; docker-compose.yml runs a worker per queue.
 worker: install-run
 	@test -n "$$REDIS_URL" || { echo "make worker needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
@@ -81,10 +82,15 @@ beat: install-run
 	@test -n "$$REDIS_URL" || { echo "make beat needs REDIS_URL (e.g. REDIS_URL=redis://127.0.0.1:6379/0)" >&2; exit 2; }
 	DEBUG=$${DEBUG:-true} $(BIN)/celery -A scorpion_site beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
 
+# Docker Compose's .env from .env.example, with fresh SECRET_KEY and DAILY_DEAL_SECRET (an
+# existing .env is left as it is): `make env && docker compose up` (docs/deployment.md).
+env:
+	$(PYTHON) deploy/make_env.py
+
 # Everything that `make run`, `make test` and `make beat` leave behind: the virtualenv, tool
 # caches, build output, the embedded SQLite database and beat's schedule.
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis staticfiles artifacts \
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache staticfiles artifacts \
 		build dist *.egg-info client_sdk/build client_sdk/dist client_sdk/*.egg-info \
 		db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm celerybeat-schedule* \
 		games/engine/_solver_c.*.so games/engine/_variant_c.*.so

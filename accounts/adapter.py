@@ -14,13 +14,13 @@ from django.utils import timezone
 from accounts.guests import guest_convert
 from accounts.middleware import GUEST_ATTRIBUTE
 from accounts.ratelimits import LOGIN_FAILED_KEY
-from scorpion_site.client_ip import client_ip
+from infrastructure.client_ip import client_ip
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request: HttpRequest) -> str:
         """The address allauth's rate limits count by: ``X-Forwarded-For`` only as far as
-        ``NUM_PROXIES`` vouches for it, like the API's throttles (scorpion_site/client_ip.py)."""
+        ``NUM_PROXIES`` vouches for it, like the API's throttles (infrastructure/client_ip.py)."""
         address = client_ip(request)
         if not address:
             raise PermissionDenied("Unable to determine client IP address")

@@ -27,8 +27,8 @@ from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
 from games.api.serializers import StrictSerializer, refuse_body_fields
-from scorpion_site.api import ApiView
-from scorpion_site.throttles import (
+from infrastructure.api import ApiView
+from infrastructure.throttles import (
     AnonRateThrottle,
     GuestRateThrottle,
     IPRateThrottle,

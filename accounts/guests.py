@@ -17,7 +17,7 @@ else treats it as any player: its games, statistics, throttles and live streams 
   guest has no password: had the client logged it out first, a failed log-in would have lost
   it and its games.
 - **Limits.** Creating a guest is throttled per address (``THROTTLE_GUEST``, a fixed-window
-  counter: ``scorpion_site.throttles.GuestRateThrottle``) besides the API's usual limits.
+  counter: ``infrastructure.throttles.GuestRateThrottle``) besides the API's usual limits.
 - **Clean-up.** A guest that has not played for ``GUEST_IDLE_DAYS`` days is deleted with its
   games and statistics by a periodic task (``accounts.tasks.delete_idle_guests``).
 - **Leaderboards** show a guest as "Guest" (``stats.selectors.display_name``).

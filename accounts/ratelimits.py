@@ -25,7 +25,7 @@ from allauth.core.internal.ratelimit import Rate, get_cache_key, get_rates, pars
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-from games.api.problems import problem_json_response
+from infrastructure.problems import problem_json_response
 
 APP = "allauth.account"
 # Set by the adapter on a request refused for too many failed log-ins: the key of the account

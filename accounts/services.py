@@ -14,8 +14,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.models import Profile
+from games.broadcast import publish
 from games.models import Game
-from games.streams import publish
 from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or

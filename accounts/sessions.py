@@ -60,7 +60,7 @@ from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
-from scorpion_site.cache import redis_client
+from infrastructure.cache import redis_client
 
 # Inside the cached value only; never written to the database row of the session.
 USER_SNAPSHOT = "_scorpion_user_snapshot"

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from accounts import guests
 from accounts.oauth import services
-from games.tasks import RELIABLE
+from infrastructure.background import RELIABLE
 
 BATCH = 1000
 

@@ -2,8 +2,8 @@
 whichever player it acts for, beside the per-user and per-address limits.
 
 Counted like the API's other throttles: one atomic fixed-window counter per app
-(``scorpion_site/throttles.py``), under the same ``throttle:`` prefix, so that it holds per
-process while Redis is down like the others (``scorpion_site/cache.py``).
+(``infrastructure/throttles.py``), under the same ``throttle:`` prefix, so that it holds per
+process while Redis is down like the others (``infrastructure/cache.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from allauth.idp.oidc.models import Token
 
-from scorpion_site.throttles import FixedWindowRateThrottle
+from infrastructure.throttles import FixedWindowRateThrottle
 
 if TYPE_CHECKING:  # importing rest_framework.views here would be circular at settings load
     from rest_framework.request import Request

@@ -72,7 +72,7 @@ from bench.api import (
     wait_healthy,
 )
 from bench.machine import machine_description
-from scorpion_site.queues import HINTS_QUEUE
+from infrastructure.queues import HINTS_QUEUE
 
 COMPOSE_SERVICES = ("web", "worker", "worker-hints", "beat")
 FIRST_SEED = 5_000
@@ -107,7 +107,7 @@ def bring_up(stack: Stack, players: int) -> None:
     for name in COMPOSE_SERVICES[1:]:
         stack.start(name, native(commands[name], port=port, workdir=stack.workdir))
     wait_healthy(stack, server)
-    # Chances go to a worker only once its heartbeat has been seen (scorpion_site.liveness).
+    # Chances go to a worker only once its heartbeat has been seen (infrastructure.liveness).
     deadline = time.monotonic() + 150
     with httpx.Client(base_url=stack.base_url, timeout=5) as client:
         while client.get("/healthz/workers/").status_code != 200:

@@ -10,7 +10,7 @@ touches only keys of its own (a random ident per run) and deletes them at the en
    CPU time of the calling thread, which the machine's other load inflates less), with ``--prior``
    requests already counted in the current window, and with none. DRF's ``UserRateThrottle``
    (the list of timestamps, read and written back whole) against ours
-   (``scorpion_site.throttles.UserRateThrottle``: one pipelined INCR + EXPIRE). Before each timed
+   (``infrastructure.throttles.UserRateThrottle``: one pipelined INCR + EXPIRE). Before each timed
    call the state is put back to exactly ``--prior`` requests (not timed), so every sample sees
    the same window; old and new samples alternate, so the machine's background load falls on
    both alike. On Redis (``FailOpenRedisCache``, as deployed) and on LocMemCache (the embedded
@@ -47,8 +47,8 @@ from django.core.cache.backends.locmem import LocMemCache  # noqa: E402
 from rest_framework import throttling as drf  # noqa: E402
 
 from bench.machine import machine_description  # noqa: E402
-from scorpion_site import throttles  # noqa: E402
-from scorpion_site.cache import FailOpenRedisCache  # noqa: E402
+from infrastructure import throttles  # noqa: E402
+from infrastructure.cache import FailOpenRedisCache  # noqa: E402
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
 WINDOW = 60

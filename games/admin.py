@@ -3,7 +3,7 @@
 Nothing here edits what the log decides: games, events and certified deals are shown
 read-only, and rows only appear through the services (a player's commands, the solver). The
 staff operations are the ones the services offer: regenerating a *future* daily deal and
-topping up the winnable pool (``scorpion_site.staff.operations``). A game's page links to the
+topping up the winnable pool (``staff.operations``). A game's page links to the
 replay viewer (``/staff/games/<id>/replay/``), which steps through its history.
 
 Events and games are never deleted on their own (the log is append-only and the statistics
@@ -31,8 +31,8 @@ from django.utils.safestring import SafeString
 
 from games.history import GameState
 from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
-from scorpion_site.staff import operations
-from scorpion_site.staff.replay import position_view, step_view
+from staff import operations
+from staff.replay import position_view, step_view
 
 # The admin index links to the staff dashboard.
 admin.site.index_template = "admin/scorpion_index.html"

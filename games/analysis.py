@@ -31,6 +31,7 @@ from games.engine.cards import parse_card
 from games.engine.position import DEAL, Action, Position, play, player_view, resolve_move
 from games.engine.solver import Solution, Verdict, compiled, solve
 from games.engine.variant_solver import compiled as variants_compiled
+from games.engine.variants import SCORPION, VARIANTS
 from games.history import GameState, fold_event, new_game_state
 
 __all__ = [
@@ -62,7 +63,7 @@ ANALYSIS_TOTAL_BUDGET = 2_000_000
 # instead of 7). Measured with bench/analysis.py (README, "Post-game analysis of the
 # variants"). A deal they leave undecided is analysed as "unknown", said as such.
 VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
-    ("wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"),
+    (name for name in VARIANTS if name != SCORPION.name),
     (250_000, 1_000_000) if variants_compiled() else (25_000, 100_000),
 )
 
@@ -86,9 +87,11 @@ VARIANT_INLINE_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = {
         if variants_compiled()
         else {
             "wasp": (25_000, 50_000),
+            "wasp-ii": (25_000, 50_000),
             "scorpion-tail": (25_000, 50_000),
             "three-blind-mice": (25_000, 50_000),
             "double-scorpion": (25_000, 30_000),
+            "double-scorpion-3-2": (25_000, 30_000),
         }
     ),
 }
@@ -257,4 +260,10 @@ def _line_action(position: Position, command: dict[str, Any]) -> Action:
     was refused as an illegal move)."""
     if command["type"] == "deal":
         return DEAL
-    return resolve_move(position, parse_card(command["card"]), command["to"], command.get("from"))
+    return resolve_move(
+        position,
+        parse_card(command["card"]),
+        command["to"],
+        command.get("from"),
+        command.get("copy"),
+    )

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from games.engine.errors import EngineError
 from games.engine.position import (
+    Copy,
     Deal,
     Move,
     Position,
@@ -58,12 +59,14 @@ class GameFinishedError(EngineError):
 class Command:
     """A player's request, already parsed: ``card`` only for moves, ``to`` optional, and
     ``source`` (the API's ``from``) the column the card is taken from, optional: needed only
-    in the two-deck variants when both copies of the card could move."""
+    in the two-deck variants when copies of the card in two columns could move; ``copy``,
+    which of two copies face up in that column ("upper", the default, or "lower")."""
 
     type: CommandType
     card: int | None = None
     to: int | None = None
     source: int | None = None
+    copy: Copy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +132,9 @@ def apply_command(state: GameState, command: Command) -> Outcome:
     if command.type == "move":
         if command.card is None:
             raise EngineError("a move names a card")
-        action = resolve_move(state.position, command.card, command.to, command.source)
+        action = resolve_move(
+            state.position, command.card, command.to, command.source, command.copy
+        )
         return _played(state, action, "move")
     if command.type == "deal":
         return _played(state, Deal(), "deal")

@@ -18,7 +18,7 @@ from django.utils.crypto import salted_hmac
 
 from games import history
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import Move, Position
+from games.engine.position import Copy, Move, Position, copy_of
 from games.history import GameState
 from games.models import (
     PLAYED,
@@ -203,6 +203,9 @@ class HintsView:
     # The column each move's card is taken from (0-based; reserve card i is column count
     # + i), in the order of ``hints``: what a two-deck move needs as ``from``.
     sources: tuple[int | None, ...] = ()
+    # Which of two copies face up in its column each move's card is ("upper" or "lower"),
+    # None where its column says it (``games.engine.position.copy_of``): the move's ``copy``.
+    copies: tuple[Copy | None, ...] = ()
 
 
 def game_hints(*, game: Game) -> HintsView:
@@ -218,7 +221,11 @@ def game_hints(*, game: Game) -> HintsView:
         card_source(position, hint.action.card) if isinstance(hint.action, Move) else None
         for hint in hints
     )
-    return HintsView(hints, can_deal=bool(position.stock), sources=sources)
+    copies = tuple(
+        copy_of(position, hint.action.card) if isinstance(hint.action, Move) else None
+        for hint in hints
+    )
+    return HintsView(hints, can_deal=bool(position.stock), sources=sources, copies=copies)
 
 
 def card_source(position: Position, card: int) -> int | None:

@@ -30,6 +30,8 @@ from accounts.models import AppKind
 from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
+from games.broadcast import publish
+from games.deal_choice import DealChoice
 from games.engine.cards import parse_deal_code
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTable, chances
 from games.engine.deals import daily_seed, deal_code_for_pysol, deal_code_for_seed, random_seed
@@ -55,19 +57,19 @@ from games.models import (
     WinnableDeal,
     daily_reveal_moment,
 )
-from games.streams import publish
 from games.variants import (
     CERTIFIED_VARIANTS,
     CHANCES_VARIANTS,
     DEFAULT_VARIANT,
     deal_state,
     normalise_deal_code,
+    offered_variant_choices,
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
-from scorpion_site import throttles
-from scorpion_site.cache import redis_client
-from scorpion_site.queues import ANALYSIS_TASK, CHANCES_TASK, queue_for
+from infrastructure import background, throttles
+from infrastructure.cache import redis_client
+from infrastructure.queues import ANALYSIS_TASK, CHANCES_TASK, POOL_TOP_UP_TASK, queue_for
 from stats import services as stats_services
 
 logger = logging.getLogger(__name__)
@@ -103,20 +105,8 @@ class CommandResult:
 
 class VariantNotOfferedError(Exception):
     """The variant cannot be played in the mode asked for (the daily challenge and the
-    winnable pool are Scorpion deals; PySolFC numbers deal Scorpion)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealChoice:
-    """Where a new game's deal comes from, and which game of the Scorpion family it is. At
-    most one of seed, code or pysol_number is set; they are read in ``variant``."""
-
-    mode: str = GameMode.RANDOM
-    seed: int | None = None
-    code: str | None = None
-    pysol_number: int | None = None
-    variant: str = DEFAULT_VARIANT
-    difficulty: str | None = None  # winnable mode only: draw from this band (None: any)
+    winnable pool are Scorpion deals; PySolFC numbers deal Scorpion), or is no longer offered
+    for new games (kept for the games begun in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +147,15 @@ def game_create(
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
         return prior
-    variant = variant_named(choice.variant).name  # raises UnknownVariantError
+    chosen = variant_named(choice.variant)  # raises UnknownVariantError
+    variant = chosen.name
+    if not chosen.offered:
+        # Kept so that the games begun in it replay and go on (a restart keeps its game's
+        # variant); a new game takes today's rules (docs/rules.md, "The Scorpion family").
+        offered = ", ".join(name for name, _ in offered_variant_choices())
+        raise VariantNotOfferedError(
+            f"{chosen.title} is kept for the games begun in it; a new game is one of {offered}"
+        )
     if variant not in CERTIFIED_VARIANTS and choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
         raise VariantNotOfferedError(
             f"the {choice.mode} mode deals Scorpion only, not {variant}: the daily challenge is "
@@ -502,6 +500,8 @@ def request_fingerprint(command: Command) -> str:
     request: list[Any] = [command.type, command.card, command.to]
     if command.source is not None:
         request.append(command.source)  # only then: older fingerprints stay as they were
+    if command.copy is not None:
+        request.append({"copy": command.copy})  # likewise
     return _fingerprint(request)
 
 
@@ -1140,7 +1140,7 @@ def winnable_deal_draw(*, owner: User, difficulty: str | None = None) -> Winnabl
 # whole service (a band run dry for one player is likely dry for others; they get
 # difficulty_unavailable at once rather than a core each). Expires by itself should the
 # process die holding it. Under "throttle:" so that, while Redis is down, it is held in each
-# process (scorpion_site/cache.py) instead of failing open.
+# process (infrastructure/cache.py) instead of failing open.
 BAND_INLINE_LOCK = "throttle:winnable-band-inline"
 BAND_INLINE_LOCK_SECONDS = 120
 
@@ -1174,9 +1174,7 @@ def _winnable_band_certify(*, difficulty: str) -> WinnableDeal:
 
 
 def _pool_top_up_enqueue() -> bool:
-    from games import tasks  # games.tasks imports this module
-
-    return tasks.enqueue(tasks.top_up_winnable_pool)
+    return background.enqueue(POOL_TOP_UP_TASK)
 
 
 # --- Post-game analysis ---
@@ -1233,9 +1231,7 @@ def _analysis_pending_key(game_id: str) -> str:
 
 
 def _analysis_enqueue(game_id: str) -> bool:
-    from games import tasks  # games.tasks imports this module
-
-    sent = tasks.enqueue(tasks.analyse_game, game_id)
+    sent = background.enqueue(ANALYSIS_TASK, game_id)
     if sent:
         cache.set(_analysis_pending_key(game_id), True, ANALYSIS_PENDING_SECONDS)
     return sent
@@ -1328,16 +1324,16 @@ def game_analysis_ensure(*, game_id: UUID, inline: bool = False) -> GameAnalysis
 
 
 def _worker_for(task_name: str) -> bool:
-    """A live worker consumes the queue the task is routed to (scorpion_site/queues.py)."""
+    """A live worker consumes the queue the task is routed to (infrastructure/queues.py)."""
     return _worker_available(queue_for(task_name))
 
 
 def _worker_available(queue: str) -> bool:
     """A broker is configured and a worker consuming ``queue`` ran its heartbeat lately
-    (scorpion_site.liveness)."""
+    (infrastructure.liveness)."""
     if not settings.REDIS_URL:
         return False
-    from scorpion_site import liveness
+    from infrastructure import liveness
 
     return liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).queue_ok(queue)
 
@@ -1412,6 +1408,7 @@ INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = (
     else {
         "scorpion": 30_000,
         "wasp": 25_000,
+        "wasp-ii": 25_000,
         "scorpion-tail": 15_000,
         "three-blind-mice": 7_000,
     }
@@ -1530,9 +1527,7 @@ def _chances_schedule(game_id: str, version: int) -> bool:
     """Send a chances task unless one is queued or running for the game; True if one is."""
     if not cache.add(_chances_key("queued", game_id), version, CHANCES_QUEUED_SECONDS):
         return True
-    from games import tasks  # games.tasks imports this module
-
-    if tasks.enqueue(tasks.compute_chances, game_id, version):
+    if background.enqueue(CHANCES_TASK, game_id, version):
         return True
     cache.delete(_chances_key("queued", game_id))
     return False

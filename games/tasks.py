@@ -9,27 +9,13 @@ import uuid
 from typing import Any
 
 from celery import Task, shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import services
+from infrastructure import background
+from infrastructure.background import RELIABLE
 
 logger = logging.getLogger(__name__)
-
-# Transient failures worth retrying with backoff: the database restarting or failing over.
-TRANSIENT = (OperationalError, InterfaceError)
-
-# Every task: redelivered if its worker dies (acks_late), retried with backoff on transient
-# database errors, result ignored (the services write their results to the database).
-RELIABLE: dict[str, Any] = {
-    "acks_late": True,
-    "autoretry_for": TRANSIENT,
-    "retry_backoff": True,
-    "retry_backoff_max": 60,
-    "max_retries": 5,
-    "ignore_result": True,
-}
 
 DAYS_AHEAD = 7
 # Deals per difficulty band (easy, medium, hard) the winnable pool keeps.
@@ -38,20 +24,8 @@ POOL_BATCH = 5
 
 
 def enqueue(task: Task[Any, Any], *args: Any) -> bool:
-    """Publish a task, never letting a broker outage fail the caller.
-
-    Without a broker (the embedded default) nothing is published: everything a task would
-    prepare is also computed on demand. With Redis down, publishing fails fast; the periodic
-    tasks make good whatever was missed once Redis is back.
-    """
-    if not settings.REDIS_URL:
-        return False
-    try:
-        task.apply_async(args=args, retry=False)
-    except Exception as exc:  # kombu and redis raise many types; any of them means "not sent"
-        logger.warning("could not enqueue %s%r: %s", task.name, args, exc)
-        return False
-    return True
+    """Publish ``task`` (infrastructure.background.enqueue, by its name)."""
+    return background.enqueue(task.name, *args)
 
 
 @shared_task(**RELIABLE, soft_time_limit=50, time_limit=60)

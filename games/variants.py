@@ -14,7 +14,7 @@ from typing import Any
 
 from games.engine import variants as engine_variants
 from games.engine.errors import UnknownVariantError
-from games.engine.variants import SCORPION, VARIANTS, Variant, get_variant
+from games.engine.variants import OFFERED_VARIANTS, SCORPION, VARIANTS, Variant, get_variant
 from games.history import GameState
 
 DEFAULT_VARIANT = SCORPION.name
@@ -36,7 +36,10 @@ CERTIFIED_VARIANTS = frozenset({SCORPION.name})
 # request; README, same section), and the chances' sampling reads only one-deck tables
 # (games/engine/chances.py), so its games answer ``variant_not_analysed`` to a request for
 # chances.
-CHANCES_VARIANTS = frozenset({SCORPION.name, "wasp", "scorpion-tail", "three-blind-mice"})
+# Wasp II is Wasp with fewer face-down cards, so its deals are decided more easily still.
+CHANCES_VARIANTS = frozenset(
+    {SCORPION.name, "wasp", "wasp-ii", "scorpion-tail", "three-blind-mice"}
+)
 
 __all__ = [
     "CERTIFIED_VARIANTS",
@@ -47,6 +50,8 @@ __all__ = [
     "deal_code_for_seed",
     "deal_state",
     "normalise_deal_code",
+    "offered_variant_choices",
+    "offered_variant_names",
     "variant_choices",
     "variant_named",
     "variant_names",
@@ -57,12 +62,24 @@ __all__ = [
 
 
 def variant_names() -> list[str]:
+    """Every variant a game may be in (those kept for the games begun in them included)."""
     return list(VARIANTS)
 
 
+def offered_variant_names() -> list[str]:
+    """The variants a new game may be in: what a refusal of an unknown name lists."""
+    return list(OFFERED_VARIANTS)
+
+
 def variant_choices() -> list[tuple[str, str]]:
-    """(name, title) of every variant, for the model's and the API's choices."""
+    """(name, title) of every variant a game may be in (those kept for the games begun in them
+    included), for the model's and the API's choices."""
     return [(variant.name, variant.title) for variant in VARIANTS.values()]
+
+
+def offered_variant_choices() -> list[tuple[str, str]]:
+    """(name, title) of the variants a new game may be in: the lobby's choices."""
+    return [(variant.name, variant.title) for variant in OFFERED_VARIANTS.values()]
 
 
 def variant_named(name: str) -> Variant:
@@ -94,12 +111,17 @@ def deal_state(code: str, variant: str) -> GameState:
 _SUMMARIES = {
     "scorpion": "Seven columns of seven, three face down in each of the first four; a stock "
     "of three dealt once; any exposed King to an empty column.",
-    "wasp": "Scorpion with three face-down cards in each of the first three columns only; "
-    "any card, with everything on it, may go to an empty column.",
+    "wasp": "Scorpion where any card, with everything on it, may go to an empty column.",
+    "wasp-ii": "Wasp with three face-down cards in each of the first three columns only (Wasp "
+    "as PySolFC dealt it up to 3.2.0).",
     "scorpion-tail": "Scorpion where a card goes on the next higher card of the other colour.",
     "three-blind-mice": "Ten columns of five, three face down in each of the last three; no "
     "stock; a reserve of two face-up cards to play onto the columns.",
-    "double-scorpion": "Two decks: ten columns, eight runs to collect.",
+    "double-scorpion": "Two decks: ten columns of ten, a stock of four dealt once onto the "
+    "first four columns; eight runs to collect.",
+    "double-scorpion-3-2": "Double Scorpion as PySolFC dealt it up to 3.2.0: the four cards "
+    "left dealt at the start, no stock; of two face-up copies in one column only the upper one "
+    "moves. Kept for the games begun in it; new games are Double Scorpion.",
 }
 
 
@@ -110,9 +132,12 @@ _HOW_TO_PLAY = {
     "goes into an empty column. A King to Ace run of one suit is collected. Deal the three "
     "stock cards once, when you like.",
     "wasp": "Wasp: build down in suit, moving any face-up card with everything on it, as in "
-    "Scorpion; but any card (not only a King) may go into an empty column, and only the first "
-    "three columns start with face-down cards. A King to Ace run of one suit is collected. Deal "
-    "the three stock cards once.",
+    "Scorpion; but any card (not only a King) may go into an empty column. A King to Ace run of "
+    "one suit is collected. Deal the three stock cards once.",
+    "wasp-ii": "Wasp II: Wasp, but only the first three columns start with face-down cards. "
+    "Build down in suit, moving any face-up card with everything on it; any card may go into "
+    "an empty column. A King to Ace run of one suit is collected. Deal the three stock cards "
+    "once.",
     "scorpion-tail": "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), "
     "moving any face-up card with everything on it. Only a King goes into an empty column. A "
     "King to Ace run in alternating colours is collected. Deal the three stock cards once.",
@@ -120,9 +145,15 @@ _HOW_TO_PLAY = {
     "face-down cards; no stock, but two face-up reserve cards that you can play onto the "
     "columns. Build down in suit; only a King goes into an empty column; a King to Ace run of "
     "one suit is collected.",
-    "double-scorpion": "Double Scorpion: two decks in ten columns, four face-down cards in each "
-    "of the first five; no stock. Build down in suit, moving any face-up card with everything "
-    "on it; only a King goes into an empty column. Collect all eight King to Ace runs.",
+    "double-scorpion": "Double Scorpion: two decks in ten columns of ten, four face-down cards "
+    "in each of the first five; deal the four stock cards onto the first four columns once, "
+    "when you like. Build down in suit, moving any face-up card with everything on it (either "
+    "copy of a card); only a King goes into an empty column. Collect all eight King to Ace "
+    "runs.",
+    "double-scorpion-3-2": "Double Scorpion 3.2: two decks in ten columns, four "
+    "face-down cards in each of the first five; no stock. Build down in suit, moving any "
+    "face-up card with everything on it; only a King goes into an empty column. Collect all "
+    "eight King to Ace runs.",
 }
 
 
@@ -144,13 +175,15 @@ def variant_summary(variant: Variant) -> dict[str, Any]:
 
 
 def variant_summaries() -> list[dict[str, Any]]:
-    return [variant_summary(variant) for variant in VARIANTS.values()]
+    """``GET /api/v1/variants/``: the variants a new game may be in, Scorpion first."""
+    return [variant_summary(variant) for variant in OFFERED_VARIANTS.values()]
 
 
 def variants_for_browser() -> dict[str, dict[str, Any]]:
     """What the browser's pages know of each variant (web/templates/web/base.html embeds it):
     the API's summary and the help text, by name. The scripts read the layout from here (the
-    decks, the stock, the reserve), never from a list of names of their own."""
+    decks, the stock, the reserve), never from a list of names of their own. Every variant a
+    game may be in: a game begun in one no longer offered is still shown by its layout."""
     return {
         variant.name: {
             **variant_summary(variant),

@@ -6,7 +6,7 @@ import os
 
 from celery import Celery
 
-from scorpion_site.queues import DEFAULT_QUEUE
+from infrastructure.queues import DEFAULT_QUEUE
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorpion_site.settings")
 
@@ -28,6 +28,6 @@ def heartbeat(queue: str = DEFAULT_QUEUE) -> None:
     running it is how the worker consuming that queue says it is alive."""
     from django.conf import settings
 
-    from scorpion_site import liveness
+    from infrastructure import liveness
 
     liveness.record(key=liveness.worker_key(queue), redis_url=settings.REDIS_URL)

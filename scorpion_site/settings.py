@@ -18,7 +18,7 @@ from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
-from scorpion_site import queues
+from infrastructure import queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -141,7 +141,7 @@ DAILY_DEAL_SECRET = env_daily_deal_secret(debug=DEBUG, secret_key=SECRET_KEY)
 
 # How many proxies of ours stand in front of the web process (each appends to X-Forwarded-For).
 # 0 trusts the header from nobody: the client is the peer of the connection. The throttles, the
-# log-in limits and the logs all derive the client's address from it (scorpion_site/client_ip.py).
+# log-in limits and the logs all derive the client's address from it (infrastructure/client_ip.py).
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
@@ -165,14 +165,15 @@ INSTALLED_APPS = [
     "allauth.idp.oidc",
     "games",
     "stats",
+    "staff",
     "web",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "games.api.problems.ApiBodyLimitMiddleware",
-    "games.api.problems.JsonBodyMiddleware",
+    "infrastructure.problems.ApiBodyLimitMiddleware",
+    "infrastructure.problems.JsonBodyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -238,7 +239,7 @@ CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "scorpion_site.cache.FailOpenRedisCache",
+            "BACKEND": "infrastructure.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "scorpion",
             # A cache outage must not take play down: Redis errors degrade to cache misses.
@@ -283,7 +284,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # ZRANGE on Redis, and a dead worker's task is back in the queue sooner.
     "unacked_restore_throttle": 1,
 }
-# Two queues (scorpion_site/queues.py): the winning chances on their own, everything else on
+# Two queues (infrastructure/queues.py): the winning chances on their own, everything else on
 # the default one. Declared here, so that a worker without -Q (make worker) consumes both and
 # purging clears both; the compose workers each name theirs (-Q). Fixed names, not settings:
 # each deployment has a broker of its own, and the names are the contract between web, beat
@@ -294,11 +295,11 @@ CELERY_TASK_ROUTES = {task: {"queue": queue} for task, queue in queues.ROUTED.it
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-# Beat records its ticks and sends the daily deal and pool work at start (scorpion_site/beat.py).
-CELERY_BEAT_SCHEDULER = "scorpion_site.beat:RecordingScheduler"
+# Beat records its ticks and sends the daily deal and pool work at start (infrastructure/beat.py).
+CELERY_BEAT_SCHEDULER = "infrastructure.beat:RecordingScheduler"
 CELERY_BEAT_SCHEDULE = {
     # A worker that runs this is alive (the health check and the staff dashboard read it):
-    # one per queue, so each queue's worker proves itself (scorpion_site/liveness.py).
+    # one per queue, so each queue's worker proves itself (infrastructure/liveness.py).
     "heartbeat": {"task": "scorpion_site.heartbeat", "schedule": 30.0},
     "heartbeat-hints": {
         "task": "scorpion_site.heartbeat",
@@ -369,7 +370,7 @@ if _VERIFICATION not in {"none", "optional", "mandatory"}:
     )
 ACCOUNT_EMAIL_VERIFICATION = _VERIFICATION
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-# Unused while our adapter derives the address (it calls scorpion_site/client_ip.py), but kept
+# Unused while our adapter derives the address (it calls infrastructure/client_ip.py), but kept
 # equal so that nothing in allauth can read X-Forwarded-For differently.
 ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
 # Log-in, failed log-in and sign-up limits (docs/architecture.md, "Limits"); over them allauth's
@@ -464,11 +465,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
-    "EXCEPTION_HANDLER": "games.api.problems.problem_exception_handler",
+    "EXCEPTION_HANDLER": "games.api.errors.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "scorpion_site.throttles.AnonRateThrottle",
-        "scorpion_site.throttles.UserRateThrottle",
-        "scorpion_site.throttles.IPRateThrottle",
+        "infrastructure.throttles.AnonRateThrottle",
+        "infrastructure.throttles.UserRateThrottle",
+        "infrastructure.throttles.IPRateThrottle",
         "accounts.throttles.AppRateThrottle",
     ],
     # DRF's own reading of X-Forwarded-For (BaseThrottle.get_ident), kept equal to ours.
@@ -512,7 +513,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Live streams (Server-Sent Events, served by the ASGI stream server) ---
-# A comment line every so many seconds keeps proxies from closing an idle stream.
+# A `heartbeat` event every so many seconds, busy or idle: proxies keep a quiet stream open, and
+# clients reopen a stream after two missed heartbeats (a connection that died without closing).
 STREAM_HEARTBEAT_SECONDS = env_int("STREAM_HEARTBEAT_SECONDS", 15, minimum=1)
 # Open streams per player, across every stream process (429 beyond).
 STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 10, minimum=1)
@@ -548,7 +550,7 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz/(workers/)?$"]
 # /healthz/ and /healthz/workers/ answer before any other middleware: an orchestrator calls
 # them by address (127.0.0.1, a container's address), which is no host of ALLOWED_HOSTS, and
 # they need no session, CSRF or redirect. Everything else keeps the host check.
-MIDDLEWARE.insert(0, "scorpion_site.health.HealthCheckMiddleware")
+MIDDLEWARE.insert(0, "infrastructure.health.HealthCheckMiddleware")
 # Content-Security-Policy on every response (django-csp; Django 5.2 has none of its own):
 # scripts, styles, fonts, images and connections from this site only. The one inline script,
 # the web client's import map, carries a per-response nonce; there is no 'unsafe-inline'
@@ -585,7 +587,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Records about a request (django.request's 4xx/5xx warnings) name the client's address,
     # derived like the rate limits' (NUM_PROXIES), not whatever X-Forwarded-For claims.
-    "filters": {"client_ip": {"()": "scorpion_site.logs.ClientIPFilter"}},
+    "filters": {"client_ip": {"()": "infrastructure.logs.ClientIPFilter"}},
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(client)s"}
     },

@@ -16,15 +16,16 @@ from accounts.api import (
     MeView,
 )
 from games.streams.gate import GameStreamView, MeStreamView
-from scorpion_site import health, views
+from infrastructure import api_views, health
+from web import views as web_views
 
 # The admin's log-in is allauth's: the same form, rate limits (per address, and failed log-ins
 # per account) and lock-out as every other log-in, instead of Django's unlimited admin form.
 # Staff sign in with their e-mail address and come back to the admin page they asked for.
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
-handler404 = "games.api.problems.api_not_found"
-handler500 = "games.api.problems.api_server_error"
+handler404 = "infrastructure.problems.api_not_found"
+handler500 = "infrastructure.problems.api_server_error"
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
@@ -41,23 +42,23 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", web_views.home, name="home"),
     path("", include("web.urls")),
     path("healthz/", health.healthz, name="healthz"),
     path("healthz/workers/", health.healthz_workers, name="healthz-workers"),
     path("admin/", admin.site.urls),
-    path("staff/", include("scorpion_site.staff.urls")),
+    path("staff/", include("staff.urls")),
     path("accounts/", include("allauth.urls")),
     # allauth serves its phone-number endpoints whatever the configuration, and without a
     # phone adapter they fail with a 500; this service keeps no phone numbers: no such paths.
-    re_path(r"^_allauth/[a-z]+/v1/(?:account|auth)/phone(?:/.*)?$", views.no_such_endpoint),
+    re_path(r"^_allauth/[a-z]+/v1/(?:account|auth)/phone(?:/.*)?$", api_views.no_such_endpoint),
     path("_allauth/", include("allauth.headless.urls")),
     # Our pages for third-party apps, and our wrappers of some of allauth's provider views
     # (same paths, so they come first); then the rest of allauth's OAuth 2 / OIDC provider.
     path("", include("accounts.oauth.urls")),
     path("", include("allauth.idp.urls")),
     path("api/v1/", include(api_v1)),
-    path("api/problems/<slug:code>/", views.problem_type, name="problem-type"),
+    path("api/problems/<slug:code>/", api_views.problem_type, name="problem-type"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI from the project (drf-spectacular-sidecar), with no inline script or style:
     # the split view serves its set-up script as a file (?script).
@@ -69,5 +70,5 @@ urlpatterns = [
         name="api-docs",
     ),
     # Last: every other path under /api/ is a 404 problem, DEBUG or not (no_such_endpoint).
-    re_path(r"^api/", views.no_such_endpoint),
+    re_path(r"^api/", api_views.no_such_endpoint),
 ]

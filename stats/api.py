@@ -22,7 +22,7 @@ from games import selectors as game_selectors
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from games.models import GameStatus
 from games.variants import variant_choices
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
 

@@ -17,7 +17,8 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
 from django.db import connections
 
-from games.streams import hub, slots
+from games.broadcast import hub
+from games.streams import slots
 from games.streams.app import StreamRouter
 
 

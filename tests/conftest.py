@@ -28,7 +28,7 @@ def _fresh_cache() -> None:
     from django.conf import settings
     from django.core.cache import cache
 
-    from scorpion_site.cache import local_limits
+    from infrastructure.cache import local_limits
 
     local_limits.clear()  # the counters that stand in for Redis's while it is down
     # A test that stops Redis on purpose must still be able to start.

@@ -16,6 +16,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from games.variants import offered_variant_choices
+
 
 def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
     """A page for a signed-in player; anyone else goes to the log-in form and comes back."""
@@ -75,3 +77,13 @@ def to_verify_email(request: HttpRequest, key: str) -> HttpResponse:
 
 def to_client_page(request: HttpRequest, to: str) -> HttpResponse:
     return HttpResponseRedirect(to)
+
+
+@ensure_csrf_cookie
+def home(request: HttpRequest) -> HttpResponse:
+    """The lobby for a signed-in player, the sign-up and log-in forms for anyone else.
+
+    The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
+    """
+    # The variant pickers list the registry's offered variants (Scorpion first), never a copy.
+    return render(request, "home.html", {"page": "home", "variants": offered_variant_choices()})

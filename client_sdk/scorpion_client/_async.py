@@ -44,6 +44,7 @@ from scorpion_client.models import (
     Chances,
     Command,
     CommandResult,
+    Copy,
     CreateMode,
     Daily,
     Difficulty,
@@ -261,6 +262,8 @@ class AsyncScorpion(BaseClient):
                             yield item
                         if follower.ended:
                             return
+                        if follower.reopen:
+                            break
                 except httpx.TransportError as exc:
                     error = exc
                 finally:
@@ -580,13 +583,15 @@ class AsyncGamesResource:
         to: int | None = None,
         *,
         from_: int | None = None,
+        copy: Copy | None = None,
         expected_version: int | None = None,
     ) -> CommandResult:
         """Move ``card`` (and everything on it). ``to`` (0-based) picks the empty column for a
         King; otherwise the destination is found by the server. ``from_`` (0-based) picks
-        the column the card is taken from: needed only in the two-deck variants when both
-        copies of the card could move (the server answers ``ambiguous`` otherwise)."""
-        command = Ops.move_command(card, to, from_)
+        the column the card is taken from: needed only in the two-deck variants when copies
+        of the card in two columns could move (the server answers ``ambiguous`` otherwise);
+        ``copy`` ("upper", the default, or "lower") which of two copies in that column."""
+        command = Ops.move_command(card, to, from_, copy)
         return await self.command(game, command, expected_version=expected_version)
 
     async def deal(self, game: GameRef, *, expected_version: int | None = None) -> CommandResult:
@@ -730,12 +735,14 @@ class AsyncGameHandle(Game):
         to: int | None = None,
         *,
         from_: int | None = None,
+        copy: Copy | None = None,
         check_version: bool = True,
     ) -> Event:
         """Move ``card`` (``"8H"``, any case). ``to`` (0-based): the empty column for a King.
         ``from_`` (0-based): the column the card is taken from, when two copies could move
-        (two-deck variants; a hint's ``from_`` says it)."""
-        return await self._command(Ops.move_command(card, to, from_), check_version)
+        (two-deck variants; a hint's ``from_`` says it); ``copy``: which of two copies in that
+        column ("upper" or "lower"; a hint's ``copy`` says it)."""
+        return await self._command(Ops.move_command(card, to, from_, copy), check_version)
 
     async def deal(self, *, check_version: bool = True) -> Event:
         return await self._command({"type": "deal"}, check_version)

@@ -36,6 +36,7 @@ from scorpion_client.models import (
     Chances,
     Command,
     CommandResult,
+    Copy,
     CreateMode,
     Daily,
     DailyResult,
@@ -511,12 +512,16 @@ class Ops:
         )
 
     @staticmethod
-    def move_command(card: str, to: int | None = None, from_: int | None = None) -> Command:
+    def move_command(
+        card: str, to: int | None = None, from_: int | None = None, copy: Copy | None = None
+    ) -> Command:
         command: Command = {"type": "move", "card": normalize_card(card)}
         if to is not None:
             command["to"] = to
         if from_ is not None:
             command["from"] = from_
+        if copy is not None:
+            command["copy"] = copy
         return command
 
     @staticmethod
@@ -973,7 +978,7 @@ class SSEDecoder:
             self._reset()
             return event
         if line.startswith(":"):
-            return None  # a comment: the server's heartbeat
+            return None  # a comment
         name, _, value = line.partition(":")
         value = value.removeprefix(" ")
         self._seen = True
@@ -989,6 +994,9 @@ class SSEDecoder:
 
 
 END_EVENT = "end"
+HEARTBEAT_EVENT = "heartbeat"
+# The server's heartbeat interval until it says otherwise (its ``heartbeat`` events do).
+DEFAULT_HEARTBEAT_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
@@ -1004,8 +1012,10 @@ class StreamSpec(Generic[T]):
 class StreamOptions:
     """How a stream is followed.
 
-    ``read_timeout``: seconds without a byte (the server sends a heartbeat every 15 s) before
-    the connection is deemed dead and opened again. ``max_failures``: failed connection
+    ``read_timeout``: seconds without a byte before the connection is deemed dead and opened
+    again (resuming with ``Last-Event-ID``); None (the default): two missed heartbeats, that
+    is twice the interval the server announces in its ``heartbeat`` events, plus a second
+    (31 s for the server's default of 15 s). ``max_failures``: failed connection
     attempts in a row before giving up (``TransportError``, or the server's error); None to
     try forever. Waits between attempts: full-jitter exponential backoff from
     ``backoff_base`` up to ``backoff_max`` seconds, or the server's ``Retry-After``.
@@ -1013,7 +1023,7 @@ class StreamOptions:
     True ends the iteration, e.g. from another thread of the program.
     """
 
-    read_timeout: float = 45.0
+    read_timeout: float | None = None
     max_failures: int | None = 10
     backoff_base: float = 0.5
     backoff_max: float = 15.0
@@ -1041,6 +1051,16 @@ class StreamFollower(Generic[T]):
         self.received = False  # anything received on the current connection
         self.ended = False  # the server said the stream is over ("end")
         self.decoder = SSEDecoder()
+        self.heartbeat_seconds = DEFAULT_HEARTBEAT_SECONDS  # as the server last announced it
+        self.connection_timeout = 0.0  # the read timeout the current connection was opened with
+        self.reopen = False  # open the connection again now (with a shorter read timeout)
+
+    def read_timeout(self) -> float:
+        """Seconds without a byte before the connection is deemed dead: two missed
+        heartbeats, unless the options say otherwise."""
+        if self.options.read_timeout is not None:
+            return self.options.read_timeout
+        return 2 * self.heartbeat_seconds + 1.0
 
     def request(self, client: BaseClient, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
         headers = {
@@ -1052,7 +1072,9 @@ class StreamFollower(Generic[T]):
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = self.last_event_id
         self.received = False
+        self.reopen = False
         self.decoder = SSEDecoder()
+        self.connection_timeout = self.read_timeout()
         url = client.base_url.join(self.spec.path.lstrip("/"))
         params = dict(self.spec.params or {}) if self.last_event_id is None else None
         return http.build_request(
@@ -1060,7 +1082,7 @@ class StreamFollower(Generic[T]):
             url,
             params=params,
             headers=headers,
-            timeout=httpx.Timeout(self.options.read_timeout, connect=10.0),
+            timeout=httpx.Timeout(self.connection_timeout, connect=10.0),
         )
 
     def delay_after_answer(self, response: httpx.Response) -> float | None:
@@ -1090,9 +1112,24 @@ class StreamFollower(Generic[T]):
         if event.event == END_EVENT:
             self.ended = True
             return None
+        if event.event == HEARTBEAT_EVENT:
+            self._heartbeat(event)
+            return None
         if event.data is None:
             return None
         return self.spec.read(event)
+
+    def _heartbeat(self, event: ServerSentEvent) -> None:
+        """The server's heartbeat (the first comes as the stream opens): it says how often the
+        next ones come. A connection opened expecting them less often is opened again at once,
+        so that a silent one is noticed after two missed heartbeats."""
+        try:
+            seconds = float(_event_json(event)["interval_seconds"])
+        except (KeyError, TypeError, ValueError, UnexpectedResponse):
+            return
+        if seconds > 0:
+            self.heartbeat_seconds = seconds
+            self.reopen = self.read_timeout() < self.connection_timeout
 
     def delay_after_close(self, error: Exception | None) -> float | None:
         """The connection closed (cleanly, or with ``error``): the wait before opening it

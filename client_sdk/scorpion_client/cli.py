@@ -45,7 +45,7 @@ from scorpion_client.errors import (
     ScorpionError,
     TransportError,
 )
-from scorpion_client.models import Event, GameUpdate, Variant
+from scorpion_client.models import Copy, Event, GameUpdate, Variant
 from scorpion_client.oauth import DeviceAuthorization
 from scorpion_client.render import (
     VARIANT_TITLES,
@@ -108,19 +108,28 @@ class Move:
     card: str
     to: int | None  # 0-based, as the API
     source: int | None = None  # 0-based: the column the card is taken from ("from 3")
+    copy: Copy | None = None  # of two copies in that column ("from 3 lower")
 
 
-VARIANTS: tuple[str, ...] = get_args(Variant)
+# The variants a new game may be in: double-scorpion-3-2 is kept for the games begun in it.
+VARIANTS: tuple[str, ...] = tuple(
+    name for name in get_args(Variant) if name != "double-scorpion-3-2"
+)
 # The most places a card is picked from: ten columns and Three Blind Mice's two reserve cards.
 MAX_COLUMNS = 12
 
 
 def parse_move(text: str) -> Move | None:
     """``"8h"`` -> Move("8H", None); ``"kh 5"`` -> Move("KH", 4) (on screen columns are 1-7,
-    or 1-10); ``"8h from 3"`` -> Move("8H", None, 2) (the copy in column 3, two decks); None if
-    ``text`` is not a move."""
+    or 1-10); ``"8h from 3"`` -> Move("8H", None, 2) (the copy in column 3, two decks);
+    ``"8h from 3 lower"`` -> Move("8H", None, 2, "lower") (the lower of two copies there); None
+    if ``text`` is not a move."""
     parts = text.split()
     source: int | None = None
+    copy: Copy | None = None
+    if len(parts) >= 4 and parts[-3].lower() == "from" and parts[-1].lower() in ("upper", "lower"):
+        copy = "lower" if parts[-1].lower() == "lower" else "upper"
+        parts = parts[:-1]
     if len(parts) >= 3 and parts[-2].lower() == "from":
         if not parts[-1].isdigit() or not 1 <= int(parts[-1]) <= MAX_COLUMNS:
             return None
@@ -138,7 +147,7 @@ def parse_move(text: str) -> Move | None:
         if not parts[1].isdigit() or not 1 <= int(parts[1]) <= MAX_COLUMNS:
             return None
         to = int(parts[1]) - 1
-    return Move(card, to, source)
+    return Move(card, to, source, copy)
 
 
 class Follower:
@@ -561,7 +570,7 @@ class Cli:
         move = parse_move(word)
         if move is None:
             return None
-        return game.move(move.card, move.to, from_=move.source)
+        return game.move(move.card, move.to, from_=move.source, copy=move.copy)
 
 
 def ended_elsewhere(game: GameHandle) -> str:

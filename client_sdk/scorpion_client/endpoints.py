@@ -62,10 +62,9 @@ GAME_STATE = _endpoint("GET", "/api/v1/games/{game_id}/states/{version}/")
 GAME_RESTART = _endpoint("POST", "/api/v1/games/{game_id}/restart/")
 GAME_RESULT = _endpoint("GET", "/api/v1/games/{game_id}/result/")
 
-# Live streams (Server-Sent Events): documented in docs/api.md, not in the OpenAPI schema,
-# which cannot describe an event stream (and whose fuzzing must not open one).
-GAME_STREAM = _endpoint("GET", "/api/v1/games/{game_id}/stream/", api=False)
-ME_STREAM = _endpoint("GET", "/api/v1/me/stream/", api=False)
+# Live streams (Server-Sent Events): in the OpenAPI schema as text/event-stream.
+GAME_STREAM = _endpoint("GET", "/api/v1/games/{game_id}/stream/")
+ME_STREAM = _endpoint("GET", "/api/v1/me/stream/")
 
 # Daily challenge and statistics.
 DAILY = _endpoint("GET", "/api/v1/daily/")

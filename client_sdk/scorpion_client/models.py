@@ -26,6 +26,7 @@ __all__ = [
     "Command",
     "CommandResult",
     "CommandType",
+    "Copy",
     "CreateMode",
     "Daily",
     "DailyResult",
@@ -64,8 +65,19 @@ GameMode = Literal["random", "seeded", "daily", "winnable"]
 """A game's mode: ``seeded`` for a deal from a seed, a code or a PySolFC number."""
 CreateMode = Literal["random", "daily", "winnable"]
 """The ``mode=`` of ``games.create`` (a seed, a code or a PySolFC number makes ``seeded``)."""
-Variant = Literal["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"]
-"""Which game of the Scorpion family a game is (``client.variants()`` says each layout)."""
+Variant = Literal[
+    "scorpion",
+    "wasp",
+    "wasp-ii",
+    "scorpion-tail",
+    "three-blind-mice",
+    "double-scorpion",
+    "double-scorpion-3-2",
+]
+"""Which game of the Scorpion family a game is (``client.variants()`` says each layout of the
+variants offered for new games; ``double-scorpion-3-2`` is kept for the games begun in it)."""
+Copy = Literal["upper", "lower"]
+"""Which of two face-up copies of a card lying in one column a move picks (two decks)."""
 GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 # A certified deal's difficulty band (docs/difficulty.md).
 Difficulty = Literal["easy", "medium", "hard"]
@@ -94,6 +106,7 @@ Command = TypedDict(
         "card": NotRequired[str],
         "to": NotRequired[int],
         "from": NotRequired[int],
+        "copy": NotRequired[Copy],
     },
 )
 
@@ -516,12 +529,14 @@ class CommandResult:
 class HintMove:
     """A legal move: ``card`` goes from column ``from_`` onto column ``to``; ``reason`` says
     why it ranks there. Send ``from_`` with the move (``game.move(card, to, from_=...)``) in
-    the two-deck variants, where two copies of a card may both be able to move."""
+    the two-deck variants, where two copies of a card may both be able to move, and ``copy``
+    (``copy=...``) where both lie face up in that column ("upper" or "lower"; else None)."""
 
     card: str
     to: int
     from_: int | None = None
     reason: str | None = None
+    copy: Copy | None = None
     # The reason as data (docs/api.md): each a dict with a "reason" word and the cards and
     # columns (1 to 7) involved, e.g. {"reason": "frees", "card": "6C", "column": 3}.
     details: list[dict[str, Any]] = field(default_factory=list)
@@ -535,10 +550,11 @@ class HintMove:
             to=_int(data["to"]),
             from_=_opt_int(data.get("from")),
             reason=_opt_str(data.get("reason")),
+            copy=cast(Copy | None, _opt_str(data.get("copy"))),
             details=[dict(item) for item in raw_details if isinstance(item, Mapping)]
             if isinstance(raw_details, list)
             else [],
-            extra=_extra(data, ("card", "to", "from", "reason", "details")),
+            extra=_extra(data, ("card", "to", "from", "copy", "reason", "details")),
         )
 
 
@@ -592,7 +608,7 @@ class AnalysisStep:
 
 
 _ACTION_CHANCE_FIELDS = (
-    *("type", "card", "to", "from", "chance", "low", "high"),
+    *("type", "card", "to", "from", "copy", "chance", "low", "high"),
     *("wins", "losses", "undecided", "samples"),
 )
 
@@ -603,7 +619,7 @@ class ActionChance:
     is taken from, or "deal") and its winning chance: the share of ``samples`` deals, drawn
     among those consistent with what the player sees, still won after it; ``low``-``high`` its
     95% interval. Send ``from_`` with the move where two copies of a card could make it
-    (Double Scorpion)."""
+    (Double Scorpion), and ``copy`` where both lie face up in that column."""
 
     type: str
     chance: float
@@ -616,6 +632,7 @@ class ActionChance:
     card: str | None = None
     to: int | None = None
     from_: int | None = None
+    copy: Copy | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -632,6 +649,7 @@ class ActionChance:
             card=_opt_str(data.get("card")),
             to=_opt_int(data.get("to")),
             from_=_opt_int(data.get("from")),
+            copy=cast(Copy | None, _opt_str(data.get("copy"))),
             extra=_extra(
                 data,
                 _ACTION_CHANCE_FIELDS,

@@ -30,9 +30,11 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 VARIANT_TITLES = {
     "scorpion": "Scorpion",
     "wasp": "Wasp",
+    "wasp-ii": "Wasp II",
     "scorpion-tail": "Scorpion Tail",
     "three-blind-mice": "Three Blind Mice",
     "double-scorpion": "Double Scorpion",
+    "double-scorpion-3-2": "Double Scorpion 3.2",
 }
 RED_SUITS = frozenset("HD")
 CELL = 5  # characters per column
@@ -148,8 +150,9 @@ def render_game(game: Game, *, now: dt.datetime | None = None) -> RenderableType
         rows.append(line)
 
     collected = " ".join(SUIT_SYMBOLS.get(s, s) for s in game.collected) or "none"
-    # Three Blind Mice and Double Scorpion are dealt without a stock: "none", never "dealt".
-    no_stock = game.variant in ("three-blind-mice", "double-scorpion")
+    # Three Blind Mice and Double Scorpion as PySolFC 3.2 dealt it have no stock: "none",
+    # never "dealt".
+    no_stock = game.variant in ("three-blind-mice", "double-scorpion-3-2")
     stock = f"{game.stock} (d to deal)" if game.stock else "none" if no_stock else "dealt"
     if game.reserve or game.variant == "three-blind-mice":
         # Reserve card i is picked from column len(columns) + i + 1 on screen ("8h from 11").
@@ -215,6 +218,9 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append("Hint: ", style="bold cyan")
         text.append_text(card_text(move.card))
         text.append(f" → column {move.to + 1}")
+        if move.copy == "lower":
+            # Two copies in its column: type "<card> from <column> lower" for this one.
+            text.append(f" (the lower one, from {(move.from_ or 0) + 1} lower)", style="dim")
         if move.reason:
             text.append_text(cards_text(f"  ({player_text(move.reason)})", style="dim"))
         text.append("\n")

@@ -10,39 +10,30 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import AppKind
-from games.analysis import line_steps
-from games.engine.cards import card_code, parse_card
+from games.deal_choice import DealChoice
+from games.engine.cards import parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
-from games.engine.difficulty import Measures
 from games.engine.errors import DealCodeError
-from games.engine.position import Move, player_view
-from games.history import OVER, Command, GameState
+from games.engine.position import COPIES
+from games.history import Command
 from games.models import (
     AnalysisOutcome,
-    DailyDeal,
     DifficultyBand,
-    Game,
-    GameChances,
-    GameEvent,
     GameMode,
     GameStatus,
     SolverVerdict,
-    WinnableDeal,
 )
-from games.selectors import AnalysisView, HintsView
-from games.services import DealChoice
 from games.variants import (
     DEFAULT_VARIANT,
     UnknownVariantError,
     normalise_deal_code,
+    offered_variant_names,
     variant_choices,
     variant_named,
-    variant_names,
 )
 
 MAX_SEED = 2**63 - 1
@@ -64,7 +55,7 @@ class UnknownVariantProblem(serializers.ValidationError):
     problem_code = "unknown_variant"
 
     def __init__(self, name: str) -> None:
-        names = ", ".join(variant_names())
+        names = ", ".join(offered_variant_names())
         super().__init__({"variant": [f"no variant named {name[:40]!r}; the variants: {names}"]})
 
 
@@ -313,12 +304,20 @@ class CommandSerializer(StrictSerializer):
     expected_version = StrictIntegerField(
         required=False, allow_null=True, min_value=0, max_value=MAX_VERSION
     )
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        allow_null=True,
+        help_text="Which of two face-up copies of the card lying in the column it is taken "
+        "from (`from`): `upper` (the default, nearer the top) or `lower` (it carries more "
+        "cards). Two-deck variants only; hints name it where it is needed.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and "card" not in attrs:
             raise serializers.ValidationError({"card": ['a move names a card, e.g. "8H"']})
         if attrs["type"] != "move":
-            extra = [name for name in ("card", "to", "from") if attrs.get(name) is not None]
+            extra = [name for name in ("card", "to", "from", "copy") if attrs.get(name) is not None]
             if extra:
                 raise serializers.ValidationError(
                     {name: [f"only a move takes {name}"] for name in extra}
@@ -328,7 +327,13 @@ class CommandSerializer(StrictSerializer):
     def to_command(self) -> Command:
         data = self.validated_data
         card = parse_card(data["card"]) if data["type"] == "move" else None
-        return Command(type=data["type"], card=card, to=data.get("to"), source=data.get("from"))
+        return Command(
+            type=data["type"],
+            card=card,
+            to=data.get("to"),
+            source=data.get("from"),
+            copy=data.get("copy"),
+        )
 
 
 # "from" is a Python keyword, so it cannot be declared as a class attribute.
@@ -596,6 +601,12 @@ class StatePageSerializer(serializers.Serializer[Any]):
 class HintMoveSerializer(serializers.Serializer[Any]):
     card = serializers.CharField()
     to = serializers.IntegerField(help_text="The destination column, from 0.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Only where both copies of the card lie face up in its column (two decks): "
+        "which one moves, `upper` or `lower`; send it as the move's `copy`.",
+    )
     reason = serializers.CharField(help_text="In words; columns from 0.")
     details = HintDetailSerializer(
         many=True, help_text="The reason as data, part by part; columns from 1."
@@ -683,6 +694,12 @@ class AnalysisCommandSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in the column it "
+        "leaves: which one moves, as a command's `copy`.",
+    )
 
 
 class AnalysisStepSerializer(serializers.Serializer[Any]):
@@ -770,6 +787,12 @@ class ActionChanceSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
+    copy = serializers.ChoiceField(
+        choices=list(COPIES),
+        required=False,
+        help_text="Moves only, where both copies of the card lie face up in its column: which "
+        "one (send it as the move's `copy`), as hints name it.",
+    )
     chance = serializers.FloatField(
         help_text="Share of the sampled deals still won after this action, 0 to 1 (an "
         "undecided sample counts as not won)."
@@ -815,164 +838,3 @@ class ChancesPendingSerializer(serializers.Serializer[Any]):
     game = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The version being computed.")
     retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
-
-
-def chances_representation(chances: GameChances) -> dict[str, Any]:
-    return {
-        "status": "ready",
-        "game": str(chances.game_id),
-        "version": chances.version,
-        "samples": chances.samples,
-        "node_budget": chances.node_budget,
-        "actions": chances.actions,
-    }
-
-
-# Fields of an engine record that describe what the player saw happen; nothing else leaves.
-_PUBLIC_RECORD_FIELDS = ("card", "from", "to", "count", "dealt", "flipped", "collected")
-
-
-def public_record(record: dict[str, Any]) -> dict[str, Any]:
-    return {name: record[name] for name in _PUBLIC_RECORD_FIELDS if name in record}
-
-
-def event_representation(event: GameEvent) -> dict[str, Any]:
-    body: dict[str, Any] = {"seq": event.seq, "type": event.type}
-    payload = event.payload
-    if event.type in ("move", "deal"):
-        body.update(public_record(payload))
-    elif event.type == "undo":
-        body["undone"] = public_record(payload["undone"])
-    elif event.type == "redo":
-        body["redone"] = public_record(payload["redone"])
-    body["created_at"] = event.created_at.isoformat()
-    return body
-
-
-def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
-    """The hints answer: built from the engine's ranking and the stock's size only."""
-    return {
-        "version": game.version,
-        "moves": [
-            {
-                "card": card_code(hint.action.card),
-                "from": source,
-                "to": hint.action.to,
-                "reason": hint.reason,
-                "details": list(hint.details),
-            }
-            for hint, source in zip(hints.hints, hints.sources, strict=True)
-            if isinstance(hint.action, Move)
-        ],
-        "deal": hints.can_deal,
-    }
-
-
-def played_by_app(game: Game) -> dict[str, Any] | None:
-    """The app behind the game (``Game.app``, ``Game.app_kind``), or None for first-party
-    play. Reads the app (one query by primary key) unless it is cached on the game."""
-    if not game.app_kind:
-        return None
-    app = game.app if game.app_id is not None else None
-    return {
-        "id": app.pk if app else None,
-        "name": app.name if app else None,
-        "kind": game.app_kind,
-    }
-
-
-def game_representation(
-    game: Game, state: GameState | None = None, *, version: int | None = None
-) -> dict[str, Any]:
-    """The game as its player may see it: never a face-down card or the stock's order.
-
-    Without ``state``, the game as stored now, read straight from the projection's JSON (what
-    ``player_view`` of the parsed position gives, without parsing 52 cards to print them
-    again: a test holds the two together)."""
-    if state is None:
-        stored = game.state
-        position = stored["position"]
-        view: dict[str, Any] = {
-            "columns": [
-                {"hidden": column["hidden"], "cards": column["cards"][column["hidden"] :]}
-                for column in position["columns"]
-            ],
-            "stock": len(position["stock"]),
-            "collected": list(position["collected"]),
-            "reserve": list(position.get("reserve", ())),
-        }
-        status, moves = game.status, game.moves
-        line, redo = stored["line"], stored["redo"]
-    else:
-        view = player_view(state.position)
-        status, moves, line, redo = state.status, state.moves, state.line, state.redo
-    reveal = game.reveals_deal
-    elapsed: float | None = None
-    if game.started_at is not None:
-        end = game.finished_at or timezone.now()
-        elapsed = max(0.0, (end - game.started_at).total_seconds())
-    return {
-        "id": str(game.id),
-        "mode": game.mode,
-        "variant": game.variant,
-        "status": status,
-        "version": game.version if version is None else version,
-        "columns": view["columns"],
-        "stock": view["stock"],
-        "collected": view["collected"],
-        "reserve": view.get("reserve", []),
-        "moves": moves,
-        "can_undo": bool(line) and status not in OVER,
-        "can_redo": bool(redo) and status not in OVER,
-        "seed": game.seed if reveal else None,
-        "code": game.deal_code if reveal else None,
-        "pysol_number": game.pysol_number,
-        "daily_date": game.daily_date.isoformat() if game.daily_date else None,
-        "difficulty": game.difficulty or None,
-        "ranked": game.ranked,
-        "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
-        "played_by_app": played_by_app(game),
-        "known_deal": game.known_deal,
-        "created_at": game.created_at.isoformat(),
-        "updated_at": game.updated_at.isoformat(),
-        "started_at": game.started_at.isoformat() if game.started_at else None,
-        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-        "elapsed_seconds": elapsed,
-    }
-
-
-def analysis_representation(view: AnalysisView) -> dict[str, Any]:
-    """The analysis of a finished game whose deal is revealed (``Game.reveals_deal``): only
-    then may a table drawn from the solver's line be shown; the steps are ``player_view``
-    tables like every other."""
-    analysis = view.analysis
-    steps = line_steps(view.line_start, analysis.line) if view.line_start is not None else []
-    return {
-        "status": "ready",
-        "game": str(analysis.game_id),
-        "version": analysis.version,
-        "deal": analysis.deal_verdict,
-        "outcome": analysis.outcome,
-        "last_winnable_version": analysis.last_winnable_version,
-        "losing_event": (
-            event_representation(view.losing_event) if view.losing_event is not None else None
-        ),
-        "line_version": analysis.line_version,
-        "line": steps,
-        "solver_nodes": analysis.solver_nodes,
-        "node_budget": analysis.node_budget,
-        "created_at": analysis.created_at.isoformat(),
-        "difficulty": _deal_difficulty(view.deal),
-    }
-
-
-def _deal_difficulty(deal: DailyDeal | WinnableDeal | None) -> dict[str, Any] | None:
-    if deal is None or not deal.difficulty_band or deal.difficulty_score is None:
-        return None
-    return {
-        "band": deal.difficulty_band,
-        "score": deal.difficulty_score,
-        "model_score": deal.difficulty_model_score,
-        "games": deal.difficulty_games,
-        "measures": Measures.from_dict(deal.difficulty_measures).to_dict(),
-    }

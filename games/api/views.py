@@ -43,17 +43,19 @@ from games.api.serializers import (
     StatePageSerializer,
     StatesQuerySerializer,
     VariantSerializer,
-    analysis_representation,
-    chances_representation,
     command_from_body,
-    event_representation,
-    game_representation,
-    hints_representation,
     refuse_body_fields,
 )
 from games.models import Game
+from games.presentation import (
+    analysis_representation,
+    chances_representation,
+    event_representation,
+    game_representation,
+    hints_representation,
+)
 from games.variants import variant_summaries
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
 
 
 def player(request: Request) -> User:

@@ -64,6 +64,11 @@ typedef struct {
     Slot *slots;
     size_t mask; /* capacity - 1, a power of two */
     size_t count;
+    /* 1 while a search uses the table. The search grows and frees the slots with the GIL
+     * released, so a second search on the same table from another thread would write into
+     * freed memory: ``search`` refuses it (the flag is read and set while the GIL is held, so
+     * two threads cannot both see it clear). SharedSearch also takes a lock of its own. */
+    int busy;
 } Table;
 
 static inline size_t slot_hash(uint64_t moved, uint32_t ext) {
@@ -211,6 +216,23 @@ typedef struct {
 
 #define MAX_DONE 64
 
+/* How many positions a search path (and so a winning line, one action a position) may hold.
+ * The bound: the key changes at every step of a path (a position whose key is in the table is
+ * never entered, and every position on the path is in it), and each step's change includes one
+ * of these events, each of which happens a bounded number of times on a path: a card's
+ * ``moved`` bit is set (once per card: only collecting its suit clears it, and a collected card
+ * never moves again; 52), a King's two bits of its empty-column choice gain a bit before the
+ * deal (OR'ed: 8 for the four Kings), the deal (once; it drops the Kings' bits and sets DEALT),
+ * a stock card's slot bits are cleared (3), a suit is collected (its bit set: 4). So a path
+ * from any root holds at most 1 + 52 + 8 + 1 + 3 + 4 = 69 positions. PATH_CAPACITY is well
+ * above that, and ``dfs`` checks it anyway: were the argument ever wrong (a change of the key's
+ * rules), the search would stop as out of budget ("unknown") instead of writing past these
+ * arrays. tests/engine/test_solver_c.py builds this file with a tiny capacity to see the check
+ * work. */
+#ifndef PATH_CAPACITY
+#define PATH_CAPACITY 128
+#endif
+
 typedef struct {
     int8_t cols[COLUMNS][HEIGHT];
     int len[COLUMNS];
@@ -225,15 +247,15 @@ typedef struct {
     uint32_t ext;
     Table *seen;
     /* The keys on the current path (not proven lost when the search stops). */
-    uint64_t stack_moved[DECK + 8];
-    uint32_t stack_ext[DECK + 8];
+    uint64_t stack_moved[PATH_CAPACITY];
+    uint32_t stack_ext[PATH_CAPACITY];
     int stack_len;
     long long nodes;
     long long node_budget;
     double deadline; /* < 0: none */
     int stopped;     /* 1: out of budget; 2: out of memory */
-    int8_t line_card[DECK + 8];
-    int8_t line_to[DECK + 8];
+    int8_t line_card[PATH_CAPACITY];
+    int8_t line_to[PATH_CAPACITY];
     int line_len;
 } Search;
 
@@ -707,6 +729,10 @@ static int dfs(Search *s, int check) {
         if (added < 0) s->stopped = 2;
         return 0;
     }
+    if (s->stack_len >= PATH_CAPACITY) { /* see PATH_CAPACITY: never, by the argument there */
+        s->stopped = 1;
+        return 0;
+    }
     s->stack_moved[s->stack_len] = moved;
     s->stack_ext[s->stack_len] = ext;
     s->stack_len++;
@@ -883,6 +909,11 @@ static PyObject *search(PyObject *module, PyObject *args) {
         if (own == NULL) goto fail;
         s->seen = own;
     } else if (PyObject_TypeCheck(table_arg, &TableType)) {
+        if (((Table *)table_arg)->busy) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "table: another search is using it (one search at a time per table)");
+            goto fail;
+        }
         s->seen = (Table *)table_arg;
         Py_INCREF(table_arg);
         own = (Table *)table_arg;
@@ -903,6 +934,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
         goto fail_table;
     }
     int won = 0;
+    own->busy = 1; /* with the GIL held: see Table.busy */
     Py_BEGIN_ALLOW_THREADS;
     Done done[MAX_DONE];
     int all[COLUMNS] = {0, 1, 2, 3, 4, 5, 6};
@@ -921,6 +953,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
         for (int i = 0; i < s->stack_len; i++)
             table_discard(s->seen, s->stack_moved[i], s->stack_ext[i]);
     Py_END_ALLOW_THREADS;
+    own->busy = 0;
     Py_DECREF(own);
     if (s->stopped == 2) {
         free(s);

@@ -67,6 +67,8 @@ typedef struct {
     int runs;
     int empty_any;  /* any face-up card may go into an empty column (else Kings only) */
     int alternate;  /* builds by alternate colour (else by suit) */
+    int upper_only; /* two decks, ``Variant.either_copy`` false: of two face-up copies in one
+                     * column only the upper one moves (``_shadowed``) */
     int fixed_glue; /* dead: one deck, by suit */
     /* onto[card]: the cards that may be put on ``card``, in variants.py's order. */
     uint8_t onto[MAX_CARDS][4];
@@ -699,7 +701,7 @@ static int ordered_actions(Scratch *s, const Pos *p, uint64_t *noise, Act *out) 
         s->idx[p->reserve[k]] = -1;
         s->face_up[s->nface_up++] = p->reserve[k];
     }
-    int two_decks = r->decks > 1;
+    int two_decks = r->decks > 1 && r->upper_only;
     int nraw = 0;
     int empty[MAX_COLUMNS];
     int nempty = 0;
@@ -1075,11 +1077,12 @@ static int read_position(Ctx *c, PyObject *columns, PyObject *hidden, PyObject *
     return 0;
 }
 
-/* A context for the rules (``decks``, alternate colours, any card into an empty column) with
- * the position read and the rule tables built, for ``search`` and ``dead``; NULL with a Python
- * exception set. */
-static Ctx *new_context(int decks, int alternate, int empty_any, PyObject *columns,
-                        PyObject *hidden, PyObject *stock, PyObject *reserve, int collected) {
+/* A context for the rules (``decks``, alternate colours, any card into an empty column, only
+ * the upper of two copies in a column moving) with the position read and the rule tables
+ * built, for ``search`` and ``dead``; NULL with a Python exception set. */
+static Ctx *new_context(int decks, int alternate, int empty_any, int upper_only,
+                        PyObject *columns, PyObject *hidden, PyObject *stock, PyObject *reserve,
+                        int collected) {
     if (decks != 1 && decks != 2) {
         PyErr_SetString(PyExc_ValueError, "decks: 1 or 2");
         return NULL;
@@ -1095,6 +1098,7 @@ static Ctx *new_context(int decks, int alternate, int empty_any, PyObject *colum
     r->runs = 4 * decks;
     r->alternate = alternate != 0;
     r->empty_any = empty_any != 0;
+    r->upper_only = upper_only != 0;
     r->fixed_glue = decks == 1 && !r->alternate;
     if (read_position(c, columns, hidden, stock, reserve, collected) < 0) {
         free(c);
@@ -1106,7 +1110,7 @@ static Ctx *new_context(int decks, int alternate, int empty_any, PyObject *colum
 
 PyDoc_STRVAR(search_doc,
              "search(columns, hidden, stock, reserve, collected, decks, alternate, empty_any, "
-             "node_budget, time_budget, probe_nodes, probe_noise, turn, use_dead)\n"
+             "node_budget, time_budget, probe_nodes, probe_noise, turn, use_dead, either_copy)\n"
              "--\n\n"
              "variant_solver._VariantSearch(...).run from a position of a variant: its columns "
              "(card ints, bottom to top), face-down counts, stock, reserve and number of runs "
@@ -1115,26 +1119,29 @@ PyDoc_STRVAR(search_doc,
              "probes of ``probe_nodes`` positions (move scores shuffled by up to ``probe_noise``) "
              "taking turns with the complete search, which "
              "gets ``turn`` positions a turn; 0: the complete search alone. ``use_dead``: prune "
-             "the positions ``dead`` proves lost. Returns (verdict, line, nodes): verdict 1 won, "
+             "the positions ``dead`` proves lost. ``either_copy``: in two decks, either face-up copy "
+             "of a face may move (else, of two in one column, only the upper one). Returns (verdict, line, nodes): verdict 1 won, "
              "0 lost, -1 out of budget; line a list of (card, to, from), the deal as "
              "(-1, -1, -1).");
 
 static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *columns, *hidden, *stock, *reserve;
-    int collected, decks, alternate, empty_any, probe_nodes, probe_noise, use_dead;
+    int collected, decks, alternate, empty_any, probe_nodes, probe_noise, use_dead, either_copy;
     long long node_budget, turn;
     double time_budget;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OOOOiiiiLdiiLp", &columns, &hidden, &stock, &reserve,
+    if (!PyArg_ParseTuple(args, "OOOOiiiiLdiiLpp", &columns, &hidden, &stock, &reserve,
                           &collected, &decks, &alternate, &empty_any, &node_budget,
-                          &time_budget, &probe_nodes, &probe_noise, &turn, &use_dead))
+                          &time_budget, &probe_nodes, &probe_noise, &turn, &use_dead,
+                          &either_copy))
         return NULL;
     double started = now_seconds();
     if (turn > 0 && (probe_nodes < 1 || probe_noise < 1)) {
         PyErr_SetString(PyExc_ValueError, "probe_nodes, probe_noise: at least 1");
         return NULL;
     }
-    Ctx *c = new_context(decks, alternate, empty_any, columns, hidden, stock, reserve, collected);
+    Ctx *c = new_context(decks, alternate, empty_any, !either_copy, columns, hidden, stock, reserve,
+                         collected);
     if (c == NULL) return NULL;
     Rules *r = &c->rules;
     c->scratch.r = r;
@@ -1197,7 +1204,7 @@ static PyObject *dead_position(PyObject *module, PyObject *args) {
                           &decks, &alternate))
         return NULL;
     /* The deadlock proof holds only where a King alone fills an empty column. */
-    Ctx *c = new_context(decks, alternate, 0, columns, hidden, stock, reserve, collected);
+    Ctx *c = new_context(decks, alternate, 0, 0, columns, hidden, stock, reserve, collected);
     if (c == NULL) return NULL;
     int answer = dead(&c->rules, &c->root, &c->dead);
     free(c);

@@ -17,6 +17,7 @@ def search(
     probe_noise: int,
     turn: int,
     use_dead: bool,
+    either_copy: bool,
     /,
 ) -> tuple[int, list[tuple[int, int, int]], int]: ...
 def dead(

@@ -196,6 +196,19 @@ class VisibleTable:
             return len(self.face_up) + self.reserve.index(card)
         return None
 
+    def copy_of(self, card: int) -> str | None:
+        """Which of two face-up copies lying in one column ``card`` is, "upper" or "lower", as
+        ``games.engine.position.copy_of`` says it (the API's ``copy``); None otherwise."""
+        if self.variant.decks == 1:
+            return None
+        other = (card + FACES) % (2 * FACES)
+        for column in self.face_up:
+            if card in column:
+                if other not in column:
+                    return None
+                return "upper" if column.index(card) > column.index(other) else "lower"
+        return None
+
     def unseen(self) -> tuple[int, ...]:
         """The cards the player cannot see (face down or in the stock), in card order."""
         seen = {card for column in self.face_up for card in column}
@@ -273,6 +286,9 @@ class ActionChance:
     # A move's source column (a reserve card: the column count plus its slot), as hints name
     # it: the API's ``from``, which tells two copies of a card apart. None for the deal.
     source: int | None = None
+    # Of two copies face up in that column, which one ("upper" or "lower"): the API's
+    # ``copy``, as hints name it; None where the column says it.
+    copy: str | None = None
 
     @property
     def samples(self) -> int:
@@ -296,6 +312,8 @@ class ActionChance:
         )
         if self.source is not None:
             body["from"] = self.source
+        if self.copy is not None:
+            body["copy"] = self.copy
         body.update(
             chance=round(self.chance, 4),
             low=round(low, 4),
@@ -319,6 +337,7 @@ class ActionChance:
             int(data["losses"]),
             int(data["undecided"]),
             None if source is None else int(source),
+            data.get("copy"),
         )
 
 
@@ -360,7 +379,11 @@ def chances(
     )
     found = tally(actions, itertools.islice(outcomes, samples))
     return [
-        replace(entry, source=table.source_of(entry.action.card))
+        replace(
+            entry,
+            source=table.source_of(entry.action.card),
+            copy=table.copy_of(entry.action.card),
+        )
         if isinstance(entry.action, Move)
         else entry
         for entry in found
@@ -373,7 +396,10 @@ def tally(actions: list[Action], outcomes: Iterable[list[Verdict]]) -> list[Acti
     for verdicts in outcomes:
         for count, verdict in zip(counts, verdicts, strict=True):
             count[_SLOT[verdict]] += 1
-    found = [ActionChance(action, *count) for action, count in zip(actions, counts, strict=True)]
+    found = [
+        ActionChance(action, wins, losses, undecided)
+        for action, (wins, losses, undecided) in zip(actions, counts, strict=True)
+    ]
     return sorted(found, key=lambda entry: -entry.wins)
 
 
@@ -405,9 +431,9 @@ def _searches(position: Position) -> _Searches:
 
 def _line_start(whole: Solution, actions: list[Action], table: VisibleTable) -> Action | None:
     """The action of ``actions`` a won sample's winning line begins with (None if not won). A
-    line's command names its card by the face; in two decks its ``from`` column says which copy
-    (the one face up there: where both lie in one column, only the upper may move), so the
-    action is found by its name, never by parsing the face into a card int."""
+    line's command names its card by the face; in two decks its ``from`` column and, where
+    both copies lie face up there, its ``copy`` say which copy, so the action is found by its
+    name, never by parsing the face into a card int."""
     if not whole.won or not whole.line:
         return None
     command = whole.line[0]
@@ -421,7 +447,10 @@ def _line_start(whole: Solution, actions: list[Action], table: VisibleTable) -> 
             and action.to == command["to"]
         ):
             source = table.source_of(action.card)
-            if command.get("from", source) == source:  # Scorpion's lines name no column
+            # Scorpion's lines name no column; a copy is named only where two share one.
+            if command.get("from", source) == source and command.get("copy") == table.copy_of(
+                action.card
+            ):
                 return action
     return None
 

@@ -55,6 +55,7 @@ PER_CARD_CARRIED_IN_ORDER = 20
 FREES_A_CARD_THAT_CAN_MOVE = 50
 PER_CARD_IN_BUILT_RUN = 5
 DEAL_SCORE = -1
+_NUMBERS = {3: "three", 4: "four"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,7 @@ class _VisibleTable:
             for column, hidden in zip(position.columns, position.hidden, strict=True)
         ) + tuple((card,) for card in position.reserve)
         self.column_count = len(position.columns)
+        self.stock = len(position.stock)
         self.column_of = {
             card: number for number, cards in enumerate(self.face_up) for card in cards
         }
@@ -114,10 +116,15 @@ class _VisibleTable:
 
     def score(self, action: Action) -> tuple[int, str, tuple[dict[str, Any], ...]]:
         if isinstance(action, Deal):
+            # The stock's size is public: three cards onto columns 0-2, Double Scorpion's four
+            # onto columns 0-3.
+            targets = list(range(self.stock))
             return (
                 DEAL_SCORE,
-                "deal the three stock cards onto columns 0, 1 and 2",
-                ({"reason": "deal", "columns": [1, 2, 3]},),
+                f"deal the {_NUMBERS.get(self.stock, self.stock)} stock cards onto columns "
+                + ", ".join(str(column) for column in targets[:-1])
+                + f" and {targets[-1]}",
+                ({"reason": "deal", "columns": [column + 1 for column in targets]},),
             )
         return self._score_move(action)
 

@@ -399,16 +399,17 @@ def _add_variant_moves(
     """Legal moves of any variant: onto each exposed card in column order, then to empty ones.
 
     A card already at the bottom of its column is not moved to an empty column (it changes
-    nothing, as in Scorpion); a reserve card is. When both copies of a two-deck card lie face
-    up in one column, only the upper one may make a move that both could make: a player names
-    a card by its face and the column it is picked from, and that names the upper copy
-    (docs/rules.md, "Double Scorpion").
+    nothing, as in Scorpion); a reserve card is. In two decks either face-up copy of a face may
+    be the card moved (PySolFC 3.4.0+; the lower one carries more cards with it), except in a
+    variant kept with the older rule (``Variant.either_copy`` false: ``double-scorpion-3-2``),
+    where of two copies face up in one column only the upper one may make a move that both
+    could make (docs/rules.md, "Double Scorpion").
     """
     variant = position.variant
     onto = variant.onto
     if face_up is None:
         face_up = _face_up_cards(position)
-    two_decks = variant.decks > 1
+    two_decks = variant.decks > 1 and not variant.either_copy
     empty_columns: list[int] = []
     for target, column in enumerate(position.columns):
         if not column:
@@ -435,6 +436,25 @@ def _shadowed(card: int, where: tuple[int, int], face_up: dict[int, tuple[int, i
     return other is not None and other[0] == where[0] and other[1] > where[1]
 
 
+Copy = Literal["upper", "lower"]
+COPIES: tuple[Copy, ...] = ("upper", "lower")
+
+
+def copy_of(position: Position, card: int) -> Copy | None:
+    """Which of the two face-up copies of ``card``'s face lying in its column ``card`` is: the
+    upper one (nearer the top) or the lower one; None unless both lie face up in one column,
+    the only case where a column does not say which copy a move picks (the API's ``copy``)."""
+    if position.variant.decks == 1:
+        return None
+    other = (card + FACES) % (2 * FACES)
+    for number, column in enumerate(position.columns):
+        if card in column:
+            if other not in column[position.hidden[number] :]:
+                return None
+            return "upper" if column.index(card) > column.index(other) else "lower"
+    return None
+
+
 def status(position: Position) -> Status:
     if len(position.collected) == position.variant.runs:
         return "won"
@@ -451,6 +471,7 @@ def resolve_move(
     card: int,
     to: int | None = None,
     source: int | None = None,
+    copy: Copy | None = None,
     *,
     shortcut: bool = True,
 ) -> Move:
@@ -462,8 +483,10 @@ def resolve_move(
 
     ``card`` names a face (0-51; a two-deck card int names its face too). ``source``, the
     column the card is picked from (reserve slot ``i`` is column ``column count + i``), says
-    which of two face-up copies is meant; without it, a move that either copy could make is
-    refused with reason "ambiguous" (games.engine.variants, docs/rules.md).
+    which of two face-up copies is meant; without it, a move that copies in two columns could
+    make is refused with reason "ambiguous" (games.engine.variants, docs/rules.md). ``copy``
+    says which of two copies lying face up in one column: "upper" (the default: the one nearer
+    the top, with fewer cards on it) or "lower" (where the variant lets either copy move).
 
     ``shortcut=False``: without the early returns of the common case (the same answers,
     slower), for tests (tests/engine/test_variant_properties.py).
@@ -485,8 +508,12 @@ def resolve_move(
             f"the card must be picked from column 0-{places - 1}, not {source}",
             {"reason": "no_such_column", "card": code},
         )
+    if copy not in (None, *COPIES):
+        raise IllegalMoveError(
+            f"copy is upper or lower, not {copy!r}", {"reason": "no_such_copy", "card": code}
+        )
     copies = _face_up_copies(position, face)
-    if shortcut and len(copies) == 1 and source in (None, copies[0][1]):
+    if shortcut and len(copies) == 1 and source in (None, copies[0][1]) and copy != "lower":
         # The common case (every face in one deck; a face whose other copy is out of sight in
         # two): that copy's move or refusal is the answer, as the lines below would find it, with
         # no lists of answers to merge; and a legal move onto an exposed card returns first in
@@ -511,9 +538,11 @@ def resolve_move(
                 f"{code} is not face up in {where}",
                 {"reason": "not_in_column", "card": code, "column": source + 1},
             )
+    if copy is not None and copies:
+        copies = _pick_copy(position, copies, copy, code)
     if not copies:
         # Collected cards are public: a face none of whose copies is left anywhere is collected.
-        if not any(copy % FACES == face for copy in _all_placed(position)):
+        if not any(placed % FACES == face for placed in _all_placed(position)):
             raise IllegalMoveError(
                 f"{code} has already been collected", {"reason": "collected", "card": code}
             )
@@ -522,9 +551,9 @@ def resolve_move(
         )
     resolved: list[Move] = []
     refusals: list[IllegalMoveError] = []
-    for copy, column, index in copies:
+    for exact, column, index in copies:
         try:
-            resolved.append(_resolve_copy(position, copy, column, index, to, shortcut=shortcut))
+            resolved.append(_resolve_copy(position, exact, column, index, to, shortcut=shortcut))
         except IllegalMoveError as refused:
             refusals.append(refused)
     if not resolved:
@@ -535,8 +564,34 @@ def resolve_move(
             f"both copies of {code} can move: say which column to pick it from",
             {"reason": "ambiguous", "card": code, "columns": [number + 1 for number in sources]},
         )
-    # Both copies in one column: the topmost one (it carries fewer cards); docs/rules.md.
+    # Both copies in one column and no ``copy`` named: the upper one (it carries fewer cards);
+    # docs/rules.md.
     return resolved[0]
+
+
+def _pick_copy(
+    position: Position, copies: list[tuple[int, int, int]], copy: Copy, code: str
+) -> list[tuple[int, int, int]]:
+    """Of ``copies`` (topmost first in a column), the one ``copy`` names: of two in one column,
+    the upper or the lower; a lone copy is its own upper one, and has no lower one."""
+    columns = {column for _, column, _ in copies}
+    if len(columns) > 1:
+        # Two columns: ``copy`` picks nothing there, the column does (without it, "ambiguous").
+        return copies
+    if len(copies) == 1:
+        if copy == "upper":
+            return copies
+        raise IllegalMoveError(
+            f"only one copy of {code} lies face up there: it has no lower copy",
+            {"reason": "no_lower_copy", "card": code},
+        )
+    if copy == "lower" and not position.variant.either_copy:
+        raise IllegalMoveError(
+            f"in {position.variant.title} only the upper of two copies of {code} in one "
+            "column moves",
+            {"reason": "upper_copy_only", "card": code},
+        )
+    return [copies[0] if copy == "upper" else copies[1]]
 
 
 def _face_up_copies(position: Position, face: int) -> list[tuple[int, int, int]]:
@@ -698,8 +753,12 @@ def play(position: Position, action: Action) -> tuple[Position, Record]:
         # Otherwise the player's words for the face (which may also find the move legal for
         # the card's other copy: then that one is meant).
         face_up = _face_up_cards(position)
-        source = _source_of(position, action.card) if action.card in face_up else None
-        return apply(position, resolve_move(position, action.card % FACES, action.to, source))
+        source, copy = (
+            (_source_of(position, action.card), copy_of(position, action.card))
+            if action.card in face_up
+            else (None, None)
+        )
+        return apply(position, resolve_move(position, action.card % FACES, action.to, source, copy))
     return apply(position, resolve_move(position, action.card, action.to))
 
 
@@ -796,8 +855,13 @@ def _settle(
     """Turn face up and collect in the touched columns until nothing changes (docs/rules.md).
 
     Updates ``columns`` in place; returns the new hidden counts, collected suits and the steps
-    taken. Only the touched columns can change: the others were settled already.
+    taken. Only the touched columns can change: the others were settled already. Columns are
+    settled in column order, left to right, as PySolFC collects runs: when one move completes
+    runs in its source and its destination, the leftmost one's is listed first (before, the
+    source's was; ``replay`` keeps the order a stored record has).
     """
+    if len(touched) > 1 and touched[0] > touched[1]:
+        touched = tuple(sorted(touched))
     steps: list[AutoStep] = []
     changed = True
     while changed:
@@ -889,11 +953,47 @@ def undo(position: Position, record: Record) -> Position:
 
 
 def replay(position: Position, record: Record) -> Position:
-    """Re-apply a recorded action (redo, replay); it must do exactly what the record says."""
+    """Re-apply a recorded action (redo, replay); it must do exactly what the record says.
+
+    A record stored before runs were collected in column order (``_settle``) may list the same
+    automatic steps in another order (the source column's first): it replays to the position
+    it led to then, its collected suits in its own order, so every stored log folds to the
+    states it had (docs/rules.md, "The Scorpion family").
+    """
     after, replayed = play(position, record.action)
-    if replayed != record:
-        raise ValueError("the record does not fit this position")
-    return after
+    if replayed == record:
+        return after
+    if replayed == _with_auto(record, replayed.auto) and _same_steps(record.auto, replayed.auto):
+        gone = len(record.collected)
+        return Position(
+            after.columns,
+            after.hidden,
+            after.stock,
+            after.collected[: len(after.collected) - gone]
+            + tuple(step.suit for step in record.collected),
+            after.reserve,
+            after.variant,
+        )
+    raise ValueError("the record does not fit this position")
+
+
+def _with_auto(record: Record, auto: tuple[AutoStep, ...]) -> Record:
+    return Record(
+        record.kind,
+        record.card,
+        record.from_col,
+        record.to_col,
+        record.count,
+        record.dealt,
+        auto,
+    )
+
+
+def _same_steps(first: tuple[AutoStep, ...], second: tuple[AutoStep, ...]) -> bool:
+    """Whether two lists of automatic steps are the same steps, in any order."""
+    return len(first) == len(second) and all(
+        first.count(step) == second.count(step) for step in first
+    )
 
 
 # --- What the player sees --------------------------------------------------------------------

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -323,6 +324,10 @@ class SharedSearch:
         self._lost: set[int] = set()
         # The compiled search keeps its keys in a table of its own.
         self._table = None if _solver_c is None else _solver_c.Table()
+        # One solve at a time: the searches read and change the shared keys (the compiled one
+        # grows and frees its table without the GIL, and refuses a second search on it), so
+        # threads that share an instance take turns.
+        self._lock = threading.Lock()
 
     def solve(
         self,
@@ -333,6 +338,12 @@ class SharedSearch:
     ) -> Solution:
         """``solve`` of the root (no ``action``) or of the position after ``action`` (legal at
         the root); the line is played from that position."""
+        with self._lock:
+            return self._solve(action, node_budget, time_budget)
+
+    def _solve(
+        self, action: Action | None, node_budget: int, time_budget: float | None
+    ) -> Solution:
         started = time.perf_counter()
         columns, hidden, stock, collected = self._root
         deadline = None if time_budget is None else started + time_budget

@@ -86,7 +86,13 @@ _KING = 12
 # scores of ``_VariantSearch._actions``), and the share of the positions they get per variant.
 _PROBE_NODES = 300
 _PROBE_NOISE = 20
-_PROBE_SHARE = {"double-scorpion": 0.75, "scorpion-tail": 0.75, "wasp": 0.5}
+_PROBE_SHARE = {
+    "double-scorpion": 0.75,
+    "double-scorpion-3-2": 0.75,
+    "scorpion-tail": 0.75,
+    "wasp": 0.5,
+    "wasp-ii": 0.5,
+}
 
 # Variants where the deadlock proof holds but costs more than it proves, so the search leaves
 # it out. Scorpion Tail (two destinations per card, by colour): at 2,000 positions a deal it
@@ -175,14 +181,23 @@ def _compiled_search(
         _PROBE_NOISE,
         turn,
         uses_deadlock_proof(variant),
+        variant.either_copy,
     )
-    line = [
-        {"type": "deal"}
-        if card < 0
-        else {"type": "move", "card": card_code(card), "to": to, "from": source}
-        for card, to, source in steps
-    ]
+    line = _line_commands(position, steps)
     return _VERDICTS[code], line, nodes
+
+
+def _line_commands(position: Position, steps: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
+    """The compiled search's line (card, to, source; a deal is card -1) as API commands, each
+    made on the position it is played from, as ``_VariantSearch`` makes them (``_command``)."""
+    from games.engine.position import DEAL, Move, apply
+
+    line: list[dict[str, Any]] = []
+    for card, to, source in steps:
+        action = DEAL if card < 0 else Move(card, to)
+        line.append(_command(position, action, source))
+        position = apply(position, action)[0]
+    return line
 
 
 class _VariantSearch:
@@ -326,12 +341,12 @@ class _VariantSearch:
                 self._count()
                 yield
                 if len(after.collected) == runs:
-                    path.append(_command(action, record.from_col))
+                    path.append(_command(position, action, record.from_col))
                     self.line = path
                     return True
                 if self.prune and dead(after):
                     continue  # proven lost: nothing below it is searched
-                path.append(_command(action, record.from_col))
+                path.append(_command(position, action, record.from_col))
                 stack.append((after, iter(self._actions(after, noise))))
                 break
             else:
@@ -351,12 +366,18 @@ def _finish(search: Generator[None, None, bool], positions: int) -> bool | None:
     return None
 
 
-def _command(action: Action, source: int | None) -> dict[str, Any]:
-    from games.engine.position import Deal
+def _command(position: Position, action: Action, source: int | None) -> dict[str, Any]:
+    """The API's command for ``action`` on ``position``: a move names its face, the column it
+    leaves and, where both copies lie face up there, which one (``copy``)."""
+    from games.engine.position import Deal, copy_of
 
     if isinstance(action, Deal):
         return {"type": "deal"}
-    return {"type": "move", "card": card_code(action.card), "to": action.to, "from": source}
+    command = {"type": "move", "card": card_code(action.card), "to": action.to, "from": source}
+    copy = copy_of(position, action.card)
+    if copy is not None:
+        command["copy"] = copy
+    return command
 
 
 # --- Deadlock detection -------------------------------------------------------------------------

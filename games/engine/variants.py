@@ -17,7 +17,7 @@ The rules of each variant, with their sources, are in docs/rules.md ("The Scorpi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from games.engine.cards import RANKS, SUITS, card_code
@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DOUBLE_SCORPION",
+    "DOUBLE_SCORPION_3_2",
+    "OFFERED_VARIANTS",
+    "PYSOLFC_VERSION",
     "SCORPION",
     "SCORPION_TAIL",
     "THREE_BLIND_MICE",
     "VARIANTS",
     "WASP",
+    "WASP_II",
     "Build",
     "EmptyColumn",
     "Variant",
@@ -79,6 +83,13 @@ class Variant:
     build: Build
     runs_leave: bool
     source: str  # where the rules come from
+    # Two decks: whether either face-up copy of a face may be the card moved (PySolFC since
+    # 3.4.0), or, where both lie face up in one column, only the upper one (this service before,
+    # kept by ``double-scorpion-3-2`` so that its games keep the rules they began with).
+    either_copy: bool = True
+    # Offered for new games (the lobby, the API's list, the terminal client). A variant that is
+    # not offered is kept only so that the games begun in it replay and go on by its rules.
+    offered: bool = True
     # Derived tables, filled in by __post_init__: onto[card] are the cards that may be put
     # on ``card`` (either copy of a face in two decks); moves[card][to] the shared Move objects.
     onto: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -159,6 +170,8 @@ class Variant:
             "empty_column": self.empty_column,
             "build": self.build,
             "runs_leave": self.runs_leave,
+            "either_copy": self.either_copy,
+            "offered": self.offered,
         }
 
 
@@ -175,18 +188,31 @@ SCORPION = Variant(
     runs_leave=True,
     source="PySolFC pysollib/games/spider.py, class Scorpion (game 29)",
 )
+# PySolFC 3.4.0 (February 2025) dealt Wasp with Scorpion's face-down cards and kept the layout
+# Wasp had up to 3.2.0 as "Wasp II"; it dealt Double Scorpion ten by ten with a stock of four.
+# The games begun before this service followed 3.4.0 keep their rules: Wasp's as Wasp II (the
+# same layout, the same rules), Double Scorpion's as ``double-scorpion-3-2`` (games/migrations,
+# docs/rules.md).
+PYSOLFC_VERSION = "3.4.0"
 WASP = Variant(
     name="wasp",
     title="Wasp",
     decks=1,
     column_sizes=(7,) * 7,
-    hidden=(3, 3, 3, 0, 0, 0, 0),
+    hidden=(3, 3, 3, 3, 0, 0, 0),
     stock_size=3,
     reserve_size=0,
     empty_column="any",
     build="suit",
     runs_leave=True,
-    source="PySolFC pysollib/games/spider.py, class Wasp (game 185)",
+    source="PySolFC 3.4.0+ pysollib/games/spider.py, class Wasp (game 185)",
+)
+WASP_II = replace(
+    WASP,
+    name="wasp-ii",
+    title="Wasp II",
+    hidden=(3, 3, 3, 0, 0, 0, 0),
+    source="PySolFC 3.4.0+ pysollib/games/spider.py, class WaspII (Wasp up to 3.2.0)",
 )
 SCORPION_TAIL = Variant(
     name="scorpion-tail",
@@ -218,19 +244,47 @@ DOUBLE_SCORPION = Variant(
     name="double-scorpion",
     title="Double Scorpion",
     decks=2,
-    column_sizes=(11,) * 4 + (10,) * 6,
+    column_sizes=(10,) * 10,
     hidden=(4,) * 5 + (0,) * 5,
-    stock_size=0,
+    stock_size=4,
     reserve_size=0,
     empty_column="king",
     build="suit",
     runs_leave=True,
-    source="PySolFC pysollib/games/spider.py, class DoubleScorpion (game 511)",
+    source="PySolFC 3.4.0+ pysollib/games/spider.py, class DoubleScorpion (game 511)",
+)
+# Double Scorpion as PySolFC dealt it up to 3.2.0 (the four cards left dealt at once onto
+# columns 1-4, no stock) and as this service played it before (of two face-up copies in one
+# column, only the upper one moved). Not offered for new games: the new deal holds it (dealing
+# the stock first lays out the same table) and lets either copy move; kept so that the games
+# begun in it replay and go on by the rules they began with.
+DOUBLE_SCORPION_3_2 = replace(
+    DOUBLE_SCORPION,
+    name="double-scorpion-3-2",
+    title="Double Scorpion 3.2",
+    column_sizes=(11,) * 4 + (10,) * 6,
+    stock_size=0,
+    source="PySolFC 3.2.0 pysollib/games/spider.py, class DoubleScorpion (game 511)",
+    either_copy=False,
+    offered=False,
 )
 
+# Every variant a game may be in, offered or kept for the games begun in it.
 VARIANTS: dict[str, Variant] = {
     variant.name: variant
-    for variant in (SCORPION, WASP, SCORPION_TAIL, THREE_BLIND_MICE, DOUBLE_SCORPION)
+    for variant in (
+        SCORPION,
+        WASP,
+        WASP_II,
+        SCORPION_TAIL,
+        THREE_BLIND_MICE,
+        DOUBLE_SCORPION,
+        DOUBLE_SCORPION_3_2,
+    )
+}
+# The variants a new game may be in (the lobby, ``GET /api/v1/variants/``).
+OFFERED_VARIANTS: dict[str, Variant] = {
+    name: variant for name, variant in VARIANTS.items() if variant.offered
 }
 
 

@@ -29,9 +29,9 @@ from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
-from games.streams import payloads
+from games.broadcast import payloads
+from games.broadcast.hub import Message, Signal, get_hub
 from games.streams.gate import OPENER, Opener, StreamStart
-from games.streams.hub import Message, Signal, get_hub
 from games.streams.slots import get_slots
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,15 @@ Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STREAM_PATH = re.compile(r"/api/v1/(?:games/[^/]+|me)/stream/$")
-KEEPALIVE = b": keep-alive\n\n"
+
+
+def heartbeat_frame(seconds: int) -> bytes:
+    """The ``heartbeat`` event, sent as a stream opens and then every ``seconds``, busy or idle.
+    A named event, not a comment: ``EventSource`` never shows comments to the page, so a page
+    could not tell a quiet stream from a dead one (a connection that died without closing).
+    Clients reconnect after two missed heartbeats. No ``id``: the last event id stays."""
+    return f'event: heartbeat\ndata: {{"interval_seconds": {seconds}}}\n\n'.encode()
+
 
 __all__ = ["STREAM_PATH", "StreamHandler", "StreamRouter"]
 
@@ -153,11 +161,15 @@ class _Stream:
         # reconnection resumes from here even before anything happens.
         first.append(f"id: {self.cursor}\n\n".encode())
         start.messages = []  # sent: not kept for the stream's lifetime
-        await self._write(b"".join(first))
         if start.kind == "game" and start.final:
+            await self._write(b"".join(first))
             await self._write(payloads.end_frame(start.status))
             return
+        # The first heartbeat tells the client how often the next ones come.
+        beat = heartbeat_frame(settings.STREAM_HEARTBEAT_SECONDS)
+        await self._write(b"".join([*first, beat]))
         heartbeat = float(settings.STREAM_HEARTBEAT_SECONDS)
+        beat_at = self.loop.time() + heartbeat
         deadline = self.loop.time() + settings.STREAM_MAX_SECONDS
         # The credentials that opened the stream (an app's access token, a player's session)
         # are checked again every STREAM_CREDENTIALS_SECONDS, busy or idle: a revoked token's
@@ -169,15 +181,18 @@ class _Stream:
             remaining = deadline - now
             if remaining <= 0:
                 return  # the client reconnects and resumes; authentication is checked again
+            if now >= beat_at:
+                # On a schedule, busy or idle: a client counts heartbeats, and the slot of a
+                # busy stream must not lapse either.
+                await self._write(beat)
+                await self.opener.slots.renew(start.user_id, start.slot)
+                beat_at = now + heartbeat
             if now >= recheck_at:
                 if not await self._still_valid():
                     return
                 recheck_at = now + recheck
-            item = await self.subscription.next(min(heartbeat, remaining, recheck_at - now))
+            item = await self.subscription.next(min(beat_at - now, remaining, recheck_at - now))
             if item is None:
-                if self.loop.time() < deadline:
-                    await self._write(KEEPALIVE)
-                    await self.opener.slots.renew(start.user_id, start.slot)
                 continue
             if item is Signal.CLOSE:
                 return

@@ -29,13 +29,14 @@ from rest_framework.response import Response
 from accounts import scopes
 from accounts.authentication import credentials_recheck
 from games import selectors
-from games.api.problems import problem_response
 from games.api.serializers import QueryIntegerField, QuerySerializer
 from games.api.views import player
-from games.streams import payloads
-from games.streams.hub import Hub, Message, Subscription, game_channel, user_channel
+from games.broadcast import payloads
+from games.broadcast.hub import Hub, Message, Subscription, game_channel, user_channel
+from games.streams import schema
 from games.streams.slots import Slots
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
+from infrastructure.problems import problem_response
 
 # The key of request.META under which the stream application passes its Opener.
 OPENER = "scorpion.stream_opener"
@@ -135,8 +136,8 @@ def _take_slot(opener: Opener, user_id: int) -> str:
 class _StreamGateView(ApiView):
     # A third-party app's access token may follow the player's games with the read scope, as
     # it may read their log (GET .../events/); the stream is checked again while it is open,
-    # so a revoked token ends it (docs/api.md). Not in the OpenAPI schema (an event stream):
-    # tests/accounts/test_scopes.py checks the declarations over the URL conf too.
+    # so a revoked token ends it (docs/api.md). In the OpenAPI schema as text/event-stream
+    # (games/streams/schema.py), with this scope.
     oauth_scopes = {"GET": scopes.GAMES_READ}
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
@@ -148,7 +149,13 @@ class _StreamGateView(ApiView):
 class GameStreamView(_StreamGateView):
     """``GET /api/v1/games/{id}/stream/``: the game's events, live (text/event-stream)."""
 
-    @extend_schema(exclude=True)
+    @extend_schema(
+        operation_id="games_stream",
+        summary="The game's events, live (Server-Sent Events)",
+        description=schema.COMMON,
+        parameters=[GameStreamQuerySerializer, schema.LAST_EVENT_ID],
+        responses=schema.event_stream(schema.GAME_EVENTS, schema.GAME_EXAMPLE),
+    )
     def get(self, request: Request, game_id: UUID) -> Response:
         opener = _opener(request)
         if opener is None:
@@ -201,7 +208,13 @@ class GameStreamView(_StreamGateView):
 class MeStreamView(_StreamGateView):
     """``GET /api/v1/me/stream/``: the player's feed, live (text/event-stream)."""
 
-    @extend_schema(exclude=True)
+    @extend_schema(
+        operation_id="me_stream",
+        summary="The player's feed, live (Server-Sent Events)",
+        description=schema.COMMON,
+        parameters=[schema.LAST_EVENT_ID],
+        responses=schema.event_stream(schema.FEED_EVENTS, schema.FEED_EXAMPLE),
+    )
     def get(self, request: Request) -> Response:
         opener = _opener(request)
         if opener is None:

@@ -54,10 +54,10 @@ def test_a_players_requests_through_apps_count_for_the_player(player: Player) ->
 
 @pytest.mark.usefixtures("low_rates")
 def test_the_app_limit_is_one_atomic_counter_per_window(player: Player, app: App) -> None:
-    """A fixed-window counter (scorpion_site/throttles.py), not DRF's list of timestamps."""
+    """A fixed-window counter (infrastructure/throttles.py), not DRF's list of timestamps."""
     from django.core.cache import cache
 
-    from scorpion_site.throttles import window_counter
+    from infrastructure.throttles import window_counter
 
     token = authorize(player, app, "games:read").access_token
     for _ in range(3):

@@ -15,7 +15,7 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 
 from accounts.permissions import TokenHasDeclaredScope
 from accounts.scopes import ALL_SCOPES, API_SCOPES, declared_scopes
-from scorpion_site.api import ApiView
+from infrastructure.api import ApiView
 from tests.accounts.conftest import App, authorize, bearer
 from tests.api.conftest import Player
 

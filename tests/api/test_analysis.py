@@ -15,6 +15,7 @@ from games.engine.cards import card_code, parse_deal_code
 from games.engine.position import initial_position, status
 from games.models import DailyDeal, Game, GameAnalysis
 from games.selectors import game_state_at
+from infrastructure import background
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_daily_secrecy import CODE, LINE, SEED, move_to, play_line
 from tests.data import DEALS
@@ -157,7 +158,7 @@ def test_a_task_already_sent_is_not_sent_again_while_pending(
     player.command(game["id"], {"type": "resign"})
     sent: list[str] = []
     monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", lambda task, game_id: sent.append(game_id) or True)
+    monkeypatch.setattr(background, "enqueue", lambda task, game_id: sent.append(game_id) or True)
 
     answers = [player.get(analysis_path(game["id"])).status_code for _ in range(3)]
 

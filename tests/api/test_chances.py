@@ -139,7 +139,13 @@ def test_a_request_computes_the_chances_with_its_variants_own_work_budget(
 ) -> None:
     # A work unit costs more CPU in some variants (Scorpion Tail's search): each variant's
     # request has a budget of its own, measured to answer within about 2 s of CPU.
-    budgets = {"scorpion": 1_500, "wasp": 1_600, "scorpion-tail": 1_700, "three-blind-mice": 1_800}
+    budgets = {
+        "scorpion": 1_500,
+        "wasp": 1_600,
+        "wasp-ii": 1_650,
+        "scorpion-tail": 1_700,
+        "three-blind-mice": 1_800,
+    }
     assert set(budgets) == set(CHANCES_VARIANTS)
     monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", budgets)
     used: list[int | None] = []
@@ -198,7 +204,9 @@ def test_another_players_game_is_not_found(player: Player, make_player: Any) -> 
     assert make_player().get(path(game)).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["wasp", "three-blind-mice"])
+# Wasp II's seed 7 is the deal Wasp had when the bound below was measured; today's Wasp (face
+# down in column 4 too) left 6 of its 48 samples undecided there.
+@pytest.mark.parametrize("name", ["wasp-ii", "three-blind-mice"])
 def test_variants_the_solver_decides_get_chances_by_their_own_rules(
     player: Player, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -249,7 +257,7 @@ def test_double_scorpion_the_solver_rarely_decides_gets_a_clear_refusal(player: 
 def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """A live worker on every queue, as far as the service can tell; the tasks sent to it are
     recorded (their arguments), not run."""
-    from games import tasks
+    from infrastructure import background
 
     sent: list[tuple[Any, ...]] = []
 
@@ -258,7 +266,7 @@ def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
         return True
 
     monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", enqueue)
+    monkeypatch.setattr(background, "enqueue", enqueue)
     return sent
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts import guests, tasks
 from accounts.models import Profile
 from games.models import DailyDeal, Game
-from scorpion_site.throttles import GuestRateThrottle
+from infrastructure.throttles import GuestRateThrottle
 from stats.models import PlayerStats
 from tests.api.conftest import WON_DEAL, sign_up
 

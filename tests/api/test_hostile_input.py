@@ -3,7 +3,7 @@
 DRF's parser and allauth's headless views (which parse bodies themselves, whatever their
 Content-Type) both call ``json.loads``: a body nested a thousand deep raised RecursionError, a
 5,000-digit number ValueError, and an unpaired surrogate in a password UnicodeEncodeError in the
-password hasher. ``games.api.problems.JsonBodyMiddleware`` checks every such body first.
+password hasher. ``infrastructure.problems.JsonBodyMiddleware`` checks every such body first.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.api.problems import MAX_JSON_DEPTH, MAX_JSON_NUMBER_LENGTH, json_depth_exceeds
 from games.models import Game
+from infrastructure.problems import MAX_JSON_DEPTH, MAX_JSON_NUMBER_LENGTH, json_depth_exceeds
 from tests.api.conftest import WON_DEAL, Player
 
 pytestmark = pytest.mark.django_db

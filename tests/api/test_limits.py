@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 import scorpion_site.settings as production
-from scorpion_site.cache import incr_counter, local_limits
+from infrastructure.cache import incr_counter, local_limits
 from tests.api.conftest import Player, sign_up
 from tests.conftest import require_service
 
@@ -393,7 +393,7 @@ def redis_down() -> Iterator[None]:
     """The cache on a Redis that refuses every connection, as during an outage."""
     dead = {
         "default": {
-            "BACKEND": "scorpion_site.cache.FailOpenRedisCache",
+            "BACKEND": "infrastructure.cache.FailOpenRedisCache",
             "LOCATION": f"redis://127.0.0.1:{dead_port()}/0",
             "KEY_PREFIX": "scorpion",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

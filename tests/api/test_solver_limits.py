@@ -90,10 +90,10 @@ def test_chances_queued_for_a_worker_count_once_per_task_sent(
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[Any, ...]] = []
-    from games import tasks
+    from infrastructure import background
 
     monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(tasks, "enqueue", lambda task, *args: sent.append(args) or True)
+    monkeypatch.setattr(background, "enqueue", lambda task, *args: sent.append(args) or True)
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)  # each version to the worker
     game = player.new_game(code=WON_DEAL["code"])
     for _ in range(3):

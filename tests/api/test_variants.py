@@ -19,7 +19,7 @@ from tests.api.conftest import Player
 pytestmark = pytest.mark.django_db
 
 PROBLEM = "application/problem+json"
-NAMES = ["scorpion", "wasp", "scorpion-tail", "three-blind-mice", "double-scorpion"]
+NAMES = ["scorpion", "wasp", "wasp-ii", "scorpion-tail", "three-blind-mice", "double-scorpion"]
 
 
 def problem(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -30,11 +30,11 @@ def problem(response: Any, status: int, code: str) -> dict[str, Any]:
     return body
 
 
-def winning_wasp_line(seed: int) -> list[dict[str, Any]]:
+def winning_wasp_line(seed: int, name: str = "wasp") -> list[dict[str, Any]]:
     """A winning line of a Wasp deal. Every Scorpion move is a Wasp move (same building, and
     Wasp lets any card, not only a King, fill an empty column), so the Scorpion solver's line
     on the Wasp layout wins the Wasp game."""
-    wasp = VARIANTS["wasp"]
+    wasp = VARIANTS[name]
     position = deal_position(deal_code_for_seed(seed, wasp), wasp)
     solution = solve(position, node_budget=100_000)
     assert solution.verdict == "won"
@@ -56,8 +56,11 @@ def test_the_variants_are_listed_publicly_with_their_layouts() -> None:
     assert by_name["scorpion-tail"]["build"] == "alternate"
     assert by_name["three-blind-mice"]["columns"] == 10
     assert by_name["three-blind-mice"]["reserve"] == 2
+    assert by_name["wasp"]["face_down"] == [3, 3, 3, 3, 0, 0, 0]  # PySolFC 3.4.0+
+    assert by_name["wasp-ii"]["face_down"] == [3, 3, 3, 0, 0, 0, 0]
     assert by_name["double-scorpion"]["decks"] == 2
-    assert sum(by_name["double-scorpion"]["column_sizes"]) == 104
+    assert by_name["double-scorpion"]["column_sizes"] == [10] * 10
+    assert by_name["double-scorpion"]["stock"] == 4
     assert all(variant["summary"] and variant["title"] for variant in body)
 
 
@@ -65,9 +68,11 @@ def test_each_variant_summary_agrees_with_its_layout_and_rules() -> None:
     # The lobby's picker shows these sentences: they must not contradict the data beside them.
     by_name = {variant["name"]: variant for variant in APIClient().get("/api/v1/variants/").json()}
     wasp = by_name["wasp"]["summary"].lower()
-    assert "first three columns" in wasp
+    assert "first three columns" not in wasp
     assert "any card" in wasp
     assert "every card" not in wasp
+    assert "first three columns" in by_name["wasp-ii"]["summary"].lower()
+    assert "stock of four" in by_name["double-scorpion"]["summary"].lower()
     assert "other colour" in by_name["scorpion-tail"]["summary"]
     mice = by_name["three-blind-mice"]["summary"].lower()
     assert "no stock" in mice
@@ -88,10 +93,11 @@ def test_a_game_is_scorpion_unless_a_variant_is_chosen(player: Player) -> None:
 @pytest.mark.parametrize(
     ("name", "columns", "hidden", "stock", "reserve"),
     [
-        ("wasp", 7, [3, 3, 3, 0, 0, 0, 0], 3, 0),
+        ("wasp", 7, [3, 3, 3, 3, 0, 0, 0], 3, 0),
+        ("wasp-ii", 7, [3, 3, 3, 0, 0, 0, 0], 3, 0),
         ("scorpion-tail", 7, [3, 3, 3, 3, 0, 0, 0], 3, 0),
         ("three-blind-mice", 10, [0] * 7 + [3, 3, 3], 0, 2),
-        ("double-scorpion", 10, [4] * 5 + [0] * 5, 0, 0),
+        ("double-scorpion", 10, [4] * 5 + [0] * 5, 4, 0),
     ],
 )
 def test_a_game_is_dealt_in_the_layout_of_its_variant(
@@ -115,7 +121,7 @@ def test_a_game_is_dealt_in_the_layout_of_its_variant(
 
 def test_a_seed_is_dealt_in_the_chosen_variant(player: Player) -> None:
     scorpion = Game.objects.get(pk=player.new_game(seed=42)["id"])
-    wasp = Game.objects.get(pk=player.new_game(seed=42, variant="wasp")["id"])
+    wasp = Game.objects.get(pk=player.new_game(seed=42, variant="wasp-ii")["id"])
     double = Game.objects.get(pk=player.new_game(seed=42, variant="double-scorpion")["id"])
     # One deck: the same shuffle, laid out the variant's way; two decks: 104 cards.
     assert wasp.deal_code == scorpion.deal_code
@@ -206,29 +212,30 @@ def test_a_restart_keeps_the_variant(player: Player) -> None:
 # --- Playing a variant ---
 
 
-def test_a_wasp_game_is_won_through_the_api_and_counts_for_wasp(player: Player) -> None:
-    game = player.new_game(seed=0, variant="wasp")
+def test_a_wasp_ii_game_is_won_through_the_api_and_counts_for_wasp_ii(player: Player) -> None:
+    game = player.new_game(seed=0, variant="wasp-ii")
     response = None
-    for command in winning_wasp_line(0):
+    for command in winning_wasp_line(0, "wasp-ii"):
         response = player.command(game["id"], command)
         assert response.status_code == 200, (command, response.content)
     assert response is not None
     assert response.json()["status"] == "won"
-    assert response.json()["variant"] == "wasp"
+    assert response.json()["variant"] == "wasp-ii"
     stats = player.get("/api/v1/stats/").json()
     by_variant = {row["variant"]: row for row in stats["variants"]}
-    assert by_variant["wasp"]["won"] == by_variant["wasp"]["played"] == 1
-    assert by_variant["wasp"]["win_rate"] == 1.0
+    assert by_variant["wasp-ii"]["won"] == by_variant["wasp-ii"]["played"] == 1
+    assert by_variant["wasp-ii"]["win_rate"] == 1.0
     assert by_variant["scorpion"]["played"] == 0
     assert stats["won"] == 1  # and overall
-    # The solver plays Wasp by Wasp's rules: the won game's analysis is served.
+    # The solver plays Wasp II by its rules: the won game's analysis is served.
     analysis = player.get(f"/api/v1/games/{game['id']}/analysis/")
     assert analysis.status_code == 200, analysis.content
     assert analysis.json()["outcome"] == "won"
     assert analysis.json()["deal"] == "won"
-    # Replaying the history from the deal gives the Wasp game, not a Scorpion one.
+    # Replaying the history from the deal gives the Wasp II game (face down in columns 1-3),
+    # not a Scorpion one.
     states = player.get(f"/api/v1/games/{game['id']}/states/?start=0&limit=2").json()
-    assert states["results"][0]["variant"] == "wasp"
+    assert states["results"][0]["variant"] == "wasp-ii"
     assert states["results"][0]["columns"][3]["hidden"] == 0
 
 
@@ -254,6 +261,75 @@ def test_the_hints_of_a_two_deck_game_say_where_each_card_is_taken_from(
     assert played.json()["event"]["to"] == best["to"]
 
 
+def test_double_scorpion_deals_its_stock_of_four_onto_columns_1_to_4(player: Player) -> None:
+    game = player.new_game(seed=3, variant="double-scorpion")
+    assert game["stock"] == 4
+    hints = player.get(f"/api/v1/games/{game['id']}/hints/").json()
+    assert hints["deal"] is True
+    dealt = player.command(game["id"], {"type": "deal"})
+    assert dealt.status_code == 200, dealt.content
+    event = dealt.json()["event"]
+    assert len(event["dealt"]) == 4
+    after = dealt.json()
+    assert after["stock"] == 0
+    assert [column["cards"][-1] for column in after["columns"][:4]] == event["dealt"]
+
+
+def test_either_copy_in_one_column_moves_by_naming_it(player: Player) -> None:
+    # Seed 4 deals both copies of 3D face up in column 9 (index 8), and either may go onto an
+    # exposed 4D (PySolFC 3.4.0+): the hints name each by ``copy``, and the lower one moves.
+    game = player.new_game(seed=4, variant="double-scorpion")
+    hints = player.get(f"/api/v1/games/{game['id']}/hints/").json()
+    both = [move for move in hints["moves"] if "copy" in move]
+    assert {move["copy"] for move in both} == {"upper", "lower"}, hints
+    lower = next(move for move in both if move["copy"] == "lower")
+    upper = next(move for move in both if move["copy"] == "upper")
+    assert (lower["card"], lower["from"], lower["to"]) == (
+        upper["card"],
+        upper["from"],
+        upper["to"],
+    )
+    body = {"type": "move", "card": lower["card"], "from": lower["from"], "to": lower["to"]}
+    played = player.command(game["id"], {**body, "copy": "lower"})
+    assert played.status_code == 200, played.content
+    column = game["columns"][lower["from"]]["cards"]
+    # The lower copy carries every card above it: more than the upper one would.
+    assert played.json()["event"]["count"] == len(column) - column.index(lower["card"])
+    assert played.json()["event"]["count"] > column[::-1].index(lower["card"]) + 1
+
+
+def test_a_copy_that_is_not_there_or_of_the_wrong_shape_is_refused(player: Player) -> None:
+    game = player.new_game(seed=3, variant="double-scorpion")
+    best = player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"][0]
+    assert "copy" not in best
+    body = {"type": "move", "card": best["card"], "from": best["from"], "to": best["to"]}
+    refused = problem(player.command(game["id"], {**body, "copy": "lower"}), 422, "illegal_move")
+    assert refused["details"]["reason"] == "no_lower_copy"
+    for wrong in ("middle", 1, True):
+        response = player.command(game["id"], {**body, "copy": wrong})
+        assert response.status_code == 400, response.content
+    body = problem(
+        player.command(game["id"], {"type": "undo", "copy": "upper"}), 400, "validation_error"
+    )
+    assert "copy" in body["errors"]
+    assert Game.objects.get(pk=game["id"]).version == 0
+
+
+def test_double_scorpion_as_pysolfc_3_2_dealt_it_is_not_offered_for_new_games(
+    player: Player,
+) -> None:
+    body = problem(
+        player.post("/api/v1/games/", {"variant": "double-scorpion-3-2"}),
+        400,
+        "variant_not_offered",
+    )
+    assert "double-scorpion" in body["detail"]
+    assert "double-scorpion-3-2" not in [
+        v["name"] for v in APIClient().get("/api/v1/variants/").json()
+    ]
+    assert not Game.objects.exists()
+
+
 def test_a_reserve_card_is_picked_from_past_the_last_column(player: Player) -> None:
     game = player.new_game(seed=1, variant="three-blind-mice")
     hints = player.get(f"/api/v1/games/{game['id']}/hints/").json()
@@ -274,9 +350,8 @@ def test_a_reserve_card_asked_for_from_the_wrong_slot_names_the_reserve_slot(
     assert body["detail"] == f"{card} is not face up in reserve slot 1"
 
 
-@pytest.mark.parametrize("name", ["three-blind-mice", "double-scorpion"])
-def test_a_deal_in_a_variant_without_a_stock_says_it_has_none(player: Player, name: str) -> None:
-    game = player.new_game(variant=name)
+def test_a_deal_in_a_variant_without_a_stock_says_it_has_none(player: Player) -> None:
+    game = player.new_game(variant="three-blind-mice")
     body = problem(player.command(game["id"], {"type": "deal"}), 422, "stock_empty")
     assert "has no stock" in body["detail"]
     assert "already been dealt" not in body["detail"]
@@ -306,6 +381,8 @@ def test_the_export_keeps_which_copy_moved_back_while_the_deal_is_secret(
             break
         best = hints["moves"][0]
         body = {"type": "move", "card": best["card"], "from": best["from"], "to": best["to"]}
+        if "copy" in best:
+            body["copy"] = best["copy"]
         assert player.command(game["id"], body).status_code == 200
     stored = [event.payload for event in Game.objects.get(pk=game["id"]).events.all()]
     assert stored

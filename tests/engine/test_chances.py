@@ -136,7 +136,7 @@ def test_a_spent_work_budget_ends_the_sampling_with_the_samples_drawn_so_far() -
     from games.engine.variants import deal_code_for_seed as variant_deal_code
     from games.engine.variants import deal_position as variant_position
 
-    wasp = VARIANTS["wasp"]
+    wasp = VARIANTS["wasp-ii"]  # the layout Wasp had when these deals were picked
     table = VisibleTable.of(variant_position(variant_deal_code(1, wasp), wasp))
     budgeted = chances(table, samples=40, seed=5, node_budget=BUDGET, work_budget=3_000)
     drawn = {entry.samples for entry in budgeted}
@@ -162,7 +162,7 @@ def test_the_first_sample_overruns_the_work_budget_by_the_floor_a_solve_at_most(
     from games.engine.variants import deal_code_for_seed as variant_deal_code
     from games.engine.variants import deal_position as variant_position
 
-    wasp = VARIANTS["wasp"]
+    wasp = VARIANTS["wasp-ii"]  # the layout Wasp had when these deals were picked
     table = VisibleTable.of(variant_position(variant_deal_code(34, wasp), wasp))
     seed = 34 * 7919  # a sample whose solves are dear
     solved: list[tuple[int, int, str]] = []
@@ -537,3 +537,21 @@ def test_a_winning_line_s_first_move_is_found_by_its_column_among_two_copies() -
             "from": table.source_of(one.card),
         }
         assert _line_start(Solution("won", [command], 1, 0.0), actions, table) == one
+
+
+def test_the_chances_of_two_copies_in_one_column_name_which_copy_moves() -> None:
+    # Double Scorpion seed 4: both copies of 3D face up in one column, and either may move
+    # (PySolFC 3.4.0+): each gets its own chance, named as hints name it, never merged.
+    from games.engine.variants import DOUBLE_SCORPION
+    from games.engine.variants import deal_code_for_seed as variant_deal
+    from games.engine.variants import deal_position as variant_position
+
+    position = variant_position(variant_deal(4, DOUBLE_SCORPION), DOUBLE_SCORPION)
+    table = VisibleTable.of(position)
+    answer = chances(table, samples=1, seed=1, node_budget=300)
+    named = [entry.to_dict() for entry in answer if entry.copy is not None]
+    assert sorted(entry["copy"] for entry in named) == ["lower", "upper"]
+    assert len({(entry["card"], entry["from"], entry["to"]) for entry in named}) == 1
+    assert len(answer) == len(legal_actions(position))
+    stored = [entry.to_dict() for entry in answer]
+    assert [ActionChance.from_dict(entry).to_dict() for entry in stored] == stored

@@ -93,3 +93,18 @@ def test_hint_details_say_the_reason_with_columns_numbered_1_to_7() -> None:
                     assert f"column {detail['column'] - 1}" in said
                 if detail["reason"] == "frees":
                     assert f"frees {detail['card']}" in said
+
+
+def test_the_deal_hint_names_the_columns_the_stock_goes_to() -> None:
+    # Double Scorpion's stock of four goes onto columns 0-3 (PySolFC 3.4.0+), Scorpion's three
+    # onto columns 0-2, as the hint has always said.
+    from games.engine.variants import DOUBLE_SCORPION, deal_code_for_seed, deal_position
+
+    double = deal_position(deal_code_for_seed(0, DOUBLE_SCORPION), DOUBLE_SCORPION)
+    (deal,) = [hint for hint in ranked_hints(double) if hint.action == DEAL]
+    assert deal.reason == "deal the four stock cards onto columns 0, 1, 2 and 3"
+    assert deal.details == ({"reason": "deal", "columns": [1, 2, 3, 4]},)
+    scorpion = deal_position(deal_code_for_seed(0))
+    (deal,) = [hint for hint in ranked_hints(scorpion) if hint.action == DEAL]
+    assert deal.reason == "deal the three stock cards onto columns 0, 1 and 2"
+    assert deal.details == ({"reason": "deal", "columns": [1, 2, 3]},)

@@ -139,3 +139,40 @@ def test_undo_refuses_a_record_of_another_position() -> None:
 
     with pytest.raises(ValueError, match="does not fit"):
         undo(table("9H 7C"), record)
+
+
+def _two_runs_at_once() -> Position:
+    """A move of AH from column 4 (index 3) onto column 1's KH..2H completes hearts there and
+    uncovers a complete spade run under it in column 4: one action, two runs."""
+    return table(run("H", "K", "2"), "", "", f"{run('S')} AH")
+
+
+def test_runs_collected_by_one_action_are_listed_in_column_order() -> None:
+    position = _two_runs_at_once()
+    after, record = play(position, Move(parse_card("AH"), 0))
+
+    # PySolFC's order: the leftmost column's run first, whichever the card left.
+    assert [(step.column, step.suit) for step in record.collected] == [(0, 1), (3, 0)]
+    assert after.collected == (1, 0)
+    assert undo(after, record) == position
+
+
+def test_a_record_stored_with_the_source_run_first_replays_to_the_state_it_had() -> None:
+    position = _two_runs_at_once()
+    after, record = play(position, Move(parse_card("AH"), 0))
+    stored = record.to_dict()
+    # As this service recorded it before runs were listed in column order: the source first.
+    stored["auto"] = list(reversed(stored["auto"]))
+    stored["collected"] = list(reversed(stored["collected"]))
+    old = Record.from_dict(stored)
+
+    then = replay(position, old)
+
+    assert then.collected == (0, 1)  # the order the game had then
+    assert then.columns == after.columns
+    assert then.hidden == after.hidden
+    assert undo(then, old) == position
+    # Steps that are not the same steps still do not fit.
+    stored["auto"] = stored["auto"][:1]
+    with pytest.raises(ValueError, match="does not fit"):
+        replay(position, Record.from_dict(stored))

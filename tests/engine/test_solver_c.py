@@ -281,3 +281,110 @@ def test_a_request_computes_the_workers_chances_when_the_searches_are_compiled()
     assert services.INLINE_CHANCE_SAMPLES == services.CHANCE_SAMPLES
     worker_budgets = dict.fromkeys(CHANCES_VARIANTS, services.CHANCE_WORK_BUDGET)
     assert worker_budgets == services.INLINE_CHANCE_WORK_BUDGETS
+
+
+# --- A table shared by threads, and the path's capacity ---
+
+
+def _root_of_seed(seed: int) -> tuple[object, ...]:
+    return solver._read_position(deal_code_for_seed(seed))
+
+
+def test_a_table_in_use_refuses_a_second_search_at_once() -> None:
+    """The search grows and frees its table without the GIL: a second search on the same table
+    from another thread would write into freed memory, so it is refused, not run."""
+    import threading
+
+    from games.engine import _solver_c
+
+    slowest = 7908  # the slowest deal of seeds 0-9,999 (docs/benchmarks.md): long enough to meet
+    columns, hidden, stock, collected = _root_of_seed(slowest)
+    table = _solver_c.Table()
+    started = threading.Event()
+    results: list[object] = []
+
+    def long_search() -> None:
+        started.set()
+        results.append(
+            _solver_c.search(columns, hidden, stock, collected, 10**9, -1.0, table, -1, -1)
+        )
+
+    thread = threading.Thread(target=long_search)
+    thread.start()
+    started.wait()
+    refusals: list[str] = []
+    while thread.is_alive():
+        try:
+            _solver_c.search(columns, hidden, stock, collected, 1, -1.0, table, -1, -1)
+        except RuntimeError as error:
+            refusals.append(str(error))
+    thread.join()
+    assert refusals, "the long search never overlapped the second one"
+    assert all("another search is using it" in refusal for refusal in refusals)
+    verdict = {1: "won", 0: "lost", -1: "unknown"}[results[0][0]]  # type: ignore[index]
+    assert verdict == solve(deal_code_for_seed(slowest)).verdict
+    # Once the first search is over, the table serves again.
+    _solver_c.search(columns, hidden, stock, collected, 1, -1.0, table, -1, -1)
+
+
+def test_threads_sharing_a_shared_search_take_turns_and_agree_with_one_thread() -> None:
+    import threading
+
+    position = deal_position(deal_code_for_seed(HARD_SEED))
+    actions = legal_actions(position)[:4]
+    alone = [SharedSearch(position).solve(action) for action in actions]
+    shared = SharedSearch(position)
+    answers: dict[int, Solution] = {}
+
+    def solve_one(index: int) -> None:
+        answers[index] = shared.solve(actions[index])
+
+    threads = [threading.Thread(target=solve_one, args=(i,)) for i in range(len(actions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == len(actions)
+    for index, solution in answers.items():
+        # The shared keys may let a later search decide sooner, never differently.
+        assert solution.verdict == alone[index].verdict
+
+
+def test_a_search_deeper_than_the_path_capacity_stops_as_unknown(tmp_path: object) -> None:
+    """_solver_c.c built with PATH_CAPACITY 4: a won deal needs a longer path, so the search
+    stops there as out of budget (its line could not be held) instead of writing past it."""
+    import importlib.util
+    import sysconfig
+    from pathlib import Path
+
+    source = Path(solver.__file__).with_name("_solver_c.c")
+    target = Path(str(tmp_path)) / f"_solver_c{sysconfig.get_config_var('EXT_SUFFIX')}"
+    build = subprocess.run(
+        [
+            os.environ.get("CC", "cc"),
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-DPATH_CAPACITY=4",
+            f"-I{sysconfig.get_paths()['include']}",
+            f"-I{source.parent}",
+            str(source),
+            "-o",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    spec = importlib.util.spec_from_file_location("_solver_c", target)
+    assert spec is not None
+    assert spec.loader is not None
+    small = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(small)
+    won = DEALS["won"][0]["code"]
+    assert solve(won).verdict == "won"
+    columns, hidden, stock, collected = solver._read_position(won)
+    verdict, line, _ = small.search(columns, hidden, stock, collected, 10**7, -1.0, None, -1, -1)
+    assert verdict == -1  # out of budget: "unknown"
+    assert line == []

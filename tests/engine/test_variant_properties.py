@@ -14,6 +14,7 @@ from games.engine.cards import card_code, parse_card
 from games.engine.errors import EngineError, IllegalMoveError
 from games.engine.hints import PER_CARD_CARRIED_IN_ORDER, ranked_hints
 from games.engine.position import (
+    Copy,
     Move,
     Position,
     Record,
@@ -21,7 +22,9 @@ from games.engine.position import (
     _face_up_copies,
     _variant_actions,
     apply,
+    copy_of,
     legal_actions,
+    legal_moves,
     player_view,
     replay,
     resolve_move,
@@ -89,6 +92,17 @@ def test_undo_restores_and_replay_reproduces_exactly(game: Played) -> None:
         assert stored == record
         assert undo(after, stored) == before
         assert replay(before, stored) == after
+
+
+@SETTINGS
+@given(played())
+def test_runs_collected_by_one_action_are_listed_in_column_order(game: Played) -> None:
+    # PySolFC's order: the leftmost column's run first, whichever column the card left; the
+    # position lists the collected suits in that order too.
+    for before, record, after in game.steps:
+        columns = [step.column for step in record.collected]
+        assert columns == sorted(columns)
+        assert after.collected == before.collected + tuple(s.suit for s in record.collected)
 
 
 @SETTINGS
@@ -222,16 +236,26 @@ def test_which_copy_of_a_two_deck_card_is_which_changes_no_answer(
         mirrored = action
         if isinstance(action, Move):
             mirrored = resolve_move(
-                other, action.card % FACES, action.to, card_source(position, action.card)
+                other,
+                action.card % FACES,
+                action.to,
+                card_source(position, action.card),
+                copy_of(position, action.card),
             )
         assert _public(apply(other, mirrored)[1]) == _public(apply(position, action)[1])
 
 
 def _any_answer(
-    position: Position, card: int, to: int | None, source: int | None, *, shortcut: bool
+    position: Position,
+    card: int,
+    to: int | None,
+    source: int | None,
+    copy: Copy | None = None,
+    *,
+    shortcut: bool,
 ) -> tuple[object, ...]:
     try:
-        move = resolve_move(position, card, to, source, shortcut=shortcut)
+        move = resolve_move(position, card, to, source, copy, shortcut=shortcut)
     except EngineError as error:
         return type(error).__name__, str(error), error.details
     return "legal", move
@@ -259,13 +283,46 @@ def test_resolve_moves_early_returns_change_no_answer(game: Played, data: st.Dat
     # Every card int (and one past each end), every target (likewise), picked from nowhere
     # named, from where each face-up copy lies, and from a random place (maybe none).
     places = variant.column_count + variant.reserve_size
+    copy = data.draw(st.sampled_from([None, "upper", "lower"]))
     for card in range(-1, variant.deck_size + 1):
         lying = [column for _, column, _ in _face_up_copies(position, card % FACES)]
         for source in {None, *lying, data.draw(st.integers(-1, places))}:
             for to in (None, *range(-1, variant.column_count + 1)):
-                assert _any_answer(position, card, to, source, shortcut=True) == _any_answer(
-                    position, card, to, source, shortcut=False
-                ), (card, to, source)
+                assert _any_answer(position, card, to, source, copy, shortcut=True) == _any_answer(
+                    position, card, to, source, copy, shortcut=False
+                ), (
+                    card,
+                    to,
+                    source,
+                    copy,
+                )
+
+
+@SETTINGS
+@given(played(st.sampled_from(TWO_DECKS)), st.data())
+def test_every_legal_move_is_named_by_its_face_column_and_copy(
+    game: Played, data: st.DataObject
+) -> None:
+    # Either face-up copy may move (PySolFC 3.4.0+; not in double-scorpion-3-2): a player names
+    # a move by the face, the column it leaves and, of two copies there, which one; that name
+    # gives back exactly the legal move, and every face-up copy that can move has its moves.
+    position = data.draw(st.sampled_from(game.positions))
+    moves = legal_moves(position)
+    for move in moves:
+        named = resolve_move(
+            position,
+            move.card % FACES,
+            move.to,
+            card_source(position, move.card),
+            copy_of(position, move.card),
+        )
+        assert named == move
+    # Where the upper of two copies in one column goes onto a card, the lower one may too
+    # (it carries more cards: another move), unless the variant keeps the older rule.
+    for move in moves:
+        if copy_of(position, move.card) == "upper" and position.columns[move.to]:
+            lower = Move((move.card + FACES) % (2 * FACES), move.to)
+            assert (lower in moves) == position.variant.either_copy
 
 
 @SETTINGS

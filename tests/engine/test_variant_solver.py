@@ -28,9 +28,11 @@ from games.engine.solver import Solution, solve
 from games.engine.variant_solver import dead, solve_variant, uses_deadlock_proof
 from games.engine.variants import (
     DOUBLE_SCORPION,
+    DOUBLE_SCORPION_3_2,
     SCORPION_TAIL,
     THREE_BLIND_MICE,
     WASP,
+    WASP_II,
     Variant,
     deal_code_for_seed,
     deal_position,
@@ -42,6 +44,8 @@ KEPT = {
     SCORPION_TAIL: ({0, 1}, (2, 3)),  # spades and hearts make two alternating runs
     THREE_BLIND_MICE: ({0}, (1, 2, 3)),
     DOUBLE_SCORPION: ({1}, (0, 0, 2, 2, 3, 3, 1)),
+    WASP_II: ({0}, (1, 2, 3)),
+    DOUBLE_SCORPION_3_2: ({1}, (0, 0, 2, 2, 3, 3, 1)),
 }
 
 
@@ -75,7 +79,11 @@ def replays_to_a_win(position: Position, line: list[dict[str, object]]) -> bool:
         else:
             source = command.get("from")
             assert isinstance(source, int)
-            action = resolve_move(position, parse_card(command["card"]), command["to"], source)
+            copy = command.get("copy")
+            assert copy in (None, "upper", "lower")
+            action = resolve_move(
+                position, parse_card(command["card"]), command["to"], source, copy
+            )
         position, _ = play(position, action)
     return status(position) == "won"
 

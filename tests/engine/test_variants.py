@@ -10,10 +10,13 @@ from games.engine import deals
 from games.engine.cards import SUITS, parse_card
 from games.engine.errors import DealCodeError, IllegalMoveError, UnknownVariantError
 from games.engine.position import (
+    DEAL,
     Collection,
     Move,
     Position,
+    Record,
     apply,
+    copy_of,
     legal_moves,
     play,
     player_view,
@@ -24,11 +27,14 @@ from games.engine.position import (
 )
 from games.engine.variants import (
     DOUBLE_SCORPION,
+    DOUBLE_SCORPION_3_2,
+    OFFERED_VARIANTS,
     SCORPION,
     SCORPION_TAIL,
     THREE_BLIND_MICE,
     VARIANTS,
     WASP,
+    WASP_II,
     Variant,
     deal_code_for_seed,
     deal_position,
@@ -76,22 +82,69 @@ def refusal(position: Position, code: str, to: int | None = None, source: int | 
 # --- The registry and the deals ------------------------------------------------------------
 
 
-def test_the_family_has_five_variants_known_by_their_slugs() -> None:
+def test_the_family_has_six_variants_offered_and_one_kept_known_by_their_slugs() -> None:
     assert list(VARIANTS) == [
         "scorpion",
         "wasp",
+        "wasp-ii",
         "scorpion-tail",
         "three-blind-mice",
         "double-scorpion",
+        "double-scorpion-3-2",
     ]
+    assert list(OFFERED_VARIANTS) == list(VARIANTS)[:-1]
     assert get_variant("wasp") is WASP
     assert get_variant("scorpion") is SCORPION
+    assert get_variant("double-scorpion-3-2") is DOUBLE_SCORPION_3_2
+
+
+def test_wasp_is_dealt_as_pysolfc_3_4_deals_it_with_scorpions_face_down_cards() -> None:
+    # PySolFC 3.4.0 (commit 12118d12): Wasp as Scorpion, columns 1-4 three face down each.
+    position = deal_position(deal_code_for_seed(3, WASP), WASP)
+    assert position.hidden == (3, 3, 3, 3, 0, 0, 0)
+    assert tuple(len(column) for column in position.columns) == (7,) * 7
+    assert len(position.stock) == 3
+    # The layout Wasp had up to 3.2.0 is PySolFC's Wasp II: face down in columns 1-3 only.
+    old = deal_position(deal_code_for_seed(3, WASP_II), WASP_II)
+    assert old.hidden == (3, 3, 3, 0, 0, 0, 0)
+    assert old.columns == position.columns
+    assert WASP_II.empty_column == WASP.empty_column == "any"
+
+
+def test_double_scorpion_is_ten_by_ten_with_a_stock_of_four_dealt_onto_columns_1_to_4() -> None:
+    code = deal_code_for_seed(0, DOUBLE_SCORPION)
+    cards = parse_deal_code(code, DOUBLE_SCORPION)
+    position = deal_position(code, DOUBLE_SCORPION)
+    assert tuple(len(column) for column in position.columns) == (10,) * 10
+    assert position.hidden == (4,) * 5 + (0,) * 5
+    assert position.stock == cards[100:]
+    after, record = play(position, DEAL)
+    assert record.dealt == cards[100:]
+    assert [column[-1] for column in after.columns[:4]] == list(cards[100:])
+    assert after.columns[4:] == position.columns[4:]
+    assert not after.stock
+    # Dealing it at once lays out the table Double Scorpion had up to PySolFC 3.2.0 (kept as
+    # double-scorpion-3-2 for the games begun in it): the same cards in the same places.
+    old = deal_position(
+        format_deal_code(
+            [card for column in after.columns for card in column], DOUBLE_SCORPION_3_2
+        ),
+        DOUBLE_SCORPION_3_2,
+    )
+    assert [[c % 52 for c in column] for column in old.columns] == [
+        [c % 52 for c in column] for column in after.columns
+    ]
+    assert old.hidden == after.hidden
+    assert not old.stock
 
 
 def test_an_unknown_variant_is_refused_with_the_known_names() -> None:
     with pytest.raises(UnknownVariantError) as refused:
         get_variant("tarantula")
-    assert "scorpion, wasp, scorpion-tail, three-blind-mice, double-scorpion" in str(refused.value)
+    assert (
+        "scorpion, wasp, wasp-ii, scorpion-tail, three-blind-mice, double-scorpion, "
+        "double-scorpion-3-2" in str(refused.value)
+    )
     assert refused.value.details["reason"] == "unknown_variant"
     assert refused.value.code == "validation_error"
 
@@ -295,9 +348,43 @@ def test_two_deck_seeds_match_the_golden_vectors_of_the_docs() -> None:
         )
 
 
-def test_of_two_copies_in_one_column_only_the_upper_one_moves() -> None:
+def test_either_face_up_copy_in_one_column_moves_as_in_pysolfc() -> None:
     position = vtable(DOUBLE_SCORPION, "9H", "4D 8H 3C 8H'")
+    lower, upper = Move(parse_card("8H"), 0), Move(parse_card("8H") + 52, 0)
+    assert [move for move in legal_moves(position) if move.to == 0] == [lower, upper]
+    # The column names the upper copy; ``copy`` names either.
+    assert resolve_move(position, parse_card("8H"), 0, source=1) == upper
+    assert resolve_move(position, parse_card("8H"), 0, 1, "upper") == upper
+    assert resolve_move(position, parse_card("8H"), 0, 1, "lower") == lower
+    assert resolve_move(position, parse_card("8H"), None, None, "lower") == lower
+    after, record = play(position, lower)
+    assert record.count == 3
+    assert player_view(after)["columns"][0]["cards"] == ["9H", "8H", "3C", "8H"]
+    assert player_view(after)["columns"][1]["cards"] == ["4D"]
+    assert undo(after, record) == position
+    assert replay(position, Record.from_dict(record.to_dict())) == after
+    assert copy_of(position, parse_card("8H")) == "lower"
+    assert copy_of(position, parse_card("8H") + 52) == "upper"
+    assert copy_of(position, parse_card("3C")) is None
+
+
+def test_a_lone_copy_has_no_lower_copy_to_name() -> None:
+    position = vtable(DOUBLE_SCORPION, "9H", "4D 8H 3C")
+    assert resolve_move(position, parse_card("8H"), 0, 1, "upper") == Move(parse_card("8H"), 0)
+    with pytest.raises(IllegalMoveError) as refused:
+        resolve_move(position, parse_card("8H"), 0, 1, "lower")
+    assert refused.value.details["reason"] == "no_lower_copy"
+
+
+def test_games_begun_in_double_scorpion_3_2_keep_only_the_upper_copy_moving() -> None:
+    position = vtable(DOUBLE_SCORPION_3_2, "9H", "4D 8H 3C 8H'")
     assert [move for move in legal_moves(position) if move.to == 0] == [
         Move(parse_card("8H") + 52, 0)
     ]
     assert resolve_move(position, parse_card("8H"), 0, source=1) == Move(parse_card("8H") + 52, 0)
+    with pytest.raises(IllegalMoveError) as refused:
+        resolve_move(position, parse_card("8H"), 0, 1, "lower")
+    assert refused.value.details["reason"] == "upper_copy_only"
+    # The exact lower card asked for is refused too, in words about the face.
+    with pytest.raises(IllegalMoveError):
+        play(position, Move(parse_card("8H"), 0))

@@ -9,17 +9,22 @@ health check answers whatever host name it is called by.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 from tests.ops.compose import (
     NGINX_TEMPLATES,
     ROOT,
     compose,
+    interpolate,
     operator_shell,
+    required_variables,
     service,
     service_env,
     service_healthcheck,
@@ -42,7 +47,8 @@ def option(command: list[str], name: str) -> str:
 def test_only_the_proxy_is_published() -> None:
     published = {name for name, spec in compose()["services"].items() if spec.get("ports")}
     assert published == {"proxy"}
-    assert service("proxy")["ports"] == ["80:80", "443:443"]
+    ports = [interpolate(port, {}) for port in service("proxy")["ports"]]
+    assert ports == ["80:80", "443:443"]  # by default; HTTP_PORT and HTTPS_PORT choose others
     assert service("proxy")["depends_on"]["web"] == {"condition": "service_healthy"}
     assert service("proxy")["depends_on"]["stream"] == {"condition": "service_healthy"}
 
@@ -79,7 +85,7 @@ def test_plain_http_is_served_without_a_redirect_unless_tls_is_on() -> None:
 
 def test_each_queue_has_a_worker_service_of_its_own() -> None:
     """worker takes the default queue only, worker-hints the hints queue only (the chances and
-    the analyses, scorpion_site/queues.py); both are the app image with the app environment,
+    the analyses, infrastructure/queues.py); both are the app image with the app environment,
     and each health check pings its own node, not any."""
     shell = operator_shell()
     for name, queue in WORKERS.items():
@@ -169,3 +175,74 @@ def test_everything_else_keeps_the_host_check(real_domain: None) -> None:
     assert Client().get("/", HTTP_HOST="127.0.0.1:8000").status_code == 400
     assert Client().get("/healthz/x", HTTP_HOST="127.0.0.1:8000").status_code == 400
     assert Client().get("/", HTTP_HOST="scorpion.example").status_code == 200
+
+
+def documented_settings() -> set[str]:
+    table = (ROOT / "docs" / "settings.md").read_text()
+    names: set[str] = set()
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            names.update(re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1]))
+    return names
+
+
+def test_every_documented_setting_is_reachable_through_the_env_file() -> None:
+    """The app services read .env (env_file), and .env.example names every setting of
+    docs/settings.md: set there, or said to be fixed by the compose file itself."""
+    app = compose()["x-app"]
+    assert app["env_file"] == [{"path": ".env", "required": False}]
+    example = (ROOT / ".env.example").read_text()
+    names = documented_settings()
+    assert {"SECRET_KEY", "THROTTLE_ANON", "STREAM_MAX_PER_USER"} <= names
+    missing = sorted(name for name in names if not re.search(rf"\b{name}\b", example))
+    assert not missing, f"settings not in .env.example: {missing}"
+    # What the file fixes itself is said to be fixed, so nobody sets it in .env in vain.
+    fixed = example[example.index("Fixed by docker-compose.yml") :]
+    hard_coded = {
+        name
+        for name, value in app["environment"].items()
+        if "${" not in str(value) and name in names
+    }
+    assert hard_coded, "the compose file fixes some settings (NUM_PROXIES, DEBUG, ...)"
+    assert all(name in fixed for name in hard_coded), hard_coded
+
+
+def test_make_env_writes_the_secrets_compose_requires_and_never_overwrites(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / ".env"
+    script = [sys.executable, str(ROOT / "deploy" / "make_env.py"), str(target)]
+    subprocess.run(script, check=True, capture_output=True)
+    values = dict(
+        line.split("=", 1)
+        for line in target.read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert required_variables() <= set(values), "docker compose up would stop at once"
+    assert len(values["SECRET_KEY"]) >= 50
+    assert len(values["DAILY_DEAL_SECRET"]) >= 32
+    assert values["SECRET_KEY"] != values["DAILY_DEAL_SECRET"]
+    assert target.stat().st_mode & 0o077 == 0  # secrets: the owner's alone
+    # The settings accept what it wrote, with the compose environment around it.
+    env = {**values, **service_env("web", {**values, "ALLOWED_HOSTS": "scorpion.example"})}
+    env.pop("DATABASE_URL")  # a Docker host name; the check needs no database
+    env.pop("REDIS_URL")
+    check = manage("check", **env)
+    assert check.returncode == 0, check.stderr
+    before = target.read_text()
+    again = subprocess.run(script, capture_output=True, text=True, check=True)
+    assert "left as it is" in again.stderr
+    assert target.read_text() == before
+
+
+def test_the_published_ports_can_be_chosen() -> None:
+    ports = compose()["services"]["proxy"]["ports"]
+    assert [interpolate(port, {}) for port in ports] == ["80:80", "443:443"]
+    chosen = {"HTTP_PORT": "8080", "HTTPS_PORT": "8443"}
+    assert [interpolate(port, chosen) for port in ports] == ["8080:80", "8443:443"]
+
+
+def test_the_deployment_doc_runs_management_commands_in_the_web_container() -> None:
+    doc = (ROOT / "docs" / "deployment.md").read_text()
+    assert "make env" in doc
+    assert "docker compose exec web python manage.py createsuperuser" in doc

@@ -23,7 +23,7 @@ from tests.ops.compose import ROOT
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 PIP = (sys.executable, "-m", "pip")
-PACKAGES = ("scorpion_site", "games", "accounts", "stats", "web")
+PACKAGES = ("scorpion_site", "infrastructure", "games", "accounts", "stats", "staff", "web")
 
 
 def package_data_in_the_tree() -> set[str]:
@@ -55,12 +55,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_carries_every_template_and_static_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = package_data_in_the_tree()
-    assert "scorpion_site/templates/home.html" in expected
+    assert "web/templates/home.html" in expected
+    assert "staff/templates/staff/dashboard.html" in expected
     assert "web/static/web/js/replay.js" in expected
     assert expected - names == set()
     # The compiled searches (setup.py), built for this machine's Python.
     assert [name for name in names if re.fullmatch(r"games/engine/_solver_c\..+\.so", name)]
     assert [name for name in names if re.fullmatch(r"games/engine/_variant_c\..+\.so", name)]
+    # Every package's code.
+    for package in PACKAGES:
+        assert f"{package}/__init__.py" in names, package
     # Code, not the source tree: no tests, benchmarks or local files.
     assert not [name for name in names if name.startswith(("tests/", "bench/", "wip/"))]
 
@@ -200,7 +204,7 @@ def test_the_build_context_leaves_out_local_and_secret_files(path: str) -> None:
         "README.md",  # the wheel's long description
         "manage.py",
         "games/services.py",
-        "scorpion_site/templates/home.html",
+        "web/templates/home.html",
         "web/static/web/js/play.js",
         "deploy/nginx/nginx.conf.template",
     ],

@@ -335,6 +335,28 @@ def test_the_compose_healthchecks_pass_with_a_real_host_name(stack: Stack) -> No
     assert stack.beat.popen.poll() is None
 
 
+def test_the_beat_and_proxy_healthchecks_pass(stack: Stack) -> None:
+    """Beat's check reads its tick from Redis; the proxy's goes through nginx to web."""
+    stack.beat.wait_for_output("beat: Starting")
+    beat_test = service("beat")["healthcheck"]["test"]
+    assert beat_test[0] == "CMD"
+    wait_until(
+        lambda: subprocess.run(beat_test[1:], env=stack.env, cwd=ROOT, check=False).returncode == 0,
+        60,
+        lambda: f"beat's health check never passed:\n{stack.beat.output[-3000:]}",
+    )
+    proxy_env = {**os.environ, "HTTP_LISTEN": f"127.0.0.1:{stack.proxy_port}"}
+    check = subprocess.run(
+        service_healthcheck("proxy", operator_shell()),
+        shell=True,
+        env=proxy_env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 def test_the_stream_healthcheck_passes(stack: Stack) -> None:
     test = service("stream")["healthcheck"]["test"]
     assert test[0] == "CMD"

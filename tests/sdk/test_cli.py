@@ -211,6 +211,9 @@ def test_parse_move() -> None:
     assert cli.parse_move(" KS  7 ") == cli.Move("KS", 6)
     # Ten columns and Three Blind Mice's reserve (picked from 11 and 12 on screen).
     assert cli.parse_move("kh 10") == cli.Move("KH", 9)
+    assert cli.parse_move("8h from 3 lower") == cli.Move("8H", None, 2, "lower")
+    assert cli.parse_move("8h 5 from 3 upper") == cli.Move("8H", 4, 2, "upper")
+    assert cli.parse_move("8h lower") is None
     assert cli.parse_move("8h from 3") == cli.Move("8H", None, 2)
     assert cli.parse_move("kh 5 from 12") == cli.Move("KH", 4, 11)
     for text in ("kh 0", "kh 13", "kh x", "1z", "8h 2 3", "", "8h from 0", "8h from x"):

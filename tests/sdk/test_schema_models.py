@@ -193,6 +193,7 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "DealEnum",
         "OutcomeEnum",
         "VariantEnum",
+        "CopyEnum",
         "BuildEnum",
         "EmptyColumnEnum",
         "DifficultyEnum",

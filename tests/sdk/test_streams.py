@@ -30,6 +30,7 @@ from scorpion_client._core import SSEDecoder
 
 from tests.asgi_server import asgi_server  # noqa: F401  (the fixture)
 from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_async_transport, fast_transport, new_email
+from tests.swallowing_proxy import SwallowingProxy
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -369,3 +370,31 @@ def test_the_decoder_reads_the_event_stream_format() -> None:
         ("command", "7", '{"a":\n1}', None),
         ("message", "8", None, None),
     ]
+
+
+def test_a_stream_that_goes_silent_is_opened_again_after_two_missed_heartbeats(
+    asgi_server: str,  # noqa: F811
+    settings: Any,
+) -> None:
+    # The connection dies without closing (a network change): nothing arrives, nothing ends.
+    # The SDK counts the server's heartbeats (here every second) and, after two missed ones,
+    # opens the stream again with Last-Event-ID: the move made meanwhile arrives.
+    settings.STREAM_HEARTBEAT_SECONDS = 1
+    port = int(asgi_server.rsplit(":", 1)[1])
+    with SwallowingProxy(port) as proxy:
+        phone = Scorpion(asgi_server, transport=fast_transport())
+        phone.auth.signup(new_email(), PASSWORD)
+        game = phone.games.create(code=WON_DEAL["code"])
+        laptop = Scorpion(proxy.url, token=phone.token, transport=fast_transport())
+        updates = Collector(laptop.games.stream(game.id, since=0))
+        phone.games.move(game.id, LINE[0]["card"], LINE[0].get("to"))
+        assert updates.next().version == 1
+        proxy.swallow()
+        opened = proxy.opened
+        swallowed_at = time.monotonic()
+        phone.games.move(game.id, LINE[1]["card"], LINE[1].get("to"))
+        assert updates.next(timeout=10).version == 2
+        assert time.monotonic() - swallowed_at < 2 * 1 + 2  # two heartbeats, and the reconnection
+        assert proxy.opened == opened + 1
+        laptop.close()
+        phone.close()

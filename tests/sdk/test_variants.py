@@ -10,7 +10,7 @@ import pytest
 from scorpion_client import Scorpion, ValidationError, Variant, VariantInfo, cli
 
 from games.engine.solver import solve
-from games.engine.variants import VARIANTS, deal_code_for_seed, deal_position
+from games.engine.variants import OFFERED_VARIANTS, VARIANTS, deal_code_for_seed, deal_position
 from tests.sdk.conftest import PASSWORD, fast_transport, new_email
 from tests.sdk.test_cli import Terminal
 
@@ -29,7 +29,10 @@ def wasp_line(seed: int) -> list[dict[str, object]]:
 def test_the_variant_literal_is_the_servers_list(client: Scorpion) -> None:
     variants = client.variants()
     assert all(isinstance(variant, VariantInfo) for variant in variants)
-    assert [variant.name for variant in variants] == list(get_args(Variant)) == list(VARIANTS)
+    # The Literal also names the variant kept for the games begun in it, which the server
+    # lists as no choice for a new game; the terminal client offers the server's list.
+    assert [variant.name for variant in variants] == list(OFFERED_VARIANTS) == list(cli.VARIANTS)
+    assert list(get_args(Variant)) == list(VARIANTS)
     mice = next(variant for variant in variants if variant.name == "three-blind-mice")
     assert (mice.columns, mice.reserve, mice.stock) == (10, 2, 0)
     assert all(not variant.extra for variant in variants)
@@ -38,7 +41,7 @@ def test_the_variant_literal_is_the_servers_list(client: Scorpion) -> None:
 def test_create_a_wasp_game_win_it_and_see_it_in_the_stats(client: Scorpion) -> None:
     game = client.games.create(seed=0, variant="wasp")
     assert (game.variant, game.mode, len(game.columns)) == ("wasp", "seeded", 7)
-    assert [column.hidden for column in game.columns] == [3, 3, 3, 0, 0, 0, 0]
+    assert [column.hidden for column in game.columns] == [3, 3, 3, 3, 0, 0, 0]
     for command in wasp_line(0):
         if command["type"] == "deal":
             game.deal()
@@ -62,6 +65,17 @@ def test_a_two_deck_move_names_its_copy_with_from(client: Scorpion) -> None:
     assert best.from_ is not None
     event = game.move(best.card, best.to, from_=best.from_)
     assert (event.card, event.from_, event.to) == (best.card, best.from_, best.to)
+
+
+def test_a_two_deck_move_names_the_lower_copy_with_copy(client: Scorpion) -> None:
+    # Seed 4 deals both copies of 3D face up in one column; either may move (PySolFC 3.4.0+).
+    game = client.games.create(seed=4, variant="double-scorpion")
+    lower = next(move for move in game.hints().moves if move.copy == "lower")
+    event = game.move(lower.card, lower.to, from_=lower.from_, copy=lower.copy)
+    column = list(game.columns[lower.to].cards)
+    assert event.count is not None
+    assert event.count >= 3
+    assert column[-event.count] == lower.card
 
 
 def test_three_blind_mice_shows_its_reserve(client: Scorpion) -> None:

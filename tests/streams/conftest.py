@@ -89,10 +89,10 @@ class Reader:
         raise EOFError("the stream ended")
 
     def event(self) -> Frame:
-        """The next frame that is an event (skipping comments and bare ids)."""
+        """The next frame that is an event (skipping comments, bare ids and heartbeats)."""
         while True:
             frame = self.frame()
-            if frame.data is not None:
+            if frame.data is not None and frame.event != "heartbeat":
                 return frame
 
     def events_until(self, condition: Callable[[Frame], bool]) -> list[Frame]:

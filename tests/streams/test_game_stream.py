@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from games.broadcast import hub as hub_module
 from games.models import Game
-from games.streams import hub as hub_module
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_games import hidden_cards, strings_in
 from tests.streams.conftest import Frame, Streams
@@ -142,16 +142,31 @@ def test_a_finished_game_ends_its_stream(streams: Streams, player: Player) -> No
     assert [(f.event, f.id) for f in again.rest()] == [("command", "2"), ("end", None)]
 
 
-def test_heartbeats_keep_an_idle_stream_open(
+def test_heartbeats_are_events_the_page_sees_on_a_schedule_busy_or_idle(
     streams: Streams, player: Player, settings: Any
 ) -> None:
+    # A named event, not a comment (EventSource never shows comments to the page): a client
+    # can tell a quiet stream from a dead one. The first comes as the stream opens and says
+    # how often the next ones come; they keep coming while commands arrive too.
     settings.STREAM_HEARTBEAT_SECONDS = 1
-    game = player.new_game()
+    game = player.new_game(code=CODE)
     _, reader = streams.connect(path(game["id"]), player.token)
-    reader.event()
+    reader.frame()  # the retry
+    assert reader.frame().event == "resync"
     assert reader.frame().id == "0"
-    beats = [reader.frame() for _ in range(2)]
-    assert all(frame.comments == ["keep-alive"] and frame.data is None for frame in beats)
+    first = reader.frame()
+    assert (first.event, first.id, first.json()) == ("heartbeat", None, {"interval_seconds": 1})
+    began = time.monotonic()
+    beats = 0
+    for step in LINE[:6]:  # a command every 0.4 s: never a second idle
+        answer(player, game["id"], step)
+        time.sleep(0.4)
+    while time.monotonic() - began < 3:
+        frame = reader.frame()
+        if frame.event == "heartbeat":
+            assert frame.json() == {"interval_seconds": 1}
+            beats += 1
+    assert beats >= 2
 
 
 def test_the_stream_ends_after_its_lifetime_and_resumes(

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import shutil
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+import redis.asyncio
 
-from games.streams.gate import Opener
-from games.streams.hub import (
+from games.broadcast import hub as hub_module
+from games.broadcast.hub import (
     SUBSCRIBER_BUFFER,
     LocalHub,
     Message,
@@ -18,6 +20,7 @@ from games.streams.hub import (
     Signal,
     Subscription,
 )
+from games.streams.gate import Opener
 from tests.conftest import require_service
 from tests.workers.harness import free_port, private_redis
 
@@ -165,3 +168,62 @@ def test_a_feed_message_both_in_the_backlog_and_live_is_sent_once(settings: obje
     assert body.count(b'event: game_created\ndata: {"id": "a"}') == 1
     assert b'data: {"id": "b"}' in body
     assert b"event: game_finished" in body
+
+
+def test_streams_opening_and_closing_at_once_never_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Opening a stream once answered 500 in about 1,100: its subscribe checked the pub/sub
+    # connection (a PING, then a read) while the hub's reader task was reading it
+    # ("readuntil() called while another coroutine is already waiting"). Make the checks due
+    # every 50 ms, open and close streams on a few channels from many coroutines while the
+    # connection is killed now and then, and every one of them must go through; then the
+    # hub still delivers.
+    require_service("redis-server", shutil.which("redis-server") is not None)
+    monkeypatch.setattr(hub_module, "HEALTH_CHECK_SECONDS", 0.05)
+    port = free_port()
+    hub = RedisHub(f"redis://127.0.0.1:{port}/0")
+    errors: list[BaseException] = []
+
+    async def churn(worker: int, rounds: int, pause: float = 0.003) -> None:
+        for turn in range(rounds):
+            channel = f"scorpion:stream:game:{(worker + turn) % 7}"
+            try:
+                subscription = await hub.subscribe(channel)
+                await asyncio.sleep(random.uniform(0, 0.003))
+                await hub.unsubscribe(subscription)
+            except Exception as exc:  # what the gate would answer 500 with
+                errors.append(exc)
+            await asyncio.sleep(random.uniform(0, pause))
+
+    async def kill_connections(admin: Any, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+            await admin.client_kill_filter(_type="pubsub", skipme=True)
+            await admin.client_kill_filter(_type="normal", skipme=True)
+
+    async def scenario() -> None:
+        admin = redis.asyncio.Redis(port=port)
+        for one in range(3):  # alone: each subscribe meets the reader reading
+            await churn(one, 40, pause=0.1)
+        stop = asyncio.Event()
+        killer = asyncio.create_task(kill_connections(admin, stop))
+        await asyncio.gather(*(churn(worker, 40) for worker in range(30)))
+        stop.set()
+        await killer
+        subscriptions = [await hub.subscribe(f"scorpion:stream:game:{n}") for n in range(3)]
+        for _attempt in range(50):  # until the reader is back on its feet
+            hub.publish(subscriptions[0].channel, Message("1", "command", "{}"))
+            if await subscriptions[0].next(0.2) is not None:
+                break
+        for subscription in subscriptions:
+            hub.publish(subscription.channel, Message("2", "command", subscription.channel))
+            while True:
+                item = await subscription.next(10)
+                assert item is not None, "nothing arrived"
+                if isinstance(item, Message) and item.id == "2":
+                    assert item.data == subscription.channel
+                    break
+        await admin.aclose()
+
+    with private_redis(port):
+        asyncio.run(scenario())
+    assert not errors, f"{len(errors)} failed: {errors[:3]}"

@@ -13,6 +13,7 @@ import pytest
 
 from tests.api.conftest import Player, sign_up
 from tests.asgi_server import asgi_server  # noqa: F401  (the fixture)
+from tests.swallowing_proxy import SwallowingProxy
 from tests.web.conftest import DESKTOP, PHONE, shoot, won_deal
 from tests.web.test_play import Table, expect
 
@@ -335,3 +336,33 @@ def test_the_network_coming_back_opens_the_streams_afresh(
     player.command(game["id"], {"type": "deal"})
     on_phone.wait_version(1)
     assert phone.same_document()
+
+
+def test_a_stream_that_dies_without_closing_is_opened_again_within_two_heartbeats(
+    browser: Any,
+    asgi_server: str,  # noqa: F811
+    player: Player,
+    settings: Any,
+) -> None:
+    # A phone's connection dies without closing (a network change, a proxy that swallows the
+    # bytes): EventSource waits on it forever, and the board once stayed at an old version for
+    # 70 s and more. The server's heartbeats are events the page sees (here every 2 s): after
+    # two missed ones the page opens its stream again, from the version it shows.
+    settings.STREAM_HEARTBEAT_SECONDS = 2
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    port = int(asgi_server.rsplit(":", 1)[1])
+    with SwallowingProxy(port) as proxy:
+        laptop = Device(browser, proxy.url, player, DESKTOP)
+        try:
+            on_laptop = laptop.open(game["id"])
+            expect(on_laptop.board).to_have_attribute("data-live", "true")
+            laptop.page.wait_for_timeout(500)  # a heartbeat or so: the page knows the interval
+            proxy.swallow()
+            swallowed_at = time.monotonic()
+            player.command(game["id"], deal["line"][0])  # on the phone
+            on_laptop.wait_version(1)
+            assert time.monotonic() - swallowed_at < 2 * 2 + 2.5  # two heartbeats, reconnecting
+            assert laptop.same_document()
+        finally:
+            laptop.close()

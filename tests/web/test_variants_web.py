@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 
 from games.engine.solver import solve
-from games.engine.variants import VARIANTS, deal_code_for_seed, deal_position
+from games.engine.variants import (
+    OFFERED_VARIANTS,
+    VARIANTS,
+    deal_code_for_seed,
+    deal_position,
+)
 from tests.api.conftest import Player, sign_up
 from tests.web.conftest import DESKTOP, shoot
 from tests.web.test_layout import (
@@ -43,7 +48,7 @@ def wasp_line(seed: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.django_db
-def test_the_lobby_offers_every_variant_of_the_registry(
+def test_the_lobby_offers_every_offered_variant_of_the_registry(
     client: Any, django_user_model: Any
 ) -> None:
     # Signed out, the page offers Play now's picker; signed in, the lobby's.
@@ -52,7 +57,7 @@ def test_the_lobby_offers_every_variant_of_the_registry(
     page = signed_out + client.get("/").content.decode()
     for picker in ("variant-pick", "play-now-variant"):
         block = page.split(f'id="{picker}"', 1)[1].split("</select>", 1)[0]
-        assert re.findall(r'value="([^"]+)"', block) == list(VARIANTS), picker
+        assert re.findall(r'value="([^"]+)"', block) == list(OFFERED_VARIANTS), picker
         assert re.findall(r"<option[^>]*selected", block) == ['<option value="scorpion" selected']
 
 
@@ -78,7 +83,7 @@ def test_pick_wasp_in_the_lobby_and_win_it_with_the_mouse(browser: Any, live_ser
 
     expect(page.locator("#board")).to_have_attribute("data-variant", "wasp")
     expect(page.locator("#board .tableau > .column")).to_have_count(7)
-    expect(page.locator("#board .tableau .card.back")).to_have_count(9)  # 3 in columns 1-3
+    expect(page.locator("#board .tableau .card.back")).to_have_count(12)  # 3 in columns 1-4
     expect(page.locator("#mode")).to_contain_text("Wasp")
     expect(page.locator("#rules-title")).to_have_text("How to play Wasp")
     expect(page.locator("#rules")).to_contain_text("any card")
@@ -172,6 +177,41 @@ def test_a_tap_in_double_scorpion_says_which_copy_it_moves(
     page.context.close()
 
 
+@pytest.mark.parametrize("copy", ["lower", "upper"])
+def test_a_tap_on_either_of_two_copies_in_one_column_moves_that_one(
+    browser: Any, live_server: Any, player: Player, copy: str
+) -> None:
+    # Double Scorpion seed 4: both copies of 3D lie face up in one column, and either may move
+    # (PySolFC 3.4.0+). The tapped one moves, with the cards on it.
+    game = player.new_game(seed=4, variant="double-scorpion")
+    hint = next(
+        move
+        for move in player.get(f"/api/v1/games/{game['id']}/hints/").json()["moves"]
+        if move.get("copy") == copy
+    )
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    copies = page.locator(
+        f'#board button.card[data-card="{hint["card"]}"][data-column="{hint["from"]}"]'
+    )
+    expect(copies).to_have_count(2)
+    card = copies.first if copy == "lower" else copies.last
+    box = card.bounding_box()
+    assert box is not None
+    card.click(position={"x": box["width"] / 2, "y": 7})
+    table.wait_version(1)
+    sent = page.locator("#board").get_attribute("data-last-command") or ""
+    assert f'"copy":"{copy}"' in sent, sent
+    event = player.get(f"/api/v1/games/{game['id']}/events/").json()["results"][-1]
+    column = game["columns"][hint["from"]]["cards"]
+    lower_count = len(column) - column.index(hint["card"])
+    upper_count = column[::-1].index(hint["card"]) + 1
+    assert event["count"] == (lower_count if copy == "lower" else upper_count)
+    page.context.close()
+
+
 CARD_LABELS = "[...document.querySelectorAll('#board .card.face')].map((c) => c.ariaLabel)"
 
 
@@ -231,11 +271,38 @@ def card_name(code: str) -> str:
     return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
 
 
-@pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion", "wasp"])
+def game_begun_before_3_4(player: Player) -> dict[str, Any]:
+    """A Double Scorpion game as PySolFC 3.2 dealt it, begun before the service followed 3.4.0
+    (migration 0015 named them so; no new game may be one): its row as the service made it."""
+    from django.contrib.auth.models import User
+
+    from games.models import Game
+    from games.variants import deal_state
+
+    name = "double-scorpion-3-2"
+    code = deal_code_for_seed(1, VARIANTS[name])
+    game = Game.objects.create(
+        owner=User.objects.get(email=player.email),
+        mode="seeded",
+        variant=name,
+        deal_code=code,
+        seed=1,
+        state=deal_state(code, name).to_dict(),
+    )
+    return {"id": str(game.pk)}
+
+
+@pytest.mark.parametrize(
+    "variant", ["three-blind-mice", "double-scorpion-3-2", "double-scorpion", "wasp"]
+)
 def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_stock(
     browser: Any, live_server: Any, player: Player, variant: str
 ) -> None:
-    game = player.new_game(seed=1, variant=variant)
+    game = (
+        game_begun_before_3_4(player)
+        if variant == "double-scorpion-3-2"
+        else player.new_game(seed=1, variant=variant)
+    )
     page = log_in(browser, live_server.url, player, (844, 390))
     page.goto(f"{live_server.url}/play/{game['id']}/")
     Table(page).wait_version(0)
@@ -268,11 +335,19 @@ def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_s
     first = page.locator(".toolbar button:visible").first.bounding_box()
     assert first is not None
     assert first["x"] >= box["x"] + box["width"], (first, box)
-    if variant == "wasp":
+    if variant in ("wasp", "double-scorpion"):
         expect(page.locator("#btn-deal")).to_be_visible()
+        if variant == "double-scorpion":
+            # PySolFC 3.4.0+: a stock of four, dealt onto columns 1 to 4 when the player likes.
+            expect(page.locator("#stock")).to_have_attribute(
+                "aria-label", "Stock: 4 cards. Deal them onto columns 1 to 4"
+            )
+            page.keyboard.press("d")
+            expect(page.locator("#stock")).to_have_attribute("aria-label", "Stock: dealt")
         page.context.close()
         return
-    # Three Blind Mice and Double Scorpion have no stock: no Deal button, and "d" says why.
+    # Three Blind Mice and Double Scorpion as PySolFC 3.2 dealt it have no stock: no Deal
+    # button, and "d" says why.
     expect(page.locator("#btn-deal")).to_be_hidden()
     expect(page.locator("#stock")).to_have_attribute("aria-label", "No stock in this game")
     if variant == "three-blind-mice":

@@ -17,8 +17,8 @@ from games import services, tasks
 from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameChances, GameMode
+from infrastructure.queues import HINTS_QUEUE
 from scorpion_site.celery import app as celery_app
-from scorpion_site.queues import HINTS_QUEUE
 from tests.api.conftest import WON_DEAL
 from tests.conftest import require_service
 from tests.workers.harness import Process, compose_commands, process_env, running, wait_until

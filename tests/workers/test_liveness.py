@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import DailyDeal
-from scorpion_site import liveness
+from infrastructure import liveness
 from scorpion_site.celery import app as celery_app
 from tests.conftest import require_service
 from tests.workers.harness import compose_commands, process_env, running, wait_until
@@ -109,3 +112,39 @@ def test_fresh_beat_certifies_today_at_once_and_all_report_alive(tmp_path: Path)
     assert body["beat"]["ok"] is True  # type: ignore[index]
     health = json.loads(Client().get("/healthz/").content)
     assert health["background"]["worker"]["ok"] is True
+
+
+def beat_health_command(redis_url: str) -> subprocess.CompletedProcess[str]:
+    """docker-compose.yml's health check of beat, run as compose runs it."""
+    from tests.ops.compose import service
+
+    test = service("beat")["healthcheck"]["test"]
+    assert test[0] == "CMD"
+    env = {**os.environ, "REDIS_URL": redis_url}
+    return subprocess.run(
+        [sys.executable if part == "python" else part for part in test[1:]],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_the_beat_health_check_fails_until_beat_ticks_and_again_when_it_stops() -> None:
+    redis_url = str(settings.REDIS_URL)
+    unseen = beat_health_command(redis_url)
+    assert unseen.returncode == 1
+    assert "beat has not been seen" in unseen.stderr
+    long_ago = timezone.now() - datetime.timedelta(seconds=liveness.STALE_AFTER_SECONDS + 5)
+    liveness.record(key=liveness.BEAT_KEY, redis_url=redis_url, now=long_ago.timestamp())
+    assert beat_health_command(redis_url).returncode == 1
+    liveness.record(key=liveness.BEAT_KEY, redis_url=redis_url)
+    ticked = beat_health_command(redis_url)
+    assert ticked.returncode == 0, ticked.stderr
+
+
+def test_the_beat_health_check_fails_while_redis_is_unreachable() -> None:
+    dead = beat_health_command("redis://127.0.0.1:1/0")
+    assert dead.returncode == 1
+    assert "Redis cannot be read" in dead.stderr

@@ -20,9 +20,9 @@ from django.test import Client
 from games import services, tasks
 from games.history import Command
 from games.models import Game, GameAnalysis, GameChances
-from scorpion_site import liveness
+from infrastructure import liveness
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE
 from scorpion_site.celery import heartbeat
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
 from tests.api.conftest import WON_DEAL
 from tests.ops.compose import operator_shell, service_healthcheck
 from tests.workers.harness import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES, queue_for
 from scorpion_site.celery import app as celery_app
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES, queue_for
 
 
 def test_every_beat_entry_names_a_registered_task() -> None:

@@ -77,7 +77,7 @@ def worker() -> Iterator[Process]:
 
 @pytest.fixture
 def hints_worker() -> Iterator[Process]:
-    """The hints queue's worker: the analyses go there (scorpion_site/queues.py)."""
+    """The hints queue's worker: the analyses go there (infrastructure/queues.py)."""
     yield from started("worker-hints")
 
 

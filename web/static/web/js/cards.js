@@ -189,21 +189,23 @@ function reserveElement(game, interactive) {
   );
 }
 
-// Three Blind Mice and Double Scorpion are dealt without a stock (docs/rules.md): their empty
-// stock slot is "none", not "dealt", and the play page hides its Deal button.
+// Three Blind Mice (and Double Scorpion as PySolFC 3.2 dealt it) are dealt without a stock
+// (docs/rules.md): their empty stock slot is "none", not "dealt", and the play page hides its
+// Deal button. Double Scorpion's stock of four is drawn and dealt as Scorpion's three.
 export function hasStock(game) {
   return (variantInfo(game.variant)?.stock ?? 3) > 0;
 }
 
 function stockElement(game, interactive) {
   const stockLabel = game.stock
-    ? `Stock: ${game.stock} cards${interactive ? ". Deal them onto columns 1 to 3" : ""}`
+    ? `Stock: ${game.stock} cards${interactive ? `. Deal them onto columns 1 to ${game.stock}` : ""}`
     : hasStock(game)
       ? "Stock: dealt"
       : "No stock in this game";
   // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
   // would otherwise look like collected cards (the arrow follows the layout, in the CSS). In
-  // Double Scorpion it stays empty: an outline there would look like a place for a card.
+  // Double Scorpion (PySolFC 3.2) it stays empty: an outline there would look like a place for
+  // a card.
   const stockInner = game.stock
     ? [backElement(), h("span", { class: "count", "aria-hidden": "true" }, String(game.stock))]
     : hasStock(game)

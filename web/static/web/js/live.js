@@ -5,22 +5,53 @@
 // When the server refuses a stream (too many open, or a server that serves none), EventSource
 // gives up; it is tried again later, less and less often, with a fresh starting point (`url`
 // is called again). A page works without streams: it only stops being live.
+//
+// A connection can also die without closing (a phone changing networks, a proxy that swallows
+// the bytes): EventSource then waits forever. The server sends a `heartbeat` event as the
+// stream opens and then every `interval_seconds` (15 s), busy or idle; after two missed
+// heartbeats the stream is opened afresh, from the version shown (`url` is called again).
 
 const FIRST_RETRY_MS = 5000;
 const LAST_RETRY_MS = 60000;
+const DEFAULT_HEARTBEAT_MS = 15000; // until the server's first heartbeat says otherwise
 
 export function follow(url, handlers, { onOpen, onReopen } = {}) {
   let source = null;
   let stopped = false;
   let timer = null;
+  let watchdog = null;
+  let heartbeatMs = DEFAULT_HEARTBEAT_MS;
   let delay = FIRST_RETRY_MS;
   let opened = false;
+
+  // Anything that arrives proves the connection alive; two heartbeats without it, it is dead.
+  const alive = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(reopen, 2 * heartbeatMs + 1000);
+  };
+  const reopen = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    source?.close();
+    open();
+  };
 
   const open = () => {
     if (stopped) return;
     source = new EventSource(url());
+    alive();
+    source.addEventListener("heartbeat", (event) => {
+      try {
+        const seconds = JSON.parse(event.data).interval_seconds;
+        if (seconds > 0) heartbeatMs = seconds * 1000;
+      } catch {
+        // an unreadable heartbeat still proves the connection alive
+      }
+      alive();
+    });
     for (const [name, handler] of Object.entries(handlers)) {
       source.addEventListener(name, (event) => {
+        alive();
         let data = null;
         try {
           data = JSON.parse(event.data);
@@ -31,6 +62,7 @@ export function follow(url, handlers, { onOpen, onReopen } = {}) {
       });
     }
     source.addEventListener("open", () => {
+      alive();
       delay = FIRST_RETRY_MS;
       if (opened) onReopen?.();
       else onOpen?.();
@@ -38,6 +70,7 @@ export function follow(url, handlers, { onOpen, onReopen } = {}) {
     });
     source.addEventListener("error", () => {
       if (stopped || source.readyState !== EventSource.CLOSED) return; // reconnecting by itself
+      clearTimeout(watchdog); // given up: tried again on the retry timer instead
       timer = setTimeout(open, delay);
       delay = Math.min(delay * 2, LAST_RETRY_MS);
     });
@@ -48,26 +81,26 @@ export function follow(url, handlers, { onOpen, onReopen } = {}) {
     close() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(watchdog);
       source?.close();
     },
     // After the page was hidden for long: start again now rather than at the next retry.
     // `fresh`: open a new connection even if this one looks open. After the network came back
     // (a phone changing networks, a laptop waking) a connection can stay "open" while nothing
-    // can reach it any more, and EventSource never notices: the heartbeats are comments, which
-    // it does not show. A new one resumes from the version shown (`url` is called again).
+    // can reach it any more: rather than wait for two missed heartbeats, a new one resumes
+    // from the version shown at once (`url` is called again).
     wake({ fresh = false } = {}) {
       if (stopped) return;
       if (!fresh && source?.readyState !== EventSource.CLOSED) return;
-      clearTimeout(timer);
       delay = FIRST_RETRY_MS;
-      source?.close();
-      open();
+      reopen();
     },
   };
 }
 
 // How long a page may have been hidden before its streams are opened afresh when it comes back
-// (three heartbeats: a connection that lived through that is likely dead).
+// (three heartbeats: a connection that lived through that is likely dead, and a hidden page's
+// timers, the heartbeats' watchdog included, may have been held back by the browser).
 export const STALE_AFTER_MS = 45000;
 
 // Wakes `stream` when the page comes back into view or the network comes back: afresh after

@@ -658,7 +658,7 @@ async function hint() {
     return;
   }
   const options = [...hints.moves.map((m) => ({ kind: "move", ...m }))];
-  if (hints.deal) options.push({ kind: "deal", reason: "deal the three stock cards" });
+  if (hints.deal) options.push({ kind: "deal", reason: "deal the stock cards" });
   if (!options.length) {
     toast("No moves available.");
     return;
@@ -724,8 +724,15 @@ async function chanceText(option) {
   return ` Chance of still winning after it: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} sampled deals).`;
 }
 
+// "columns 1, 2 and 3": where a stock of n cards is dealt (Double Scorpion's four: 1 to 4).
+function stockColumns(count) {
+  const numbers = Array.from({ length: Math.max(count, 1) }, (_, i) => String(i + 1));
+  const last = numbers.pop();
+  return numbers.length ? `columns ${numbers.join(", ")} and ${last}` : `column ${last}`;
+}
+
 function hintText(option) {
-  if (option.kind === "deal") return "deal the stock onto columns 1, 2 and 3.";
+  if (option.kind === "deal") return `deal the stock onto ${stockColumns(game.stock)}.`;
   const column = game.columns[option.to];
   const onto = column.cards.length
     ? `onto the ${cardLabel(column.cards[column.cards.length - 1])}`
@@ -773,7 +780,9 @@ function highlight(option) {
     return;
   }
   const where = option.from !== undefined && option.from !== null ? `[data-column="${option.from}"]` : "";
-  const card = board.querySelector(`.card[data-card="${option.card}"]${where}`);
+  const copies = board.querySelectorAll(`.card[data-card="${option.card}"]${where}`);
+  // Two copies in one column (two decks): the hint says which, the lower or the upper one.
+  const card = option.copy === "lower" ? copies[0] : copies[copies.length - 1];
   card?.classList.add("hint");
   // The cards lying on it go along: they light up with it and stay over it, never hidden.
   for (let next = card?.nextElementSibling; next; next = next.nextElementSibling) {
@@ -794,11 +803,16 @@ let drag = null; // {pointerId, card, from, startX, startY, active, layer}
 
 // A move of a card element: the card, and in the other variants than Scorpion the place it is
 // picked from (`from`: its column, or past the last column for a reserve card), which tells
-// the two copies of a two-deck card apart.
+// the two copies of a two-deck card apart; where both lie face up in that column, which one
+// (`copy`: either may move, docs/rules.md).
 function moveBody(card, to) {
   const body = { type: "move", card: card.dataset.card };
   if (to !== undefined && to !== null) body.to = to;
-  if (game?.variant && game.variant !== "scorpion") body.from = Number(card.dataset.column);
+  if (game?.variant && game.variant !== "scorpion") {
+    body.from = Number(card.dataset.column);
+    const twins = [...board.querySelectorAll(`.card[data-card="${card.dataset.card}"][data-column="${card.dataset.column}"]`)];
+    if (twins.length > 1) body.copy = twins[twins.length - 1] === card ? "upper" : "lower";
+  }
   return body;
 }
 

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 from rest_framework.throttling import SimpleRateThrottle
 
-from scorpion_site.cache import incr_counter
-from scorpion_site.client_ip import rate_limit_ident
+from infrastructure.cache import incr_counter
+from infrastructure.client_ip import rate_limit_ident
 
 if TYPE_CHECKING:  # importing rest_framework.views here would be circular at settings load
     from rest_framework.request import Request
@@ -53,7 +53,7 @@ class FixedWindowRateThrottle(SimpleRateThrottle):
     remaining: float = 0.0
 
     def get_ident(self, request: Request) -> str:
-        # The client's address as NUM_PROXIES vouches for it (scorpion_site/client_ip.py);
+        # The client's address as NUM_PROXIES vouches for it (infrastructure/client_ip.py);
         # IPv6 by its /64, so that one subscriber cannot take a fresh limit per address.
         return rate_limit_ident(request)
 

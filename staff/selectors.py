@@ -32,8 +32,8 @@ from django.db.models.functions import TruncDate
 from accounts.models import AppKind
 from games.models import DailyDeal, Game, GameMode, GameStatus, WinnableDeal
 from games.variants import variant_choices
-from scorpion_site import liveness
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE
+from infrastructure import liveness
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE
 
 SERIES_DAYS = 30
 

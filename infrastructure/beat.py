@@ -13,7 +13,7 @@ from typing import Any
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
-from scorpion_site import liveness
+from infrastructure import liveness
 
 logger = logging.getLogger(__name__)
 

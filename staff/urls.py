@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from scorpion_site.staff import views
+from staff import views
 
 app_name = "staff"
 

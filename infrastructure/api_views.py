@@ -1,24 +1,13 @@
-"""Site pages that belong to no app: the home page and the problem catalogue."""
+"""The API's own answers that belong to no app: what a problem ``type`` URI means, and a 404
+problem for every path under /api/ that no endpoint serves."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
-from django.shortcuts import render
 from django.urls import Resolver404, resolve
-from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
+from django.views.decorators.csrf import csrf_exempt
 
-from games.api.problems import PROBLEMS, problem_json_response
-from games.variants import variant_choices
-
-
-@ensure_csrf_cookie
-def home(request: HttpRequest) -> HttpResponse:
-    """The lobby for a signed-in player, the sign-up and log-in forms for anyone else.
-
-    The page's script talks to the API itself; the CSRF cookie set here is what lets it write.
-    """
-    # The variant pickers list the registry (Scorpion first), never a copy of it.
-    return render(request, "home.html", {"page": "home", "variants": variant_choices()})
+from infrastructure.problems import PROBLEMS, problem_json_response
 
 
 # A read of public constants: no CSRF check, which would answer a POST with Django's HTML

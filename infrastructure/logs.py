@@ -6,7 +6,7 @@ import logging
 
 from django.http import HttpRequest
 
-from scorpion_site.client_ip import client_ip
+from infrastructure.client_ip import client_ip
 
 
 class ClientIPFilter(logging.Filter):

@@ -11,7 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import timezone
 
-from scorpion_site import liveness
+from infrastructure import liveness
 
 
 def _check_database() -> dict[str, object]:

@@ -20,19 +20,6 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.engine.errors import EngineError
-from games.services import (
-    AnalysisUnavailableError,
-    CertificationError,
-    ChancesUnavailableError,
-    DifficultyUnavailableError,
-    IdempotencyKeyReusedError,
-    SolverLimitError,
-    VariantNotOfferedError,
-    VersionConflictError,
-)
-from games.variants import UnknownVariantError, variant_names
-
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -125,42 +112,12 @@ def _flatten_detail(detail: Any) -> str:
     return str(detail)
 
 
-def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's exception handler, answering every error as problem+json."""
+def api_exception_problem(exc: Exception) -> Response | None:
+    """The problem for Django's and DRF's own exceptions (404, 403, DRF's API exceptions), or
+    None for any other: each app's exception handler answers its own errors first and leaves
+    the rest to this (games.api.errors.problem_exception_handler is the API's)."""
     # Every error leaves the database as it was: a rejected request changes nothing.
     set_rollback()
-    if isinstance(exc, VersionConflictError):
-        from games.api.serializers import game_representation
-
-        return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
-    if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
-        return problem_response("unknown_variant", str(exc), variants=variant_names())
-    if isinstance(exc, EngineError):
-        if exc.details:
-            return problem_response(exc.code, str(exc), details=exc.details)
-        return problem_response(exc.code, str(exc))
-    if isinstance(exc, AnalysisUnavailableError):
-        retry_after = exc.extra.get("retry_after")
-        return problem_response(
-            exc.code,
-            str(exc),
-            headers=None if retry_after is None else {"Retry-After": str(retry_after)},
-            **exc.extra,
-        )
-    if isinstance(exc, VariantNotOfferedError):
-        return problem_response("variant_not_offered", str(exc))
-    if isinstance(exc, ChancesUnavailableError):
-        return problem_response(exc.code, str(exc))
-    if isinstance(exc, IdempotencyKeyReusedError):
-        return problem_response("idempotency_key_reused", str(exc))
-    if isinstance(exc, SolverLimitError):
-        retry = str(max(1, math.ceil(exc.wait)))
-        return problem_response("throttled", str(exc), headers={"Retry-After": retry})
-    if isinstance(exc, DifficultyUnavailableError):
-        return problem_response("difficulty_unavailable", str(exc), headers={"Retry-After": "300"})
-    if isinstance(exc, CertificationError):
-        logger.error("certification failed: %s", exc)
-        return problem_response("deal_unavailable", str(exc))
     if isinstance(exc, Http404):
         return problem_response("not_found", str(exc) or "not found")
     if isinstance(exc, DjangoPermissionDenied):
@@ -178,8 +135,6 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         extra: dict[str, Any] = {}
         if isinstance(exc, exceptions.ValidationError):
             extra["errors"] = exc.detail
-            if code == "unknown_variant":
-                extra["variants"] = variant_names()
             detail = _flatten_detail(exc.detail)
         else:
             detail = _flatten_detail(exc.detail)

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as games_selectors
 from games.models import Game
-from scorpion_site.staff import charts, operations, selectors
-from scorpion_site.staff.replay import clamp_version, replay
+from staff import charts, operations, selectors
+from staff.replay import clamp_version, replay
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:

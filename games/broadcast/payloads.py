@@ -25,10 +25,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import history, selectors
-from games.api.serializers import event_representation, game_representation
+from games.broadcast.hub import Message
 from games.history import GameState
 from games.models import FINISHED_STATUSES, Game, GameEvent, GameMode
-from games.streams.hub import Message
+from games.presentation import event_representation, game_representation
 
 COMMAND = "command"
 RESYNC = "resync"

@@ -2,8 +2,8 @@
 last ticked.
 
 Each is a timestamp in Redis (the broker they share), written by the processes themselves:
-beat on every tick of its scheduler (scorpion_site.beat), a worker whenever it runs the
-``heartbeat`` task that beat sends to each queue every HEARTBEAT_SECONDS (scorpion_site/queues.py:
+beat on every tick of its scheduler (infrastructure.beat), a worker whenever it runs the
+``heartbeat`` task that beat sends to each queue every HEARTBEAT_SECONDS (infrastructure/queues.py:
 the default queue and ``hints``, each with a worker of its own, so each has its own key). A web
 process reads them for the health check, the staff dashboard and the choice between sending
 work to a worker and doing it inline, so an operator sees "beat stopped 20 minutes ago" rather
@@ -13,12 +13,14 @@ than a queue that quietly grows. Nothing here touches the database.
 from __future__ import annotations
 
 import datetime
+import os
+import sys
 import time
 from dataclasses import dataclass
 
 import redis
 
-from scorpion_site.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
+from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE, QUEUES
 
 # The default queue's worker (the key's name predates the hints queue), then the hints one.
 WORKER_KEY = "scorpion:liveness:worker"
@@ -127,3 +129,48 @@ def _moment(raw: bytes | str | None) -> datetime.datetime | None:
         return datetime.datetime.fromtimestamp(float(raw), tz=datetime.UTC)
     except (ValueError, OverflowError):
         return None
+
+
+def check(process: str, *, redis_url: str | None, now: datetime.datetime) -> str | None:
+    """Why ``process`` (``beat``, or a queue's worker: ``worker``, ``hints``) is not live, or
+    None when it is: the compose health checks' test."""
+    liveness = read(redis_url=redis_url, now=now)
+    if not liveness.configured:
+        return "REDIS_URL is not set: nothing records liveness"
+    if liveness.error:
+        return f"Redis cannot be read: {liveness.error}"
+    fresh = {
+        "beat": liveness.beat_ok,
+        "worker": liveness.worker_ok,
+        "hints": liveness.hints_worker_ok,
+    }
+    if process not in fresh:
+        raise ValueError(f"no process {process!r}: one of {', '.join(fresh)}")
+    if fresh[process]:
+        return None
+    return f"{process} has not been seen within {STALE_AFTER_SECONDS} s"
+
+
+def main(argv: list[str]) -> int:
+    """``python -m infrastructure.liveness beat``: exit 0 when beat ticked lately, 1 otherwise.
+    Reads REDIS_URL from the environment alone (no Django start-up: a health check runs often)."""
+    if len(argv) != 1:
+        print("usage: python -m infrastructure.liveness beat|worker|hints", file=sys.stderr)
+        return 2
+    try:
+        problem = check(
+            argv[0],
+            redis_url=os.environ.get("REDIS_URL") or None,
+            now=datetime.datetime.now(tz=datetime.UTC),
+        )
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

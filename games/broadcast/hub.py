@@ -43,6 +43,9 @@ SUBSCRIBE_CONFIRM_SECONDS = 2.0
 # After a failed publish, later publishes are skipped for this long instead of each waiting for
 # Redis to time out: a command must not slow down because Redis is down (the log repairs it).
 PUBLISH_PAUSE_SECONDS = 2.0
+# After this long without a byte on the pub/sub connection its reader sends a PING; after as
+# long again without an answer, the connection is deemed dead and opened again.
+HEALTH_CHECK_SECONDS = 30.0
 
 
 def game_channel(game_id: object) -> str:
@@ -202,14 +205,25 @@ class LocalHub:
 
 
 class _Listener:
-    """One process's (one event loop's) pub/sub connection to Redis, and its reader task."""
+    """One process's (one event loop's) pub/sub connection to Redis, and its reader task.
+
+    Two coroutines must never read one connection (redis-py raises "readuntil() called while
+    another coroutine is already waiting": opening a stream once answered 500 so, when its
+    SUBSCRIBE checked the connection with a PING and read the answer while the reader was
+    reading). So the reader task is the only one that reads the connection, and the only one
+    that connects it (a connection's handshake reads too); subscribing and unsubscribing only
+    write their command, under ``lock``, which also orders them with the reader's own writes
+    (its health check, the subscriptions it sends after connecting). A write that fails leaves
+    the connection closed; the reader sees it, connects again and subscribes to every channel
+    its streams follow.
+    """
 
     def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.client = redis.asyncio.Redis.from_url(
-            url, socket_connect_timeout=2, health_check_interval=30
-        )
-        self.pubsub: Any = None
+        # socket_timeout: a write (under the lock) never waits forever on a dead peer.
+        self.client = redis.asyncio.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        self.connection: Any = None  # connected by the reader only
+        self.down = False  # the connection failed and the reader has not connected again yet
         self.registry = _Registry()
         self.lock = asyncio.Lock()
         self.confirmations: dict[str, asyncio.Future[None]] = {}
@@ -222,15 +236,15 @@ class _Listener:
         async with self.lock:
             if self.registry.add(subscription):
                 confirmation = self.loop.create_future()
-                self.confirmations[channel] = confirmation
-                self.has_channels.set()
-                try:
-                    await self._connected().subscribe(channel)
-                except (redis.RedisError, OSError) as exc:
-                    # The reader reconnects, subscribes again and tells every stream to
-                    # catch up from the log: nothing is lost, only delayed.
-                    logger.warning("stream hub: cannot subscribe to %s: %s", channel, exc)
+                if self.down:
+                    # Nothing to wait for: the reader subscribes when Redis is back, and
+                    # then tells every stream to catch up from the log.
                     confirmation.set_result(None)
+                else:
+                    self.confirmations[channel] = confirmation
+                    # Not connected yet: the reader subscribes as it connects.
+                    await self._send("SUBSCRIBE", channel)
+                self.has_channels.set()
                 self._start_reader()
         if confirmation is not None:
             try:
@@ -242,17 +256,20 @@ class _Listener:
 
     async def unsubscribe(self, subscription: Subscription) -> None:
         async with self.lock:
-            if self.registry.remove(subscription) and self.pubsub is not None:
+            if self.registry.remove(subscription):
                 self.confirmations.pop(subscription.channel, None)
-                try:
-                    await self.pubsub.unsubscribe(subscription.channel)
-                except (redis.RedisError, OSError, RuntimeError) as exc:
-                    logger.info("stream hub: unsubscribe failed (%s); the reader reconnects", exc)
+                await self._send("UNSUBSCRIBE", subscription.channel)
 
-    def _connected(self) -> Any:
-        if self.pubsub is None:
-            self.pubsub = self.client.pubsub()
-        return self.pubsub
+    async def _send(self, *command: str) -> None:
+        """Writes ``command`` on the connection if it is up (never reads it, never connects
+        it: the reader's work). Call with ``lock`` held."""
+        connection = self.connection
+        if connection is None or not connection.is_connected:
+            return
+        try:
+            await connection.send_command(*command, check_health=False)
+        except (redis.RedisError, OSError) as exc:
+            logger.info("stream hub: %s failed (%s); the reader reconnects", command[0], exc)
 
     def _start_reader(self) -> None:
         if self.reader is None or self.reader.done():
@@ -260,42 +277,59 @@ class _Listener:
 
     async def _read(self) -> None:
         backoff = 0.1
-        reconnecting = False
+        pinged = False  # a PING was sent and nothing has been read since
         while True:
             try:
-                if reconnecting:
-                    await self._resubscribe()
-                    reconnecting = False
-                pubsub = self.pubsub
-                if pubsub is None or pubsub.connection is None:
-                    if self.registry.channels():  # wanted, but not connected: try again
-                        reconnecting = True
-                        await asyncio.sleep(backoff)
-                        backoff = min(backoff * 2, 5.0)
-                    else:  # nothing to listen to yet
+                if self.connection is None:
+                    if not self.registry.channels():  # nothing to listen to yet
                         self.has_channels.clear()
                         await self.has_channels.wait()
+                        continue
+                    await self._connect()
+                    pinged = False
+                response = await self.connection.read_response(
+                    timeout=HEALTH_CHECK_SECONDS, disconnect_on_error=False, push_request=True
+                )
+                if response is None:  # nothing for a while: is anybody there?
+                    if pinged:
+                        raise redis.ConnectionError("no answer to a PING")
+                    async with self.lock:
+                        await self._send("PING")
+                    pinged = True
                     continue
-                message = await pubsub.get_message(timeout=30)
+                pinged = False
                 backoff = 0.1
-                if message is not None:
-                    self._handle(message)
+                self._handle(response)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a dropped connection, Redis restarting, ...
                 logger.warning("stream hub: Redis pub/sub failed (%s); reconnecting", exc)
                 await self._drop_connection()
-                reconnecting = True
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
-    def _handle(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        channel = message["channel"]
-        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+    async def _connect(self) -> None:
+        connection = self.client.connection_pool.make_connection()
+        await connection.connect()  # the handshake: read here, by the reader only
+        async with self.lock:
+            self.connection = connection
+            channels = self.registry.channels()
+            if channels:
+                await connection.send_command("SUBSCRIBE", *channels, check_health=False)
+            if self.down:
+                # Whatever was published while the connection was down is in the log.
+                self.down = False
+                for subscription in self.registry.everyone():
+                    subscription.deliver(Signal.CATCH_UP)
+
+    def _handle(self, response: Any) -> None:
+        if not isinstance(response, list) or len(response) < 3:
+            return  # a PING's answer
+        kind = response[0].decode() if isinstance(response[0], bytes) else str(response[0])
+        channel = response[1].decode() if isinstance(response[1], bytes) else str(response[1])
         if kind == "message":
             try:
-                decoded = Message.decode(message["data"])
+                decoded = Message.decode(response[2])
             except (ValueError, UnicodeDecodeError):
                 logger.error("stream hub: unreadable message on %s", channel)
                 return
@@ -307,25 +341,17 @@ class _Listener:
                 confirmation.set_result(None)
 
     async def _drop_connection(self) -> None:
-        pubsub, self.pubsub = self.pubsub, None
+        connection, self.connection = self.connection, None
+        self.down = True
         for confirmation in self.confirmations.values():
             if not confirmation.done():
                 confirmation.set_result(None)
         self.confirmations.clear()
-        if pubsub is not None:
+        if connection is not None:
             try:
-                await pubsub.aclose()
+                await connection.disconnect(nowait=True)
             except Exception as exc:
                 logger.debug("stream hub: closing the old connection: %s", exc)
-
-    async def _resubscribe(self) -> None:
-        async with self.lock:
-            channels = self.registry.channels()
-            if channels:
-                await self._connected().subscribe(*channels)
-        # Whatever was published while the connection was down is in the log.
-        for subscription in self.registry.everyone():
-            subscription.deliver(Signal.CATCH_UP)
 
 
 class RedisHub:

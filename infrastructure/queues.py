@@ -21,6 +21,7 @@ HINTS_QUEUE = "hints"
 QUEUES = (DEFAULT_QUEUE, HINTS_QUEUE)
 CHANCES_TASK = "games.tasks.compute_chances"
 ANALYSIS_TASK = "games.tasks.analyse_game"
+POOL_TOP_UP_TASK = "games.tasks.top_up_winnable_pool"
 # Task name -> queue, for the tasks that do not go on the default queue (CELERY_TASK_ROUTES).
 ROUTED = {
     CHANCES_TASK: HINTS_QUEUE,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from games.streams.hub import game_channel, get_hub, user_channel
+from games.broadcast import payloads
+from games.broadcast.hub import game_channel, get_hub, user_channel
 
 if TYPE_CHECKING:
     from uuid import UUID
@@ -23,8 +24,6 @@ logger = logging.getLogger(__name__)
 def game_event_committed(game: Game, state: GameState, event: GameEvent) -> None:
     """A command was committed: its game's streams get it; the player's feed hears when the
     game ends (and, for a daily game, the day's standing)."""
-    from games.streams import payloads  # renders with the API's serialisers: import late
-
     try:
         hub = get_hub()
         hub.publish(game_channel(game.pk), payloads.command_message(game, state, event))
@@ -35,8 +34,6 @@ def game_event_committed(game: Game, state: GameState, event: GameEvent) -> None
 
 
 def game_created_committed(game: Game) -> None:
-    from games.streams import payloads
-
     try:
         get_hub().publish(user_channel(game.owner_id), payloads.game_created_message(game))
     except Exception:
@@ -47,8 +44,6 @@ def games_deleted_committed(owner_id: int, game_ids: list[UUID]) -> None:
     """The player deleted their games: the streams still open on them end ("gone": another
     device showing one of them says so, instead of a table that refuses every move), and the
     player's feed tells the lists to read themselves again."""
-    from games.streams import payloads
-
     try:
         hub = get_hub()
         for game_id in game_ids:

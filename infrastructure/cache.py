@@ -25,7 +25,7 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 logger = logging.getLogger(__name__)
 
 # The keys that fall back to this process while Redis is down: the API's throttle counters
-# (scorpion_site/throttles.py) and allauth's rate-limit histories and their locks.
+# (infrastructure/throttles.py) and allauth's rate-limit histories and their locks.
 LIMIT_KEY_PREFIXES = ("throttle:", "allauth:rl:")
 
 # Per process. Large enough that a flood of distinct clients cannot evict (and so reset) the
@@ -105,7 +105,7 @@ class FailOpenRedisCache(RedisCache):
 
         INCR is atomic, so concurrent requests can neither lose a count nor both see the same
         value. No MULTI/EXEC around the two (it costs a sixth more CPU per call): callers put
-        the window in the key (scorpion_site/throttles.py), so a counter whose EXPIRE were
+        the window in the key (infrastructure/throttles.py), so a counter whose EXPIRE were
         lost would never be read again, only left behind. While Redis is down the counter lives
         in this process instead (see the module's docstring).
         """
