@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0014_game_analyses_plural'),
+        ('games', '0015_variants_keep_their_rules'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_ranked_daily_claims'),
+        ('games', '0016_ranked_daily_claims'),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('allauth_idp_oidc', '0003_client_allow_uri_wildcards'),
-        ('games', '0016_game_known_deal'),
+        ('games', '0017_game_known_deal'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
