@@ -1,4 +1,5 @@
-"""Staff's view of third-party apps: allauth's client admin, plus suspension."""
+"""Staff's view of third-party apps: allauth's client admin, plus suspension and who plays
+(client or bot)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.models import AppSuspension
-from accounts.oauth import services
+from accounts.models import AppKind, AppPlayer, AppSuspension
+from accounts.oauth import selectors, services
 
 
 class SuspensionInline(admin.StackedInline):
@@ -23,20 +24,52 @@ class SuspensionInline(admin.StackedInline):
     verbose_name = "suspension (while present, the app's tokens are refused)"
 
 
+class AppPlayerInline(admin.StackedInline):
+    model = AppPlayer
+    fields = ("kind", "changed_at")
+    readonly_fields = ("changed_at",)
+    extra = 0
+    max_num = 1
+    can_delete = False
+    verbose_name = "who plays (a bot's games never rank; saving re-marks the app's games)"
+
+
 admin.site.unregister(Client)
 
 
 @admin.register(Client)
 class AppAdmin(ClientAdmin):
-    inlines = [SuspensionInline]
-    list_display = (*ClientAdmin.list_display, "is_suspended")
-    list_filter = (*ClientAdmin.list_filter, ("suspension", admin.EmptyFieldListFilter))
-    list_select_related = ("owner", "suspension")
-    actions = ["suspend", "lift_suspension"]
+    inlines = [SuspensionInline, AppPlayerInline]
+    list_display = (*ClientAdmin.list_display, "is_suspended", "plays")
+    list_filter = (
+        *ClientAdmin.list_filter,
+        ("suspension", admin.EmptyFieldListFilter),
+        "player__kind",
+    )
+    list_select_related = ("owner", "suspension", "player")
+    actions = ["suspend", "lift_suspension", "mark_bot", "mark_client"]
 
     @admin.display(boolean=True, description="suspended")
     def is_suspended(self, app: Client) -> bool:
         return hasattr(app, "suspension")
+
+    @admin.display(description="who plays")
+    def plays(self, app: Client) -> str:
+        return selectors.app_kind(app=app)
+
+    @admin.action(description="Mark the selected apps as bots (their games leave the boards)")
+    def mark_bot(self, request: HttpRequest, queryset: QuerySet[Client]) -> None:
+        self._mark(request, queryset, AppKind.BOT)
+
+    @admin.action(description="Mark the selected apps as clients (a person plays through them)")
+    def mark_client(self, request: HttpRequest, queryset: QuerySet[Client]) -> None:
+        self._mark(request, queryset, AppKind.CLIENT)
+
+    def _mark(self, request: HttpRequest, queryset: QuerySet[Client], kind: AppKind) -> None:
+        games = sum(services.app_kind_set(app=app, kind=kind) for app in queryset)
+        messages.success(
+            request, f"Marked {queryset.count()} app(s) as {kind.value}; {games} game(s) re-marked."
+        )
 
     @admin.action(description="Suspend the selected apps (their tokens are refused)")
     def suspend(self, request: HttpRequest, queryset: QuerySet[Client]) -> None:
@@ -52,6 +85,10 @@ class AppAdmin(ClientAdmin):
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         for instance in formset.save(commit=False):
+            if isinstance(instance, AppPlayer):
+                # Through the service: the app's games are marked again with its kind.
+                services.app_kind_set(app=form.instance, kind=instance.kind)
+                continue
             if isinstance(instance, AppSuspension) and instance.suspended_by_id is None:
                 instance.suspended_by = _staff(request)
             instance.save()

@@ -1,5 +1,6 @@
 """What the accounts app stores beyond allauth's own models: a profile (guest or not, the name
-shown on leaderboards) and staff suspensions of third-party apps."""
+shown on leaderboards), staff suspensions of third-party apps, and whether an app is a client
+or a bot."""
 
 from __future__ import annotations
 
@@ -32,6 +33,34 @@ class AppSuspension(models.Model):
 
     def __str__(self) -> str:
         return f"suspension of {self.client_id}"
+
+
+class AppKind(models.TextChoices):
+    """Who plays through a third-party app, as its developer declares at registration."""
+
+    CLIENT = "client", "Client: a person plays through it"
+    BOT = "bot", "Bot: it plays by itself"
+
+
+class AppPlayer(models.Model):
+    """Whether a third-party app is a client a person plays through, or a bot that plays by
+    itself (its developer's declaration at registration; staff may change it). A bot's games
+    never rank: a game records the kind of the app that started or played it
+    (``Game.app_kind``), and every leaderboard leaves bots' games out (stats.selectors). An
+    app without a row (registered before apps declared it) is a client."""
+
+    client = models.OneToOneField(
+        Client, on_delete=models.CASCADE, primary_key=True, related_name="player"
+    )
+    kind = models.CharField(max_length=8, choices=AppKind.choices, default=AppKind.CLIENT)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "who plays"
+        verbose_name_plural = "who plays"
+
+    def __str__(self) -> str:
+        return f"{self.client_id}: {self.kind}"
 
 
 class Profile(models.Model):

@@ -106,10 +106,11 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         "moves",
         "created_at",
         "finished_at",
+        "app_kind",
         "replay_link",
     )
     list_select_related = ("owner",)
-    list_filter = ("mode", "variant", "status", "ranked", "daily_date", "created_at")
+    list_filter = ("mode", "variant", "status", "ranked", "app_kind", "daily_date", "created_at")
     search_fields = ("id", "owner__email")
     show_full_result_count = False
     fieldsets = (
@@ -143,8 +144,13 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
                     "daily_date",
                     "ranked",
                     "restarted_from",
+                    "known_deal",
                 )
             },
+        ),
+        (
+            "Played through an app (a bot's games never rank)",
+            {"fields": ("app", "app_kind")},
         ),
         ("Position now (all cards, for staff)", {"fields": ("position",)}),
         (

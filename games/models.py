@@ -12,10 +12,13 @@ import datetime
 import uuid
 from typing import Any
 
+from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from accounts.models import AppKind
 
 # Re-exported: how often a GameSnapshot is stored.
 from games.history import SNAPSHOT_INTERVAL as SNAPSHOT_INTERVAL
@@ -142,6 +145,25 @@ class Game(models.Model):
         default=False,
         help_text="The player's first attempt at the day's daily challenge (the one that ranks).",
     )
+    # A game of a deal the player had already seen whole when it began: a restart of a finished
+    # game, or a new game of a deal one of their earlier games showed (won, or its deal shown:
+    # games.services.revealed_to_player). It counts as played and won like any game, but sets
+    # no best time or fewest moves, is no clean win, neither extends nor ends a streak, and
+    # feeds no difficulty calibration (stats.models; docs/api.md, "Games of a known deal").
+    known_deal = models.BooleanField(
+        default=False,
+        help_text="Begun on a deal the player had already seen whole: no personal records.",
+    )
+
+    # The third-party app that started the game, or that played it by itself (a bot's first
+    # command on a game marks it), and that app's kind then (accounts.models.AppKind): null and
+    # "" for first-party play (the web client, a session token). The kind is kept on the game
+    # so that the mark stays if the app is deleted, and is re-marked when staff change the
+    # app's kind (accounts.oauth.services.app_kind_set). A bot's games never rank.
+    app = models.ForeignKey(
+        Client, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    app_kind = models.CharField(max_length=8, choices=AppKind.choices, blank=True, default="")
 
     # Not indexed: every query by status also names the owner, a date or a day, whose indexes
     # are far more selective; an index here would also make a command that changes the
@@ -172,6 +194,10 @@ class Game(models.Model):
             # The staff dashboard selects games by date ranges.
             models.Index(fields=["created_at"], name="game_created"),
             models.Index(fields=["finished_at"], name="game_finished"),
+            # An app's games, for re-marking them when staff change its kind and for the
+            # SET NULL of its deletion; partial: first-party games (most) are not in it. No
+            # command changes these columns, so commands stay HOT updates.
+            models.Index(fields=["app"], condition=Q(app__isnull=False), name="game_app"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -236,6 +262,36 @@ class Game(models.Model):
                 self.daily_date
             )
         return self.deal_supplied or self.is_finished
+
+
+class RankedDailyClaim(models.Model):
+    """A note that a player has had the day's ranked attempt at the daily challenge: the
+    anti-abuse record that keeps "one ranked attempt a day" when the games are gone.
+
+    ``Game.ranked`` says which game ranked, but it goes with the games: a player who deleted
+    their data (or their account, and signed up again) would get a second ranked attempt
+    after seeing the deal. These rows are not tied to the account (no foreign key), so no
+    deletion reaches them: one row per identity of the player when the ranked attempt began
+    (``games.services.ranked_identities``: their account, and a keyed hash of each of their
+    e-mail addresses, never the address itself), kept only until the day can no longer be
+    played ranked (``games.services.ranked_claims_purge``, daily).
+    """
+
+    identity = models.CharField(max_length=80)
+    day = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # One ranked attempt per identity and day, whatever races between two devices
+            # (or two accounts of one e-mail): the second insert fails here and the service
+            # makes that attempt practice. Also the index of the lookup by identity and day.
+            models.UniqueConstraint(fields=["identity", "day"], name="ranked_claim_unique_day")
+        ]
+        indexes = [models.Index(fields=["day"], name="ranked_claim_day")]
+
+    def __str__(self) -> str:
+        return f"ranked attempt of {self.identity[:12]}… on {self.day}"
 
 
 class AppendOnlyModel(models.Model):

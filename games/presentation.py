@@ -73,6 +73,19 @@ def hints_representation(game: Game, hints: HintsView) -> dict[str, Any]:
     }
 
 
+def played_by_app(game: Game) -> dict[str, Any] | None:
+    """The app behind the game (``Game.app``, ``Game.app_kind``), or None for first-party
+    play. Reads the app (one query by primary key) unless it is cached on the game."""
+    if not game.app_kind:
+        return None
+    app = game.app if game.app_id is not None else None
+    return {
+        "id": app.pk if app else None,
+        "name": app.name if app else None,
+        "kind": game.app_kind,
+    }
+
+
 def game_representation(
     game: Game, state: GameState | None = None, *, version: int | None = None
 ) -> dict[str, Any]:
@@ -123,6 +136,8 @@ def game_representation(
         "difficulty": game.difficulty or None,
         "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
+        "played_by_app": played_by_app(game),
+        "known_deal": game.known_deal,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,

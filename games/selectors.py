@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Count, ForeignKey, Q, QuerySet
 from django.http import Http404
+from django.utils.crypto import salted_hmac
 
 from games import history
 from games.engine.hints import Hint, ranked_hints
@@ -28,6 +30,7 @@ from games.models import (
     GameMode,
     GameSnapshot,
     GameStatus,
+    RankedDailyClaim,
     WinnableDeal,
 )
 from games.variants import deal_state
@@ -102,7 +105,8 @@ def game_list(
         games = games.filter(mode=mode)
     if variant:
         games = games.filter(variant=variant)
-    return games.order_by("-created_at", "-pk")
+    # The app of each game, for its representation (played_by_app), in the same query.
+    return games.select_related("app").order_by("-created_at", "-pk")
 
 
 def game_events(*, game: Game) -> QuerySet[GameEvent]:
@@ -249,11 +253,53 @@ class DailySummary:
     # measures behind them are not part of the summary.
     difficulty: str | None = None
     difficulty_score: int | None = None
+    # Whether a new attempt today would rank: False once the player has had the day's ranked
+    # attempt, even if its game was deleted since (games.models.RankedDailyClaim).
+    ranked_available: bool = True
+
+
+def ranked_identities(*, owner: User) -> list[str]:
+    """Who the player is for "one ranked daily attempt a day", in ways a deletion cannot
+    change (``RankedDailyClaim``): their account (its id and when it joined, so that a
+    reused id on SQLite is another account), and each of their e-mail addresses, normalised
+    (trimmed, case folded, a ``+tag`` of the local part dropped: one mailbox, one identity),
+    so an account deleted and made again with the same address is the same player. A guest
+    has no e-mail: its account alone. Each is a keyed hash (HMAC with the server's
+    SECRET_KEY): the ledger holds no address, and cannot be turned back into one."""
+    values = [f"user:{owner.pk}:{owner.date_joined.isoformat()}"]
+    addresses = {
+        owner.email,
+        *EmailAddress.objects.filter(user=owner).values_list("email", flat=True),
+    }
+    for address in sorted(filter(None, (_normalised_email(email) for email in addresses))):
+        values.append(f"email:{address}")
+    return [
+        salted_hmac("games.ranked_identity", value, algorithm="sha256").hexdigest()
+        for value in values
+    ]
+
+
+def _normalised_email(email: str) -> str:
+    local, at, domain = email.strip().casefold().rpartition("@")
+    if not at:
+        return ""
+    return f"{local.partition('+')[0]}@{domain}"
+
+
+def ranked_attempt_had(*, owner: User, day: datetime.date, identities: list[str]) -> bool:
+    """Whether the player has had the day's ranked attempt: a claim of one of their identities
+    (it outlives their games), or a ranked game of the day (begun before claims existed)."""
+    return (
+        RankedDailyClaim.objects.filter(identity__in=identities, day=day).exists()
+        or Game.objects.filter(
+            owner=owner, mode=GameMode.DAILY, daily_date=day, ranked=True
+        ).exists()
+    )
 
 
 def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
     """The player's standing on a day's challenge: their latest attempt, their ranked (first)
-    attempt, and whether any attempt was won."""
+    attempt, whether any attempt was won, and whether a new attempt would still rank."""
     attempts = Game.objects.filter(owner=owner, mode=GameMode.DAILY, daily_date=day)
     latest = attempts.order_by("-created_at", "-pk").first()
     deal = DailyDeal.objects.filter(date=day).values("difficulty_band", "difficulty_score").first()
@@ -266,6 +312,9 @@ def daily_summary(*, owner: User, day: datetime.date) -> DailySummary:
         deal_ready=deal is not None,
         difficulty=(deal["difficulty_band"] or None) if deal else None,
         difficulty_score=deal["difficulty_score"] if deal else None,
+        ranked_available=not ranked_attempt_had(
+            owner=owner, day=day, identities=ranked_identities(owner=owner)
+        ),
     )
 
 
@@ -325,7 +374,7 @@ class BandSummary:
 def difficulty_bands() -> BandSummary:
     """Every player's results per difficulty band (staff: the management command, the
     dashboard): the band each game was announced in (``Game.difficulty``), first attempts only
-    (a daily's ranked attempt, a winnable game that is not a restart), played as the
+    (a daily's ranked attempt, a winnable game that is not a restart; no known_deal), played as the
     statistics count them (won, resigned, or abandoned after a move)."""
     deals: dict[str, int] = {}
     unrated = 0
@@ -340,9 +389,9 @@ def difficulty_bands() -> BandSummary:
                 deals[band] = deals.get(band, 0) + count
             else:
                 unrated += count
-    first = Q(mode=GameMode.DAILY, ranked=True) | Q(
-        mode=GameMode.WINNABLE, restarted_from__isnull=True
-    )
+    first = (
+        Q(mode=GameMode.DAILY, ranked=True) | Q(mode=GameMode.WINNABLE, restarted_from__isnull=True)
+    ) & Q(known_deal=False)  # played knowing the deal: says nothing of how hard it is
     results: dict[str, tuple[int, int]] = {
         row["difficulty"]: (row["n"], row["won"])
         for row in Game.objects.filter(PLAYED & first)

@@ -10,12 +10,14 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
 from uuid import UUID
 
 import redis
+from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
@@ -24,6 +26,7 @@ from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.models import AppKind
 from accounts.services import account_lock
 from games import history, selectors
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
@@ -38,6 +41,7 @@ from games.engine.solver import compiled as solver_compiled
 from games.engine.variant_solver import compiled as variants_compiled
 from games.history import Command, GameFinishedError, GameState
 from games.models import (
+    DAILY_REVEAL_DAYS,
     FINISHED_STATUSES,
     PLAYED,
     SNAPSHOT_INTERVAL,
@@ -49,6 +53,7 @@ from games.models import (
     GameMode,
     GameSnapshot,
     GameStatus,
+    RankedDailyClaim,
     WinnableDeal,
     daily_reveal_moment,
 )
@@ -104,8 +109,28 @@ class VariantNotOfferedError(Exception):
     for new games (kept for the games begun in it)."""
 
 
-def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None = None) -> Game:
-    """A new game at version 0; the deal belongs to the game, not to an event.
+@dataclass(frozen=True, slots=True)
+class PlayingApp:
+    """The third-party app a request comes from (an access token's app), and its kind
+    (accounts.models.AppKind: ``client`` or ``bot``). None for first-party play."""
+
+    client: Client
+    kind: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == AppKind.BOT
+
+
+def game_create(
+    *,
+    owner: User,
+    choice: DealChoice,
+    idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
+) -> Game:
+    """A new game at version 0; the deal belongs to the game, not to an event. ``app``: the
+    third-party app that starts it (recorded on the game: a bot's games never rank).
 
     With an ``idempotency_key``, a retried create returns the game the first one made (a
     lost answer can be retried safely); the key reused for another request is refused.
@@ -141,9 +166,10 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
         raise VariantNotOfferedError(
             f"PySolFC numbers deal Scorpion only, not {variant}: give a seed or a deal code"
         )
-    creation = _Creation(owner, idempotency_key, fingerprint)
+    creation = _Creation(owner, idempotency_key, fingerprint, app)
     if choice.mode == GameMode.DAILY:
         daily = daily_deal_ensure(day=timezone.now().date())
+        identities = selectors.ranked_identities(owner=owner)
         return _create_game(
             creation,
             mode=GameMode.DAILY,
@@ -151,11 +177,13 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
             seed=daily.seed,
             daily_date=daily.date,
             difficulty=daily.difficulty_band,
-            # The first attempt of the day ranks, every later one is practice (docs/api.md).
-            # Only a hint: the partial unique constraint decides between racing creates.
-            ranked=not Game.objects.filter(
-                owner=owner, mode=GameMode.DAILY, daily_date=daily.date, ranked=True
-            ).exists(),
+            # The first attempt of the day ranks, every later one is practice (docs/api.md),
+            # even once the games are deleted (RankedDailyClaim). Only a hint: the unique
+            # constraints decide between racing creates (_create_game).
+            ranked=not selectors.ranked_attempt_had(
+                owner=owner, day=daily.date, identities=identities
+            ),
+            claims=identities,
         )
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
@@ -187,16 +215,22 @@ def game_create(*, owner: User, choice: DealChoice, idempotency_key: str | None 
     )
 
 
-def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = None) -> Game:
+def game_restart(
+    *,
+    owner: User,
+    game_id: UUID,
+    idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
+) -> Game:
     """A new game with the same deal as the given one (docs/rules.md, restart). A restarted daily
-    game is practice: only the first attempt of the day ranks."""
+    game is practice: only the first attempt of the day ranks. ``app`` as for ``game_create``."""
     original = selectors.game_get(owner=owner, game_id=game_id)
     fingerprint = _fingerprint(["restart", str(original.pk)])
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
         return prior
     return _create_game(
-        _Creation(owner, idempotency_key, fingerprint),
+        _Creation(owner, idempotency_key, fingerprint, app),
         mode=original.mode,
         variant=original.variant,
         deal_code=original.deal_code,
@@ -211,11 +245,13 @@ def game_restart(*, owner: User, game_id: UUID, idempotency_key: str | None = No
 
 @dataclass(frozen=True, slots=True)
 class _Creation:
-    """Who creates a game, and the Idempotency-Key (with its request's fingerprint) if any."""
+    """Who creates a game, the Idempotency-Key (with its request's fingerprint) if any, and
+    the third-party app the request comes from, if any."""
 
     owner: User
     key: str | None
     fingerprint: str
+    app: PlayingApp | None = None
 
 
 def _fingerprint(request: list[Any]) -> str:
@@ -233,6 +269,18 @@ def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game |
     return prior
 
 
+# How long a day's claims are kept after it: a day, so that a clock skew between servers
+# around midnight cannot free the day again while it is still "today" somewhere.
+RANKED_CLAIM_KEPT = datetime.timedelta(days=1)
+
+
+def ranked_claims_purge(*, today: datetime.date) -> int:
+    """Delete the claims of days no attempt can rank any more (a ranked attempt begins on its
+    own day only): the ledger keeps no more than it needs. Returns how many went."""
+    deleted, _ = RankedDailyClaim.objects.filter(day__lt=today - RANKED_CLAIM_KEPT).delete()
+    return deleted
+
+
 def _create_game(
     creation: _Creation,
     *,
@@ -246,8 +294,12 @@ def _create_game(
     difficulty: str = "",
     restarted_from: Game | None = None,
     ranked: bool = False,
+    claims: Sequence[str] = (),
 ) -> Game:
     state = deal_state(deal_code, variant)
+    known_deal = (restarted_from is not None and restarted_from.is_finished) or _deal_seen(
+        owner=creation.owner, variant=variant, deal_code=deal_code
+    )
     fields: dict[str, Any] = {
         "owner": creation.owner,
         "mode": mode,
@@ -259,10 +311,13 @@ def _create_game(
         "daily_date": daily_date,
         "difficulty": difficulty,
         "restarted_from": restarted_from,
+        "known_deal": known_deal,
         "state": state.to_dict(),
         "status": state.status,
         "creation_key": creation.key,
         "creation_fingerprint": creation.fingerprint if creation.key else "",
+        "app": creation.app.client if creation.app else None,
+        "app_kind": creation.app.kind if creation.app else "",
     }
     try:
         # A savepoint: two racing creates with the same key collide on the unique
@@ -278,6 +333,14 @@ def _create_game(
                 and not Game.objects.filter(pk=restarted_from.pk).exists()
             ):
                 raise Http404("no such game")  # erased meanwhile, with the player's data
+            if ranked:
+                # The player's identities claim the day's ranked attempt in the same savepoint
+                # as the game: two racing first attempts (two devices, or two accounts of one
+                # e-mail) collide on the claims' unique constraint, and the loser is practice.
+                assert daily_date is not None  # only a daily game ranks (a check constraint)
+                RankedDailyClaim.objects.bulk_create(
+                    [RankedDailyClaim(identity=identity, day=daily_date) for identity in claims]
+                )
             game = Game.objects.create(**fields, ranked=ranked)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
@@ -295,6 +358,30 @@ def _create_game(
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     return game
+
+
+def revealed_to_player(*, today: datetime.date) -> Q:
+    """The games whose whole deal their player has seen: won (every card ends face up), or
+    whose deal the game shows (``Game.reveals_deal``: any finished game or a supplied deal;
+    a daily game once its day and the next are over). A new game of such a deal is a game of
+    a known deal (``Game.known_deal``)."""
+    return (
+        Q(status=GameStatus.WON)
+        | (~Q(mode=GameMode.DAILY) & (Q(deal_supplied=True) | Q(status__in=FINISHED_STATUSES)))
+        | Q(mode=GameMode.DAILY, daily_date__lte=today - datetime.timedelta(days=DAILY_REVEAL_DAYS))
+    )
+
+
+def _deal_seen(*, owner: User, variant: str, deal_code: str) -> bool:
+    """Whether one of the player's games has shown them this deal whole (``Game.known_deal``).
+    One query on the owner's index, read before the game is created: a game finishing
+    meanwhile on another device makes the next game of the deal one of a known deal, not this
+    one."""
+    return (
+        Game.objects.filter(owner=owner, variant=variant, deal_code=deal_code)
+        .filter(revealed_to_player(today=timezone.now().date()))
+        .exists()
+    )
 
 
 def _created(game: Game) -> None:
@@ -425,8 +512,11 @@ def game_execute_command(
     command: Command,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    app: PlayingApp | None = None,
 ) -> CommandResult:
-    """Apply one command: append its event and update the projection, atomically.
+    """Apply one command: append its event and update the projection, atomically. A command
+    of a bot (``app``) marks the game as played by it (``Game.app_kind``): a game a person
+    started and a bot played never ranks either.
 
     Why this is safe under concurrency, on any number of web processes:
     - Each attempt reads the game, computes the new state with the engine, then writes with a
@@ -483,6 +573,10 @@ def game_execute_command(
         }
         if outcome.event_type == "undo":
             changes["undo_count"] = game.undo_count + 1
+        if app is not None and app.is_bot and game.app_kind != AppKind.BOT:
+            # In the same compare-and-set as the command: no bot's move lands unmarked.
+            changes["app_id"] = app.client.pk
+            changes["app_kind"] = AppKind.BOT
         if game.started_at is None and outcome.event_type in ("move", "deal"):
             changes["started_at"] = now
         finishing = new_status in FINISHED_STATUSES
@@ -509,6 +603,8 @@ def game_execute_command(
         # Live streams get the event once it is durable (a lost publish is repaired from the
         # log by the stream itself). Outside a transaction the statement above has committed
         # already, and on_commit runs at once.
+        if app is not None and game.app_id == app.client.pk:
+            game.app = app.client  # the answer names the app without reading it again
         transaction.on_commit(
             partial(publish.game_event_committed, game, new_state, event), robust=True
         )
@@ -908,15 +1004,16 @@ class DifficultyChange:
 
 def _counted_games(deal: DailyDeal | WinnableDeal) -> models.QuerySet[Game]:
     """The games whose result calibrates a deal: first attempts, played (won, resigned, or
-    abandoned after a move, as the statistics count them). For the daily, the ranked first
-    attempt of each player; for the winnable pool, games that are not restarts."""
+    abandoned after a move, as the statistics count them), none of a known deal. For the daily, the
+    ranked first attempt of each player; for the winnable pool, games that are not restarts."""
     if isinstance(deal, DailyDeal):
         games = Game.objects.filter(mode=GameMode.DAILY, daily_date=deal.date, ranked=True)
     else:
         games = Game.objects.filter(
             mode=GameMode.WINNABLE, deal_code=deal.deal_code, restarted_from__isnull=True
         )
-    return games.filter(PLAYED)
+    # A game of a known deal, or a bot's, says nothing of how hard the deal is for people.
+    return games.filter(PLAYED, known_deal=False).exclude(app_kind=AppKind.BOT)
 
 
 def _deal_label(deal: DailyDeal | WinnableDeal) -> str:

@@ -36,10 +36,12 @@ def flush_hint_counts() -> None:
 
 @shared_task(**RELIABLE, soft_time_limit=600, time_limit=660)
 def ensure_daily_deals(days_ahead: int = DAYS_AHEAD) -> None:
-    """Keep today's deal and the next ``days_ahead`` days' certified."""
+    """Keep today's deal and the next ``days_ahead`` days' certified; forget the ranked
+    attempts' claims of days that can no longer rank (games.models.RankedDailyClaim)."""
     today = timezone.now().date()
     services.daily_deals_ensure_ahead(today=today, days_ahead=days_ahead)
     services.daily_deals_rate_backlog(today=today)
+    services.ranked_claims_purge(today=today)
 
 
 @shared_task(**RELIABLE, soft_time_limit=300, time_limit=360)

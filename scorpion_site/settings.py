@@ -567,7 +567,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # One enum for every field that names a difficulty band (games.models.DifficultyBand).
-    "ENUM_NAME_OVERRIDES": {"DifficultyEnum": "games.models.DifficultyBand"},
+    "ENUM_NAME_OVERRIDES": {
+        "DifficultyEnum": "games.models.DifficultyBand",
+        "AppKindEnum": "accounts.models.AppKind",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "scorpion_site.schema.add_problems_and_strict_requests",

@@ -29,6 +29,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
 from django.db.models.functions import TruncDate
 
+from accounts.models import AppKind
 from games.models import DailyDeal, Game, GameMode, GameStatus, WinnableDeal
 from games.variants import variant_choices
 from infrastructure import liveness
@@ -116,6 +117,15 @@ class DealSupply:
 
 
 @dataclass(frozen=True, slots=True)
+class BotGames:
+    """Games of bots (``Game.app_kind``: an app that plays by itself started or played them):
+    counted in the figures above like any game, never ranked on a leaderboard."""
+
+    today: int
+    period: int  # in the series' days, today included
+
+
+@dataclass(frozen=True, slots=True)
 class Dashboard:
     now: datetime.datetime
     today: datetime.date
@@ -127,6 +137,7 @@ class Dashboard:
     queue: QueueStatus
     supply: DealSupply
     liveness: liveness.Liveness
+    bots: BotGames
 
 
 def player_counts(*, today: datetime.date) -> PlayerCounts:
@@ -188,6 +199,14 @@ def games_per_day(*, today: datetime.date, days: int = SERIES_DAYS) -> list[Game
         GamesDay(day=day, started=started.get(day, 0), won=won.get(day, 0))
         for day in _series_days(today=today, days=days)
     ]
+
+
+def bot_games(*, today: datetime.date, days: int = SERIES_DAYS) -> BotGames:
+    """One conditional count over the games created in the period (the created_at index)."""
+    counts = Game.objects.filter(
+        app_kind=AppKind.BOT, created_at__gte=day_start(today - datetime.timedelta(days=days - 1))
+    ).aggregate(today=Count("pk", filter=Q(created_at__gte=day_start(today))), period=Count("pk"))
+    return BotGames(today=counts["today"], period=counts["period"])
 
 
 def win_rate_by_mode() -> list[WinRate]:
@@ -310,4 +329,5 @@ def dashboard(*, now: datetime.datetime, days: int = SERIES_DAYS) -> Dashboard:
         queue=queue_status(redis_url=settings.REDIS_URL),
         supply=deal_supply(now=now, today=today),
         liveness=liveness.read(redis_url=settings.REDIS_URL, now=now),
+        bots=bot_games(today=today, days=days),
     )

@@ -25,6 +25,13 @@ Definitions (docs/api.md repeats them for clients):
   ends it; games still being played do not. ``current_streak`` is the run of wins at the end
   of that order.
 - clean win: a win with ``undo_count == 0`` and ``hint_count == 0``.
+- game of a known deal (``Game.known_deal``, a "replay"): a game begun on a deal the player
+  had already seen whole (a restart of a finished game, a new game of a deal an earlier game
+  of theirs showed). It
+  counts as played, won, resigned or abandoned like any game, and its time counts in the
+  average; but it sets no best time or fewest moves, is no clean win, neither extends nor
+  ends a streak (the streak skips it), and feeds no difficulty calibration: records made
+  knowing the deal would be no records.
 - daily practice: a daily game that is not the player's ranked first attempt of the day
   (``Game.ranked``) has the row ``daily_practice``, not ``daily``: the ``daily`` figures are
   the player's record at the challenge itself, one attempt a day. Practice counts in the

@@ -23,6 +23,7 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from accounts.models import AppKind
 from games.models import (
     COUNTED_ABANDON,
     PLAYED,
@@ -219,8 +220,9 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
     """The player's figures per variant, in the registry's order (Scorpion first), every
     variant listed: one GROUP BY over the player's games (the owner's index), with the same
     definitions as the stored rows (stats.models: an abandoned game counts only if it was
-    started; a win's time is ``win_time_expression``)."""
+    started; a win's time is ``win_time_expression``; a game of a known deal sets no record)."""
     won = Q(status=GameStatus.WON)
+    record = won & Q(known_deal=False)
     rows: dict[str, dict[str, Any]] = {
         row["variant"]: dict(row)
         for row in Game.objects.filter(owner=user)
@@ -231,9 +233,9 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
             won=Count("pk", filter=won),
             resigned=Count("pk", filter=Q(status=GameStatus.RESIGNED)),
             abandoned=Count("pk", filter=COUNTED_ABANDON),
-            best_time=Min(win_time_expression(), filter=won),
-            fewest_moves=Min("moves", filter=won),
-            clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
+            best_time=Min(win_time_expression(), filter=record),
+            fewest_moves=Min("moves", filter=record),
+            clean_wins=Count("pk", filter=record & Q(undo_count=0, hint_count=0)),
         )
     }
     figures = []
@@ -331,14 +333,25 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
     return start, start + datetime.timedelta(days=1)
 
 
+def ranking_games() -> QuerySet[Game]:
+    """The games any leaderboard or public result may count, before each board's own rules:
+    the games of active accounts only, and never a bot's (``Game.app_kind``: an app that plays
+    by itself started or played it). Staff deactivate a cheater's account (``is_active``
+    unticked): their results leave every board at once and come back if the account is
+    reactivated; nothing is deleted. Every board starts from here (tests/stats/
+    test_fair_boards.py checks each one)."""
+    return Game.objects.filter(owner__is_active=True).exclude(app_kind=AppKind.BOT)
+
+
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
     """The wins that count for a day: each player's ranked attempt (their first game of that
     day's daily deal, ``Game.ranked``), begun on that UTC day and won before the deal is shown
     to players (``daily_reveal_moment``: the end of the next day), so a game begun at 23:59
     and won after midnight counts for the day it was begun on. Later attempts of the day, new
-    ones or restarts, are practice and never rank: by then the player has seen the deal."""
+    ones or restarts, are practice and never rank: by then the player has seen the deal.
+    Only the games ``ranking_games`` lets rank."""
     start, end = _day_bounds(day)
-    return Game.objects.filter(
+    return ranking_games().filter(
         mode=GameMode.DAILY,
         # The daily challenge is dealt in Scorpion only (games.variants.CERTIFIED_VARIANTS),
         # so its leaderboard is Scorpion's; said here too, so it stays so.
@@ -438,17 +451,22 @@ class GameResult:
         return self.game.status == GameStatus.WON
 
     @property
+    def sets_records(self) -> bool:
+        """A win that may set a record: not of a known deal (stats.models)."""
+        return self.won and not self.game.known_deal
+
+    @property
     def best_time(self) -> bool:
         """A win faster than every earlier win of its kind (the first win is one)."""
         return (
-            self.won
+            self.sets_records
             and self.time is not None
             and (self.previous_best_time is None or self.time < self.previous_best_time)
         )
 
     @property
     def fewest_moves(self) -> bool:
-        return self.won and (
+        return self.sets_records and (
             self.previous_fewest_moves is None or self.game.moves < self.previous_fewest_moves
         )
 
@@ -481,8 +499,11 @@ def game_result(*, game: Game) -> GameResult:
                 | Q(finished_at=game.finished_at, pk__lt=game.pk)
             )
         )
+        # Records are those of earlier wins that could set one: not games of known deals.
         previous = earlier.aggregate(
-            time=Min(win_time_expression()), moves=Min("moves"), n=Count("pk")
+            time=Min(win_time_expression(), filter=Q(known_deal=False)),
+            moves=Min("moves", filter=Q(known_deal=False)),
+            n=Count("pk"),
         )
     overall = PlayerStats.objects.filter(user_id=game.owner_id, mode=ALL_MODES).first()
     rank = count = None

@@ -47,6 +47,7 @@ class FinishedGame:
     hint_count: int
     started_at: datetime.datetime | None
     finished_at: datetime.datetime
+    known_deal: bool = False  # begun on a deal the player had seen whole: no records (stats.models)
 
     @property
     def won(self) -> bool:
@@ -60,7 +61,7 @@ class FinishedGame:
 
     @property
     def clean(self) -> bool:
-        return self.won and self.undo_count == 0 and self.hint_count == 0
+        return self.won and not self.known_deal and self.undo_count == 0 and self.hint_count == 0
 
     @property
     def order_key(self) -> tuple[datetime.datetime, UUID]:
@@ -123,6 +124,7 @@ def stats_record_game_finished(*, game: Game) -> None:
             "hint_count",
             "started_at",
             "finished_at",
+            "known_deal",
         )
         .first()
     )
@@ -139,6 +141,7 @@ def stats_record_game_finished(*, game: Game) -> None:
         hint_count=fresh.hint_count,
         started_at=fresh.started_at,
         finished_at=fresh.finished_at,
+        known_deal=fresh.known_deal,
     )
     user_id = fresh.owner_id
     rows = _lock_rows(user_id=user_id)
@@ -154,27 +157,35 @@ def stats_record_game_finished(*, game: Game) -> None:
 
 
 def _count(stats: PlayerStats, game: FinishedGame) -> None:
-    """Add one finished game, the latest by (finished_at, id), to a row (in memory)."""
+    """Add one finished game, the latest by (finished_at, id), to a row (in memory). A game of
+    a known deal counts as played (and won or not) and in the average time, and touches no
+    record: best time, fewest moves, clean wins, streaks (stats.models)."""
     if game.won:
         stats.won += 1
-        stats.current_streak += 1
-        stats.best_streak = max(stats.best_streak, stats.current_streak)
-        time = game.win_time
-        stats.best_time = time if stats.best_time is None else min(stats.best_time, time)
-        stats.fewest_moves = (
-            game.moves if stats.fewest_moves is None else min(stats.fewest_moves, game.moves)
-        )
-        stats.total_win_time += time
-        if game.clean:
-            stats.clean_wins += 1
+        stats.total_win_time += game.win_time
+    elif game.status == GameStatus.ABANDONED:
+        stats.abandoned += 1
     else:
-        if game.status == GameStatus.ABANDONED:
-            stats.abandoned += 1
-        else:
-            stats.resigned += 1
-        stats.current_streak = 0
+        stats.resigned += 1
+    if not game.known_deal:
+        _count_records(stats, game)
     stats.last_finished_at = game.finished_at
     stats.last_finished_game = game.id
+
+
+def _count_records(stats: PlayerStats, game: FinishedGame) -> None:
+    if not game.won:
+        stats.current_streak = 0
+        return
+    stats.current_streak += 1
+    stats.best_streak = max(stats.best_streak, stats.current_streak)
+    time = game.win_time
+    stats.best_time = time if stats.best_time is None else min(stats.best_time, time)
+    stats.fewest_moves = (
+        game.moves if stats.fewest_moves is None else min(stats.fewest_moves, game.moves)
+    )
+    if game.clean:
+        stats.clean_wins += 1
 
 
 def stats_recompute(*, user: User) -> dict[str, PlayerStats]:
@@ -193,13 +204,14 @@ def _recompute_locked(*, user_id: int, rows: dict[str, PlayerStats]) -> dict[str
     streaks from one pass over the statuses of finished games in order of finishing."""
     finished = counted_games(user_id=user_id)
     won = Q(status=GameStatus.WON)
+    record = won & Q(known_deal=False)  # a game of a known deal sets no record (stats.models)
     aggregates: dict[str, Any] = {
         "won": Count("pk", filter=won),
         "resigned": Count("pk", filter=Q(status=GameStatus.RESIGNED)),
         "abandoned": Count("pk", filter=Q(status=GameStatus.ABANDONED)),
-        "clean_wins": Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
-        "best_time": Min(win_time_expression(), filter=won),
-        "fewest_moves": Min("moves", filter=won),
+        "clean_wins": Count("pk", filter=record & Q(undo_count=0, hint_count=0)),
+        "best_time": Min(win_time_expression(), filter=record),
+        "fewest_moves": Min("moves", filter=record),
         "total_win_time": Sum(win_time_expression(), filter=won),
     }
     figures: dict[str, dict[str, Any]] = {
@@ -215,12 +227,17 @@ def _recompute_locked(*, user_id: int, rows: dict[str, PlayerStats]) -> dict[str
     ordered = (
         finished.annotate(row=stats_mode_expression())
         .order_by("finished_at", "pk")
-        .values_list("row", "status", "finished_at", "pk")
+        .values_list("row", "status", "finished_at", "pk", "known_deal")
     )
-    for mode, status, finished_at, game_id in ordered.iterator(chunk_size=2000):
+    for mode, status, finished_at, game_id, known_deal in ordered.iterator(chunk_size=2000):
         assert finished_at is not None  # a finished game has its time (a check constraint)
         for key in (mode, ALL_MODES):
-            streaks[key].add(won=status == GameStatus.WON, finished_at=finished_at, game=game_id)
+            streaks[key].add(
+                won=status == GameStatus.WON,
+                finished_at=finished_at,
+                game=game_id,
+                known_deal=known_deal,
+            )
 
     for mode, stats in rows.items():
         values = figures.get(mode, {})
@@ -247,9 +264,12 @@ class _Streak:
         self.last_finished_at: datetime.datetime | None = None
         self.last_game: UUID | None = None
 
-    def add(self, *, won: bool, finished_at: datetime.datetime, game: UUID) -> None:
-        self.current = self.current + 1 if won else 0
-        self.best = max(self.best, self.current)
+    def add(
+        self, *, won: bool, finished_at: datetime.datetime, game: UUID, known_deal: bool = False
+    ) -> None:
+        if not known_deal:  # a game of a known deal neither extends nor ends a streak
+            self.current = self.current + 1 if won else 0
+            self.best = max(self.best, self.current)
         self.last_finished_at = finished_at
         self.last_game = game
 

@@ -153,3 +153,20 @@ def _live_server_quiet_for_flush(request: pytest.FixtureRequest) -> Iterator[Non
     live_server_gate.open()
     yield
     live_server_gate.close_and_drain()
+
+
+# --- Today's daily challenge, with a deal whose winning line the tests know ---
+
+
+@pytest.fixture
+def today(db: None) -> Any:
+    """Today (UTC), its daily challenge dealt the first won deal of tests/data (its winning line
+    is ``tests.stats.conftest.LINE``), so tests can play the daily through the API."""
+    from django.utils import timezone
+
+    from games.models import DailyDeal
+    from tests.stats.conftest import CODE, LINE, certified
+
+    day = timezone.now().date()
+    DailyDeal.objects.create(date=day, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
+    return day

@@ -1,4 +1,5 @@
-"""The developer's form for an app: a name, redirect URIs, and (once) public or confidential."""
+"""The developer's form for an app: a name, redirect URIs, and (once) public or confidential,
+and whether a person plays through it or it plays by itself (a bot)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from urllib.parse import urlsplit
 
 from django import forms
 from django.core.exceptions import ValidationError
+
+from accounts.models import AppKind
 
 MAX_REDIRECT_URIS = 10
 MAX_REDIRECT_URI_LENGTH = 500
@@ -117,7 +120,24 @@ class NewAppForm(AppForm):
         widget=forms.RadioSelect,
         initial="public",
     )
-    field_order = ["name", "kind", "redirect_uris"]
+    app_kind = forms.ChoiceField(
+        label="Who plays",
+        choices=[
+            (
+                AppKind.CLIENT.value,
+                "A person: players play through your app (a game client, a terminal client, "
+                "an app that shows their games); their results may rank on the leaderboards",
+            ),
+            (
+                AppKind.BOT.value,
+                "Your app: it chooses moves by itself (a bot, a solver, an engine); its games "
+                "count in the player's statistics but never rank on a leaderboard",
+            ),
+        ],
+        widget=forms.RadioSelect,
+        help_text="Staff may change it if your app plays otherwise than declared.",
+    )
+    field_order = ["name", "kind", "app_kind", "redirect_uris"]
 
     def is_public(self) -> bool:
         return self.cleaned_data.get("kind") == "public"

@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.guests import is_guest
+from accounts.models import AppKind
 from accounts.oauth import selectors, services
 from accounts.oauth.forms import AppForm, NewAppForm
 from accounts.oauth.login import player_login_required
@@ -138,6 +139,7 @@ def developer_app_new(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 redirect_uris=form.cleaned_data["redirect_uris"],
                 public=form.is_public(),
+                kind=form.cleaned_data["app_kind"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -168,6 +170,7 @@ def _detail(
         "secret": secret,
         "created": created,
         "suspended": hasattr(app, "suspension"),
+        "bot": selectors.app_kind(app=app) == AppKind.BOT,
         "grant_types": app.get_grant_types(),
         "page": "apps",
     }

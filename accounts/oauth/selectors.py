@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
 
-from accounts.models import AppSuspension
+from accounts.models import AppKind, AppPlayer, AppSuspension
 from accounts.scopes import ALL_SCOPES
 
 # The app of players' personal access tokens (accounts.oauth.services, made on the first one):
@@ -22,6 +22,20 @@ PERSONAL_CLIENT_ID = "personal-access-tokens"
 # The tokens that are a player's standing grant to an app (an authorization code is a step
 # of a flow, spent within a minute).
 GRANT_TOKEN_TYPES = (Token.Type.ACCESS_TOKEN, Token.Type.REFRESH_TOKEN)
+
+
+def app_kind(*, app: Client) -> str:
+    """Whether people play through the app (``client``) or it plays by itself (``bot``): its
+    developer's declaration, or staff's; an app registered before the question is a client.
+    Reads ``app.player`` (one query, none if fetched with ``select_related("player")``)."""
+    player: AppPlayer | None = getattr(app, "player", None)  # None: no row
+    return player.kind if player is not None else AppKind.CLIENT
+
+
+def app_with_kind(*, client_id: str) -> tuple[Client, str] | None:
+    """The app and its kind (``app_kind``), in one query; None if the app is gone."""
+    app = Client.objects.select_related("player").filter(pk=client_id).first()
+    return None if app is None else (app, app_kind(app=app))
 
 
 def app_is_suspended(*, client_id: str) -> bool:

@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.guests import is_guest
-from accounts.models import AppSuspension, SpentRefreshToken
+from accounts.models import AppKind, AppPlayer, AppSuspension, SpentRefreshToken
 from accounts.oauth.selectors import PERSONAL_CLIENT_ID
 from accounts.scopes import ALL_SCOPES, API_SCOPES
+from games.models import Game
 
 MAX_APPS_PER_DEVELOPER = 20
 GUESTS_REGISTER_NO_APPS = (
@@ -34,11 +35,17 @@ _PUBLIC_GRANTS = [*_BASE_GRANTS, Client.GrantType.DEVICE_CODE]
 
 
 def app_register(
-    *, owner: User, name: str, redirect_uris: list[str], public: bool
+    *,
+    owner: User,
+    name: str,
+    redirect_uris: list[str],
+    public: bool,
+    kind: str = AppKind.CLIENT,
 ) -> tuple[Client, str | None]:
-    """A new app of the developer, allowed every scope (each player chooses what to grant).
-    Answers the app and, for a confidential app, its secret: shown once, stored hashed. A
-    guest registers none (``GUESTS_REGISTER_NO_APPS``)."""
+    """A new app of the developer, allowed every scope (each player chooses what to grant),
+    with its declared ``kind``: a client people play through, or a bot (whose games never
+    rank). Answers the app and, for a confidential app, its secret: shown once, stored
+    hashed. A guest registers none (``GUESTS_REGISTER_NO_APPS``)."""
     if is_guest(owner):
         raise ValidationError(GUESTS_REGISTER_NO_APPS)
     with transaction.atomic():
@@ -67,7 +74,18 @@ def app_register(
             secret = get_adapter().generate_client_secret()
             app.set_secret(secret)
         app.save()
+        AppPlayer.objects.create(client=app, kind=AppKind(kind))
     return app, secret
+
+
+def app_kind_set(*, app: Client, kind: str) -> int:
+    """Staff's decision that an app is a client or a bot: recorded, and every game the app
+    started or played by itself is marked again, so a bot found out leaves every leaderboard
+    at once (and a mistake is undone the same way). Answers how many games were marked."""
+    kind = AppKind(kind)
+    with transaction.atomic():
+        AppPlayer.objects.update_or_create(client=app, defaults={"kind": kind})
+        return Game.objects.filter(app=app).exclude(app_kind=kind).update(app_kind=kind)
 
 
 def app_update(*, app: Client, name: str, redirect_uris: list[str]) -> Client:
@@ -174,7 +192,12 @@ def _personal_tokens_app() -> Client:
     """The app that personal access tokens belong to (allauth keeps every access token under
     an app), made on the first token. It has no owner, no secret anyone knows, no grant type,
     no response type and no redirect URI: no OAuth flow can issue a token for it, only
-    ``personal_token_create``. Staff may suspend it (every personal token stops) like any."""
+    ``personal_token_create``. Staff may suspend it (every personal token stops) like any.
+
+    It is a bot (``AppKind.BOT``): a personal token is for the player's own scripts, and a
+    script that plays is a bot, so its games count in the player's statistics but never rank
+    (a player's own solver would otherwise top the daily's board). People play through their
+    session or through a client app."""
     app, created = Client.objects.get_or_create(
         id=PERSONAL_CLIENT_ID,
         defaults={
@@ -191,6 +214,7 @@ def _personal_tokens_app() -> Client:
         app.set_redirect_uris([])
         app.set_secret(get_adapter().generate_client_secret())  # thrown away: no one knows it
         app.save()
+    AppPlayer.objects.get_or_create(client=app, defaults={"kind": AppKind.BOT})
     return app
 
 

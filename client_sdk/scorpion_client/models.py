@@ -83,6 +83,8 @@ Copy = Literal["upper", "lower"]
 GameStatus = Literal["playing", "stuck", "won", "resigned", "abandoned"]
 # A certified deal's difficulty band (docs/difficulty.md).
 Difficulty = Literal["easy", "medium", "hard"]
+# Who plays through a third-party app: a person (client), or the app by itself (bot).
+AppKind = Literal["client", "bot"]
 CommandType = Literal["move", "deal", "undo", "redo", "resign"]
 # What the log holds: the commands, and "abandon", written by the server when the player
 # starts another game of the same kind (a client never sends it).
@@ -237,6 +239,27 @@ def _extra(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
 
 
 @dataclass
+class PlayedByApp:
+    """The third-party app behind a game: the one that started it, or a bot that played it.
+    ``kind`` is ``client`` (a person plays through it) or ``bot`` (it plays by itself: its
+    games never rank). ``id`` and ``name`` are None if the app was deleted since."""
+
+    kind: AppKind
+    id: str | None = None
+    name: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlayedByApp:
+        return cls(
+            kind=cast(AppKind, _str(data["kind"])),
+            id=_opt_str(data.get("id")),
+            name=_opt_str(data.get("name")),
+            extra=_extra(data, ("kind", "id", "name")),
+        )
+
+
+@dataclass
 class Column:
     """One tableau column: ``hidden`` face-down cards at the bottom, then ``cards`` face up,
     bottom to top."""
@@ -283,6 +306,8 @@ _GAME_KEYS = (
     "difficulty",
     "ranked",
     "restarted_from",
+    "played_by_app",
+    "known_deal",
     "created_at",
     "updated_at",
     "started_at",
@@ -305,7 +330,10 @@ class Game:
     family (7 or 10 ``columns``); ``reserve``: Three Blind Mice's face-up reserve cards, picked
     from column ``len(columns) + i`` (empty in the other variants).
     the first move to the end (or to the answer). ``difficulty``: for daily and winnable
-    games, the deal's band as announced when the game began (None otherwise).
+    games, the deal's band as announced when the game began (None otherwise). ``known_deal``:
+    begun on a deal the player had already seen whole; it sets no personal record.
+    ``played_by_app``: the third-party app that started it or a bot that played it (None for
+    the player's own play); a bot's games never rank.
     """
 
     id: str
@@ -327,6 +355,8 @@ class Game:
     difficulty: Difficulty | None = None
     ranked: bool = False
     restarted_from: str | None = None
+    played_by_app: PlayedByApp | None = None
+    known_deal: bool = False
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     started_at: dt.datetime | None = None
@@ -379,6 +409,10 @@ class Game:
             difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
             ranked=_bool(data.get("ranked")),
             restarted_from=_opt_str(data.get("restarted_from")),
+            played_by_app=None
+            if data.get("played_by_app") is None
+            else PlayedByApp.from_json(data["played_by_app"]),
+            known_deal=_bool(data.get("known_deal")),
             created_at=_opt_datetime(data.get("created_at")),
             updated_at=_opt_datetime(data.get("updated_at")),
             started_at=_opt_datetime(data.get("started_at")),
@@ -800,9 +834,10 @@ class Page(Generic[T]):
 class Daily:
     """Today's challenge for the caller: ``game`` is their latest attempt's id (or None),
     ``ranked_game`` their first attempt's, the only one that ranks (later ones are practice);
-    ``solved``: some attempt, practice included, was won. ``difficulty`` and
-    ``difficulty_score``: the day's band and score (0-100), announced before play (None until
-    the deal is certified and rated)."""
+    ``solved``: some attempt, practice included, was won; ``ranked_available``: a new attempt
+    would rank (False once the day's ranked attempt was had, even if deleted since).
+    ``difficulty`` and ``difficulty_score``: the day's band and score (0-100), announced
+    before play (None until the deal is certified and rated)."""
 
     date: dt.date
     game: str | None = None
@@ -810,6 +845,7 @@ class Daily:
     ranked_game: str | None = None
     ranked_status: GameStatus | None = None
     solved: bool = False
+    ranked_available: bool = True
     attempts: int | None = None
     deal_ready: bool | None = None
     difficulty: Difficulty | None = None
@@ -827,6 +863,7 @@ class Daily:
             ranked_game=_opt_str(data.get("ranked_game")),
             ranked_status=cast("GameStatus | None", _opt_str(data.get("ranked_status"))),
             solved=_bool(data.get("solved")),
+            ranked_available=_bool(data.get("ranked_available", True)),
             attempts=_opt_int(data.get("attempts")),
             deal_ready=_opt_bool(data.get("deal_ready")),
             difficulty=cast("Difficulty | None", _opt_str(data.get("difficulty"))),
@@ -840,6 +877,7 @@ class Daily:
                     "ranked_game",
                     "ranked_status",
                     "solved",
+                    "ranked_available",
                     "attempts",
                     "deal_ready",
                     "difficulty",

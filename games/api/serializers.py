@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.models import AppKind
 from games.deal_choice import DealChoice
 from games.engine.cards import parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
@@ -399,6 +400,18 @@ class ColumnSerializer(serializers.Serializer[Any]):
     )
 
 
+class PlayedByAppSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(
+        allow_null=True, help_text="The app's client id; null if the app was deleted since."
+    )
+    name = serializers.CharField(allow_null=True, help_text="Null if the app was deleted since.")
+    kind = serializers.ChoiceField(
+        choices=AppKind.choices,
+        help_text="client: a person plays through the app; bot: it plays by itself (declared "
+        "by its developer, or decided by staff).",
+    )
+
+
 class GameSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=GameMode.choices)
@@ -440,6 +453,17 @@ class GameSerializer(serializers.Serializer[Any]):
         "every other mode."
     )
     restarted_from = serializers.UUIDField(allow_null=True)
+    played_by_app = PlayedByAppSerializer(
+        allow_null=True,
+        help_text="The third-party app that started the game, or that played it by itself; "
+        "null for the player's own play (the web client, a session token). A game of a bot "
+        '(`"kind": "bot"`) never ranks on a leaderboard.',
+    )
+    known_deal = serializers.BooleanField(
+        help_text="Begun on a deal the caller had already seen whole (a restart of a finished "
+        "game, or a deal an earlier game of theirs showed): it counts as played and won, but "
+        "sets no best time, fewest moves or clean win and leaves the streak as it was."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -648,6 +672,11 @@ class DailySerializer(serializers.Serializer[Any]):
     )
     ranked_status = serializers.CharField(allow_null=True, help_text="The ranked attempt's status.")
     solved = serializers.BooleanField(help_text="Some attempt of the day, practice included, won.")
+    ranked_available = serializers.BooleanField(
+        help_text="A new attempt today would rank: false once the caller has had the day's "
+        "ranked attempt, even if its game was deleted since (with the caller's data or "
+        "account)."
+    )
     attempts = serializers.IntegerField()
     deal_ready = serializers.BooleanField(help_text="The day's deal is already certified.")
     difficulty = serializers.ChoiceField(

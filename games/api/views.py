@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from urllib.parse import urlencode
 from uuid import UUID
 
+from allauth.idp.oidc.models import Token
 from django.contrib.auth.models import User
 from django.http import Http404, StreamingHttpResponse
 from django.utils import timezone
@@ -20,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import scopes
+from accounts.oauth.selectors import app_with_kind
 from games import selectors, services
 from games.api.serializers import (
     MAX_VERSION,
@@ -61,6 +63,16 @@ def player(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)
     return user
+
+
+def playing_app(request: Request) -> services.PlayingApp | None:
+    """The third-party app the request comes from (its access token's app) and its kind;
+    None for first-party play (a session, the browser, a token of no app)."""
+    token = request.auth
+    if not isinstance(token, Token) or token.client_id is None:
+        return None
+    found = app_with_kind(client_id=token.client_id)
+    return None if found is None else services.PlayingApp(*found)
 
 
 MAX_IDEMPOTENCY_KEY = 128
@@ -127,6 +139,7 @@ class GameListView(ApiView):
             owner=player(request),
             choice=serializer.to_choice(),
             idempotency_key=_idempotency_key(request),
+            app=playing_app(request),
         )
         return Response(
             game_representation(game),
@@ -203,6 +216,7 @@ class GameCommandView(ApiView):
             command=command,
             expected_version=_expected_version(request, body_version),
             idempotency_key=_idempotency_key(request),
+            app=playing_app(request),
         )
         body = game_representation(result.game, result.state, version=result.event.seq)
         body["event"] = event_representation(result.event)
@@ -453,7 +467,10 @@ class GameRestartView(ApiView):
     def post(self, request: Request, game_id: UUID) -> Response:
         refuse_body_fields(request.data)
         game = services.game_restart(
-            owner=player(request), game_id=game_id, idempotency_key=_idempotency_key(request)
+            owner=player(request),
+            game_id=game_id,
+            idempotency_key=_idempotency_key(request),
+            app=playing_app(request),
         )
         return Response(
             game_representation(game),
@@ -476,6 +493,7 @@ class DailyView(ApiView):
                 "ranked_game": str(summary.ranked_game.pk) if summary.ranked_game else None,
                 "ranked_status": summary.ranked_game.status if summary.ranked_game else None,
                 "solved": summary.solved,
+                "ranked_available": summary.ranked_available,
                 "attempts": summary.attempts,
                 "deal_ready": summary.deal_ready,
                 "difficulty": summary.difficulty,

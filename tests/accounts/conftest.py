@@ -60,11 +60,17 @@ def pkce_pair() -> tuple[str, str]:
     return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def register(owner: User | None = None, *, public: bool = True, name: str = "Robo Player") -> App:
+def register(
+    owner: User | None = None,
+    *,
+    public: bool = True,
+    name: str = "Robo Player",
+    kind: str = "client",
+) -> App:
     if owner is None:
         owner = User.objects.create_user("dev-" + secrets.token_hex(4), "dev@example.com")
     client, secret = services.app_register(
-        owner=owner, name=name, redirect_uris=[REDIRECT_URI], public=public
+        owner=owner, name=name, redirect_uris=[REDIRECT_URI], public=public, kind=kind
     )
     return App(client, secret)
 

@@ -34,7 +34,12 @@ def post(browser: BrowserClient, path: str, data: dict[str, Any] | None = None) 
 
 
 def new_app(browser: BrowserClient, **fields: str) -> Any:
-    data = {"name": "My Client", "kind": "confidential", "redirect_uris": REDIRECT_URI}
+    data = {
+        "name": "My Client",
+        "kind": "confidential",
+        "app_kind": "client",
+        "redirect_uris": REDIRECT_URI,
+    }
     return post(browser, "/developers/apps/new/", {**data, **fields})
 
 

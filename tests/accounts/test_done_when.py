@@ -32,6 +32,7 @@ def test_an_app_granted_only_play_plays_and_does_nothing_more_then_dies_when_rev
         {
             "name": "Winning Bot",
             "kind": "public",
+            "app_kind": "bot",
             "redirect_uris": REDIRECT_URI,
             "csrfmiddlewaretoken": token,
         },

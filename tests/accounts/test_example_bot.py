@@ -79,6 +79,7 @@ def register_on_the_site(server: str) -> str:
         data={
             "name": "Example Bot",
             "kind": "public",
+            "app_kind": "bot",
             "redirect_uris": "",
             "csrfmiddlewaretoken": form_csrf(form),
         },

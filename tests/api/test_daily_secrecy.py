@@ -225,6 +225,7 @@ def test_the_daily_summary_names_the_ranked_attempt(player: Player, today_deal: 
         "ranked_game": None,
         "ranked_status": None,
         "solved": False,
+        "ranked_available": True,
         "attempts": 0,
         "deal_ready": True,
         # The fixture's deal is not rated (tests/api/test_difficulty.py shows a rated one).

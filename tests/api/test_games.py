@@ -143,6 +143,7 @@ def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Pla
         "ranked_game": None,
         "ranked_status": None,
         "solved": False,
+        "ranked_available": True,
         "attempts": 0,
         "deal_ready": False,
         "difficulty": None,
@@ -158,6 +159,7 @@ def test_daily_summary_reports_the_latest_attempt_and_whether_solved(player: Pla
     assert summary["ranked_game"] == first["id"]
     assert summary["ranked_status"] == "won"
     assert summary["solved"] is True
+    assert summary["ranked_available"] is False
     assert summary["attempts"] == 2
     assert summary["deal_ready"] is True
 

@@ -23,6 +23,7 @@ from scorpion_client._core import Ops
 MODELS: dict[str, type] = {
     "Game": models.Game,
     "Column": models.Column,
+    "PlayedByApp": models.PlayedByApp,
     "Record": models.Action,
     "Event": models.Event,
     "Flip": models.Flip,
@@ -183,6 +184,7 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
     requests = {"GameCreateRequest", "CommandRequest", "PatchedMeUpdateRequest"}
     enums = {
         "ModeEnum",
+        "AppKindEnum",
         "StatusEnum",
         "TypeEnum",
         "EventTypeEnum",

@@ -88,7 +88,14 @@ def ensure_winnable_pool() -> None:
         WinnableDeal.objects.get_or_create(seed=seed, defaults=certified(deal, seed))
 
 
-def new_game(owner: User, mode: str = "seeded", deal: dict[str, Any] = WON[0]) -> Game:
+def new_game(owner: User, mode: str = "seeded", deal: dict[str, Any] | None = None) -> Game:
+    """A new game of ``owner``; a random or seeded one of ``deal``, by default a deal they
+    have not played yet (a deal they saw again would be a known deal, which sets no record)."""
+    if deal is None:
+        deal = next(
+            (d for d in WON if not Game.objects.filter(owner=owner, deal_code=d["code"]).exists()),
+            WON[0],
+        )
     if mode in ("random", "seeded"):
         choice = DealChoice(mode=mode, code=deal["code"])
     else:
@@ -157,9 +164,17 @@ def oracle(user: User) -> dict[str, tuple[Any, ...]]:
             continue
         wins = [g for g in chosen if g.status == "won"]
         assert all(g.started_at is not None for g in wins)
-        times = [max(datetime.timedelta(0), g.finished_at - g.started_at) for g in wins]  # type: ignore[operator]
+
+        def time(game: Game) -> datetime.timedelta:
+            return max(datetime.timedelta(0), game.finished_at - game.started_at)  # type: ignore[operator]
+
+        # A game of a known deal counts as played and won, and in the average time; it sets
+        # no record and is skipped by streaks.
+        records = [g for g in wins if not g.known_deal]
         streak = best = 0
         for game in chosen:
+            if game.known_deal:
+                continue
             streak = streak + 1 if game.status == "won" else 0
             best = max(best, streak)
         result[mode] = (
@@ -168,10 +183,10 @@ def oracle(user: User) -> dict[str, tuple[Any, ...]]:
             sum(1 for g in chosen if g.status == "abandoned"),
             streak,
             best,
-            min(times, default=None),
-            min((g.moves for g in wins), default=None),
-            sum(times, datetime.timedelta(0)),
-            sum(1 for g in wins if g.undo_count == 0 and g.hint_count == 0),
+            min(map(time, records), default=None),
+            min((g.moves for g in records), default=None),
+            sum(map(time, wins), datetime.timedelta(0)),
+            sum(1 for g in records if g.undo_count == 0 and g.hint_count == 0),
             chosen[-1].finished_at,
             chosen[-1].id,
         )

@@ -66,7 +66,7 @@ function showToday(summary) {
   const start = h(
     "button",
     { type: "button", class: open ? "" : "primary", id: "play-daily" },
-    summary.ranked_game ? "Practice attempt (does not rank)" : "Play today's deal",
+    summary.ranked_game || summary.ranked_available === false ? "Practice attempt (does not rank)" : "Play today's deal",
   );
   start.addEventListener("click", () => play(start));
   actions.append(start);

@@ -21,6 +21,9 @@ function row(game) {
       { class: "what" },
       [
         modeLabel(game),
+        // A bot's game (it never ranks) and a game of a deal already seen (no records).
+        game.played_by_app?.kind === "bot" ? `played by a bot${game.played_by_app.name ? ` (${game.played_by_app.name})` : ""}` : null,
+        game.known_deal ? "known deal" : null,
         movesText(game.moves),
         game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
       ]
