@@ -266,6 +266,10 @@ def test_ties_in_finished_at_are_ordered_by_game_id(clock: Clock) -> None:
     assert len({g.finished_at for g in finished}) == 1
     streak = best = 0
     for game in finished:
+        if game.known_deal:
+            # The pool may draw a deal the player supplied in another game here: a known deal
+            # is skipped by streaks (it neither extends nor ends one).
+            continue
         streak = streak + 1 if game.status == "won" else 0
         best = max(best, streak)
     assert (row(user).current_streak, row(user).best_streak) == (streak, best)
