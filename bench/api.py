@@ -952,7 +952,7 @@ def main() -> None:
     parser.add_argument("--players-per-client", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0, help="closed loop, per endpoint")
     parser.add_argument("--open-seconds", type=float, default=10.0, help="open loop, per endpoint")
-    parser.add_argument("--rounds", type=int, default=2, help="command/game/me cycles")
+    parser.add_argument("--rounds", type=int, default=2, help="command/game/floor cycles")
     parser.add_argument("--load", type=float, default=0.5, help="open-loop rate / capacity")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery processes")
