@@ -67,6 +67,7 @@ schema: install
 # (scorpion_site/test_settings.py): whoever sets REDIS_URL hands out that number and the next
 # PYTEST_WORKERS-1 (.ci/run claims such a block). A file's tests stay on one worker (loadfile),
 # so its module fixtures (a browser, a process stack) start once. PYTEST_WORKERS=0: one process.
+# SCORPION_LONG_DIFFERENTIAL=1 make test: the long differential runs in full (tests/long.py).
 PYTEST_WORKERS ?= 2
 
 pytest: install
