@@ -273,11 +273,12 @@ def measure(
     export(client, games[str(deepest)][0], deepest)
 
 
-def export(client: httpx.Client, game_id: str, depth: int) -> None:
+def export(client: httpx.Client, game: dict[str, str], depth: int) -> None:
     """The whole log of the deepest game, streamed: for information (it grows with the log)."""
     started = time.perf_counter()
     size = 0
-    with client.stream("GET", f"/api/v1/games/{game_id}/events/export/") as response:
+    path, headers = f"/api/v1/games/{game['id']}/events/export/", {"X-Session-Token": game["token"]}
+    with client.stream("GET", path, headers=headers) as response:
         for chunk in response.iter_bytes():
             size += len(chunk)
     elapsed = time.perf_counter() - started
