@@ -18,12 +18,14 @@ behind the proxy would; ``--players-per-client`` of them per client, 8 by defaul
 player reaches its limit.
 
 What it measures, for ``POST commands`` (alternately a move, the first hint of the player's
-game, and its undo: an endless supply of legal commands), ``GET`` the game and ``GET
-/api/v1/me/`` (the floor: token authentication, throttles and DRF, nothing of ours):
+game, and its undo: an endless supply of legal commands), ``GET`` the game and the floor,
+``GET /api/v1/variants/`` with the player's token (token authentication, throttles and DRF,
+and a constant answer: no query of ours; ``GET /api/v1/me/`` is no floor, it reads the
+player's profile):
 
 1. Closed loop: ``--clients`` threads, each sending its next request as soon as the previous
    answer came, for ``--seconds`` per endpoint in all, in ``--rounds`` rounds of slots cycling
-   command -> game -> me (and stack by stack within each slot). This is the capacity: requests
+   command -> game -> floor (and stack by stack within each slot). This is the capacity: requests
    per second with the machine saturated.
 2. Open loop: requests sent at a fixed rate, ``--load`` (0.5) times the capacity just measured
    for that endpoint and stack, whatever the answers' speed; a request's latency counts from
@@ -405,10 +407,26 @@ def run_django_script(
     stack: Stack, job: dict[str, Any], *, script: str = DJANGO_SCRIPT
 ) -> dict[str, Any]:
     """Run ``script`` with the stack's code and settings; its ``RESULT`` line, parsed."""
+    return run_django_script_in(stack.tree, stack.environment, job, script=script)
+
+
+def mint_session_tokens(tree: Path, environment: dict[str, str], emails: list[str]) -> list[str]:
+    """Players made by a Django script (DJANGO_SCRIPT): their session tokens, in order."""
+    if not emails:
+        return []
+    tokens: list[str] = run_django_script_in(tree, environment, {"emails": emails})["tokens"]
+    return tokens
+
+
+def run_django_script_in(
+    tree: Path, environment: dict[str, str], job: dict[str, Any], *, script: str = DJANGO_SCRIPT
+) -> dict[str, Any]:
+    """Run ``script`` with the code of ``tree`` and ``environment``'s settings; its ``RESULT``
+    line, parsed."""
     completed = subprocess.run(
         [sys.executable, "-c", script, json.dumps(job)],
-        cwd=stack.tree,
-        env=stack.environment,
+        cwd=tree,
+        env=environment,
         capture_output=True,
         text=True,
         check=False,
@@ -505,9 +523,8 @@ def make_players(stack: Stack, count: int) -> list[Player]:
         response.raise_for_status()
         tokens[email] = response.json()["meta"]["session_token"]
     rest = [email for email in emails if email not in tokens]
-    if rest:
-        minted = run_django_script(stack, {"emails": rest})
-        tokens.update(zip(rest, minted["tokens"], strict=True))
+    minted = mint_session_tokens(stack.tree, stack.environment, rest)
+    tokens.update(zip(rest, minted, strict=True))
     return [
         Player(email, tokens[email], address, player_client(stack, tokens[email], address))
         for email, address in zip(emails, addresses, strict=True)
@@ -598,8 +615,9 @@ def game_operation(player: Player, samples: Samples, due: float) -> None:
     send(samples, "game", lambda: player.client.get(f"/api/v1/games/{player.game_id}/"), due)
 
 
-def me_operation(player: Player, samples: Samples, due: float) -> None:
-    send(samples, "me", lambda: player.client.get("/api/v1/me/"), due)
+def floor_operation(player: Player, samples: Samples, due: float) -> None:
+    """The floor: an authenticated request that reads nothing of ours (module docstring)."""
+    send(samples, "floor", lambda: player.client.get("/api/v1/variants/"), due)
 
 
 class CpuMeter:
@@ -770,10 +788,10 @@ class Slot:
 ENDPOINTS: list[tuple[str, Operation, tuple[str, ...]]] = [
     ("command", command_operation, ("move", "undo")),
     ("game", game_operation, ("game",)),
-    ("me", me_operation, ("me",)),
+    ("floor", floor_operation, ("floor",)),
 ]
 TITLES = {"move": "POST command: move", "undo": "POST command: undo", "game": "GET game"}
-TITLES["me"] = "GET me (the floor)"
+TITLES["floor"] = "GET variants (the floor)"
 
 
 def print_rows(title: str, rows: list[Row]) -> None:
@@ -892,7 +910,7 @@ def verdicts(figures: dict[str, dict[str, Row]], stacks: list[Stack]) -> None:
     closed, opened = figures["closed"], figures["open"]
     current = stacks[0].name
     print()
-    move, floor = closed[f"{current}/move"], closed[f"{current}/me"]
+    move, floor = closed[f"{current}/move"], closed[f"{current}/floor"]
     ratio = move.web_cpu / floor.web_cpu
     print(
         f"{current}: web CPU per command / floor's {ratio:.2f}x "
@@ -900,7 +918,7 @@ def verdicts(figures: dict[str, dict[str, Row]], stacks: list[Stack]) -> None:
         f"{AIM_MOVE_OVER_FLOOR}x aim); GET game / floor "
         f"{closed[f'{current}/game'].web_cpu / floor.web_cpu:.2f}x"
     )
-    for label in ("move", "undo", "game", "me"):
+    for label in ("move", "undo", "game", "floor"):
         p99 = opened[f"{current}/{label}"].p99
         print(
             f"{current}: open-loop p99 of {TITLES[label]} at half capacity {p99:.1f} ms "
@@ -909,10 +927,10 @@ def verdicts(figures: dict[str, dict[str, Row]], stacks: list[Stack]) -> None:
         )
     if len(stacks) > 1:
         base = stacks[1].name
-        floor_ratio = floor.web_cpu / closed[f"{base}/me"].web_cpu
+        floor_ratio = floor.web_cpu / closed[f"{base}/floor"].web_cpu
         commands = move.rate + closed[f"{current}/undo"].rate
         base_commands = closed[f"{base}/move"].rate + closed[f"{base}/undo"].rate
-        base_ratio = closed[f"{base}/move"].web_cpu / closed[f"{base}/me"].web_cpu
+        base_ratio = closed[f"{base}/move"].web_cpu / closed[f"{base}/floor"].web_cpu
         print(
             f"floor web CPU {current} / {base}: {floor_ratio:.2f}x (aim: at most 0.5x); "
             f"{base}: command / floor {base_ratio:.2f}x"
@@ -921,7 +939,7 @@ def verdicts(figures: dict[str, dict[str, Row]], stacks: list[Stack]) -> None:
             f"commands/s with a worker running, {current} / {base}: "
             f"{commands:.1f} / {base_commands:.1f} = {commands / base_commands:.2f}x (aim: 2x)"
         )
-        for label in ("move", "undo", "game", "me"):
+        for label in ("move", "undo", "game", "floor"):
             print(
                 f"web CPU per request of {TITLES[label]}, {current} / {base}: "
                 f"{closed[f'{current}/{label}'].web_cpu / closed[f'{base}/{label}'].web_cpu:.2f}x"
@@ -934,7 +952,7 @@ def main() -> None:
     parser.add_argument("--players-per-client", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0, help="closed loop, per endpoint")
     parser.add_argument("--open-seconds", type=float, default=10.0, help="open loop, per endpoint")
-    parser.add_argument("--rounds", type=int, default=2, help="command/game/me cycles")
+    parser.add_argument("--rounds", type=int, default=2, help="command/game/floor cycles")
     parser.add_argument("--load", type=float, default=0.5, help="open-loop rate / capacity")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery processes")

@@ -9,7 +9,8 @@ PostgreSQL database and a private Redis of its own, all stopped and dropped at t
 the per-player and per-address throttles raised (one client sends everything here). Games
 of each depth are built by a Django script calling ``games.services.game_execute_command``
 (what the command endpoint calls, minus HTTP), as move/undo pairs ending on a move, 50
-commands per transaction. Then one client, sequentially, interleaving the depths sample by
+commands per transaction, each game a player's of its own (a player's new game abandons the
+last). Then one client, sequentially, interleaving the depths sample by
 sample (so the machine's background load falls on all alike), times through the API:
 
 - ``undo`` (each followed by a ``redo``, untimed, so the game keeps its line);
@@ -68,6 +69,11 @@ import json, sys, time
 import django
 
 django.setup()
+from importlib import import_module
+import itertools
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -76,12 +82,27 @@ from games.engine.cards import parse_card
 from games.history import Command
 
 job = json.loads(sys.argv[1])
-owner = User.objects.get(email=job["email"])
 move = Command("move", parse_card(job["card"]))
 undo = Command("undo")
+store_class = import_module(settings.SESSION_ENGINE).SessionStore
+numbers = itertools.count()
+
+
+# A player of each game's own, with a session token: a player's new game abandons the last,
+# so no player can keep two open.
+def new_owner():
+    email = f"history-{time.time_ns()}-{next(numbers)}@example.com"
+    user = User.objects.create_user(username=email, email=email, password=None)
+    store = store_class()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return user, store.session_key
 
 
 def build(events):
+    owner, token = new_owner()
     game = services.game_create(
         owner=owner, choice=services.DealChoice(mode="seeded", code=job["code"])
     )
@@ -94,7 +115,7 @@ def build(events):
                 services.game_execute_command(owner=owner, game_id=game.id, command=move)
                 services.game_execute_command(owner=owner, game_id=game.id, command=undo)
     services.game_execute_command(owner=owner, game_id=game.id, command=move)
-    return str(game.id)
+    return {"id": str(game.id), "token": token}
 
 
 started = time.perf_counter()
@@ -103,9 +124,12 @@ print("RESULT " + json.dumps({"games": games, "seconds": time.perf_counter() - s
 """
 
 
-def timed(client: httpx.Client, method: str, path: str, into: list[float]) -> httpx.Response:
+def timed(
+    client: httpx.Client, method: str, path: str, into: list[float], token: str
+) -> httpx.Response:
     started = time.perf_counter()
-    response = client.request(method, path, json={"type": "undo"} if method == "POST" else None)
+    body = {"type": "undo"} if method == "POST" else None
+    response = client.request(method, path, json=body, headers={"X-Session-Token": token})
     elapsed = time.perf_counter() - started
     if response.status_code != 200:
         raise RuntimeError(f"{method} {path}: {response.status_code} {response.text[:300]}")
@@ -169,7 +193,7 @@ def main() -> None:
         print(f"building games of {', '.join(f'{d:,}' for d in depths)} events ...", flush=True)
         built = run_django_script(
             stack,
-            {"email": player.email, "code": deal, "card": player.card, "games": counts},
+            {"code": deal, "card": player.card, "games": counts},
             script=BUILD_SCRIPT,
         )
         print(f"  built in {built['seconds']:.0f} s")
@@ -191,7 +215,7 @@ def deal_code_of(player: Player) -> str:
 
 def measure(
     client: httpx.Client,
-    games: dict[str, list[str]],
+    games: dict[str, list[dict[str, str]]],
     depths: list[int],
     samples: int,
     stop: threading.Event,
@@ -205,11 +229,13 @@ def measure(
         order = depths if index % 2 == 0 else list(reversed(depths))
         for depth in order:
             pool = games[str(depth)]
-            game_id = pool[min(len(pool) - 1, index // SHORT_SAMPLES_PER_GAME)]
-            base = f"/api/v1/games/{game_id}/"
+            game = pool[min(len(pool) - 1, index // SHORT_SAMPLES_PER_GAME)]
+            base, token = f"/api/v1/games/{game['id']}/", game["token"]
             undo: list[float] = times[("undo", depth)]
-            timed(client, "POST", base + "commands/", undo)
-            redo = client.post(base + "commands/", json={"type": "redo"})
+            timed(client, "POST", base + "commands/", undo, token)
+            redo = client.post(
+                base + "commands/", json={"type": "redo"}, headers={"X-Session-Token": token}
+            )
             version = int(redo.json()["version"])
             versions.setdefault(depth, (version, near_end(version)))
             calls: list[tuple[str, str]] = [
@@ -219,7 +245,7 @@ def measure(
                 ("states near end", f"{base}states/{near_end(version)}/"),
             ]
             for name, path in calls:
-                timed(client, "GET", path, times[(name, depth)])
+                timed(client, "GET", path, times[(name, depth)], token)
     print()
     print(
         f"sequential, 1 client, {samples} samples per request and depth, depths interleaved; "
@@ -247,11 +273,12 @@ def measure(
     export(client, games[str(deepest)][0], deepest)
 
 
-def export(client: httpx.Client, game_id: str, depth: int) -> None:
+def export(client: httpx.Client, game: dict[str, str], depth: int) -> None:
     """The whole log of the deepest game, streamed: for information (it grows with the log)."""
     started = time.perf_counter()
     size = 0
-    with client.stream("GET", f"/api/v1/games/{game_id}/events/export/") as response:
+    path, headers = f"/api/v1/games/{game['id']}/events/export/", {"X-Session-Token": game["token"]}
+    with client.stream("GET", path, headers=headers) as response:
         for chunk in response.iter_bytes():
             size += len(chunk)
     elapsed = time.perf_counter() - started

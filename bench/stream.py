@@ -11,7 +11,9 @@ What it does:
    the two processes of docker-compose.yml on free loopback ports, with production settings:
    ``web`` (gunicorn, 4 sync workers) and ``stream`` (uvicorn, one event loop), on one Redis
    (``--redis-url``; the bench's keys are its own and it deletes them at the end).
-2. Signs up one player and creates ``--games`` games; then opens ``--streams`` streams on the
+2. Creates ``--games`` games, each of a player of its own (one signed up through the API, the
+   others made by a Django script, as bench/api.py makes them: a player's new game abandons
+   the last, so no player can keep two open); then opens ``--streams`` streams on the
    stream process, spread evenly over the games (500 streams on 50 games: every command is
    fanned out to 10 streams), each a plain socket reading the event stream, as a browser tab
    would. The stream process's resident memory (VmRSS) is read before (after one stream was
@@ -55,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.api import (
     PG_URL,
     free_port,
+    mint_session_tokens,
     postgres_version,
     random_secret,
     recreate_database,
@@ -149,6 +152,14 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 @dataclass
+class Game:
+    """A game of the bench: its owner's session token, and the card its move moves."""
+
+    token: str
+    card: str
+
+
+@dataclass
 class Stream:
     game: str
     arrivals: dict[int, list[float]] = field(default_factory=dict)
@@ -196,7 +207,7 @@ class Sent:
 
 async def play(
     client: httpx.AsyncClient,
-    games: dict[str, str],
+    games: dict[str, Game],
     rate: float,
     seconds: float,
 ) -> tuple[list[Sent], int]:
@@ -210,9 +221,13 @@ async def play(
     tasks: list[asyncio.Task[None]] = []
 
     async def one(game: str) -> None:
-        body = {"type": "undo"} if moved[game] else {"type": "move", "card": games[game]}
+        body = {"type": "undo"} if moved[game] else {"type": "move", "card": games[game].card}
         sent = time.monotonic()
-        response = await client.post(f"/api/v1/games/{game}/commands/", json=body)
+        response = await client.post(
+            f"/api/v1/games/{game}/commands/",
+            json=body,
+            headers={"X-Session-Token": games[game].token},
+        )
         answered = time.monotonic()
         busy.discard(game)
         if response.status_code != 200:
@@ -241,27 +256,35 @@ def summary(values: list[float]) -> str:
     )
 
 
-async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int) -> None:
+async def measure(
+    args: argparse.Namespace, web: str, stream_port: int, pid: int, environment: dict[str, str]
+) -> None:
     async with httpx.AsyncClient(base_url=web, timeout=30) as client:
         signup = await client.post(
             "/_allauth/app/v1/auth/signup",
             json={"email": "stream-bench@example.com", "password": "a long password 42"},
         )
         signup.raise_for_status()
-        token = signup.json()["meta"]["session_token"]
-        client.headers["X-Session-Token"] = token
-        games: dict[str, str] = {}
+        emails = [f"stream-bench-{index}@example.com" for index in range(1, args.games)]
+        tokens = [signup.json()["meta"]["session_token"]]
+        tokens += mint_session_tokens(ROOT, environment, emails)
+        games: dict[str, Game] = {}
         seed = 1000
-        while len(games) < args.games:  # deals with a move to make (and undo) from the start
-            game = (await client.post("/api/v1/games/", json={"seed": seed})).json()
-            hints = (await client.get(f"/api/v1/games/{game['id']}/hints/")).json()
-            if hints["moves"]:
-                games[game["id"]] = hints["moves"][0]["card"]
-            seed += 1
+        for token in tokens:  # each a deal with a move to make (and undo) from the start
+            headers = {"X-Session-Token": token}
+            while True:
+                created = await client.post("/api/v1/games/", json={"seed": seed}, headers=headers)
+                game = created.json()
+                seed += 1
+                path = f"/api/v1/games/{game['id']}/hints/"
+                hints = (await client.get(path, headers=headers)).json()
+                if hints["moves"]:
+                    games[game["id"]] = Game(token, hints["moves"][0]["card"])
+                    break
 
         # Warm up: load the stream code, then measure the process at rest.
         warm = Stream(next(iter(games)))
-        task = asyncio.create_task(open_stream(stream_port, token, warm))
+        task = asyncio.create_task(open_stream(stream_port, games[warm.game].token, warm))
         await asyncio.wait_for(warm.ready.wait(), 30)
         assert warm.writer is not None
         warm.writer.close()
@@ -277,6 +300,7 @@ async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int
         middle = before
         for batch in range(0, len(streams), 50):
             for stream in streams[batch : batch + 50]:
+                token = games[stream.game].token
                 readers.append(asyncio.create_task(open_stream(stream_port, token, stream)))
             await asyncio.gather(*(s.ready.wait() for s in streams[batch : batch + 50]))
             if batch + 50 == half:
@@ -334,7 +358,7 @@ async def measure(args: argparse.Namespace, web: str, stream_port: int, pid: int
             reader.cancel()
 
 
-def _cycle(games: dict[str, str]) -> Iterator[str]:
+def _cycle(games: dict[str, Game]) -> Iterator[str]:
     while True:
         yield from games
 
@@ -415,7 +439,8 @@ def main() -> None:
             try:
                 wait_healthy(f"http://127.0.0.1:{web_port}", web, web_log)
                 wait_healthy(f"http://127.0.0.1:{stream_port}", stream, stream_log)
-                asyncio.run(measure(args, f"http://127.0.0.1:{web_port}", stream_port, stream.pid))
+                web_url = f"http://127.0.0.1:{web_port}"
+                asyncio.run(measure(args, web_url, stream_port, stream.pid, environment))
             finally:
                 stop_server(stream)
                 stop_server(web)

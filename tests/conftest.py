@@ -56,19 +56,17 @@ LIVE_SERVER_DRAIN_SECONDS = 10.0
 class _LiveServerGate:
     """Keeps the live server's requests and the test database's flush apart.
 
-    On SQLite the test database lives in memory, one database that the test's connection and
-    the live server threads' own connections share (SQLite's shared cache, locked table by
-    table), so a request still running when a test ends (a page's fetch sent just before the
-    test closed the browser) held a table while the flush deleted its rows: "database table is
-    locked". Each request passes through here; before the flush no new one starts and the
-    running ones are waited for, and after it (the next live server test) they go on. Waiting
-    costs nothing when no request is running, the usual case.
+    A request still running when a test ends (a page's fetch sent just before the test closed
+    the browser) read or wrote rows while the flush deleted them. Each request passes through
+    here; before the flush no new one starts and the running ones are waited for, and after it
+    (the next live server test) they go on. Waiting costs nothing when no request is running,
+    the usual case.
 
-    On SQLite the requests also run one at a time (``one_at_a_time``): two of a page's fetches
-    at once deadlocked the test process, one thread holding the GIL while it waited for a
-    SQLite mutex, the other holding that mutex (in a query calling one of Django's SQL
-    functions written in Python) while it waited for the GIL. The shared cache ran one query
-    at a time anyway.
+    On SQLite the requests also run one at a time (``one_at_a_time``), as SQLite writes anyway.
+    It began with the in-memory test database of old, whose connections shared one cache: two
+    of a page's fetches at once deadlocked the test process there, and a read beside a write
+    failed at once with "database table is locked". The test database is a file now
+    (scorpion_site/test_settings.py), where readers go on beside the writer.
     """
 
     def __init__(self) -> None:

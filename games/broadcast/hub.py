@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import logging
 import threading
 import time
@@ -49,11 +50,22 @@ HEALTH_CHECK_SECONDS = 30.0
 
 
 def game_channel(game_id: object) -> str:
-    return f"{CHANNEL_PREFIX}game:{game_id}"
+    return f"{CHANNEL_PREFIX}{_database_scope(settings.REDIS_URL)}game:{game_id}"
 
 
 def user_channel(user_id: object) -> str:
-    return f"{CHANNEL_PREFIX}user:{user_id}"
+    return f"{CHANNEL_PREFIX}{_database_scope(settings.REDIS_URL)}user:{user_id}"
+
+
+@functools.cache
+def _database_scope(redis_url: str | None) -> str:
+    """The Redis database's number, in the channel names: Redis has one pub/sub namespace per
+    server, not per database, so two installations (or two test processes) on one Redis
+    server, each with a database of its own, would otherwise hear each other's streams: their
+    user ids overlap (both have a user 1)."""
+    if not redis_url:
+        return ""
+    return f"{redis.connection.parse_url(redis_url).get('db', 0)}:"
 
 
 @dataclass(frozen=True, slots=True)

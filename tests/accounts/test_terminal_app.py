@@ -15,6 +15,14 @@ migration = importlib.import_module("accounts.migrations.0003_terminal_app")
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _as_migrated() -> None:
+    """The database as the migrations leave it: a transactional test that ran before on the
+    same pytest-xdist worker flushed every table, the migration's row included. The migration's
+    own function makes it again (a no-op when it is there: it leaves an existing app alone)."""
+    migration.create_terminal_app(apps, None)
+
+
 def test_the_migration_made_the_terminal_app_for_the_device_flow() -> None:
     app = Client.objects.get(id="scorpion-cli")
     assert app.id == cli.DEFAULT_CLIENT_ID

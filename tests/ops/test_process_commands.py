@@ -56,9 +56,6 @@ pytestmark = [pytest.mark.services]
 BIN = Path(sys.executable).parent
 HOST = "scorpion.example"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-# The bound: a correctness bound (the proxy keeps slow clients away from the workers), far
-# above the few milliseconds /healthz/ takes; not a benchmark.
-BOUND_SECONDS = 1.0
 
 
 def database_url(name: str) -> str:
@@ -385,15 +382,17 @@ def test_live_streams_pass_through_the_proxy_at_once(stack: Stack) -> None:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         assert "content-encoding" not in response.headers
-        lines = response.iter_lines()
+        seen: list[str] = []
+        lines = (seen.append(line) or line for line in response.iter_lines())
         assert next(line for line in lines if line.startswith("event:")) == "event: resync"
-        started = time.monotonic()
         dealt = client.post(f"/api/v1/games/{game['id']}/commands/", json={"type": "deal"})
         assert dealt.status_code == 200, dealt.text
         assert next(line for line in lines if line.startswith("id:")) == "id: 0"
         assert next(line for line in lines if line.startswith("id:")) == "id: 1"
         assert next(lines) == "event: command"
-        assert time.monotonic() - started < BOUND_SECONDS
+        # At once: before the stream's first keep-alive, which 15 s of silence would send
+        # (STREAM_HEARTBEAT_SECONDS); buffered by nginx, it would wait for the stream's end.
+        assert ": keep-alive" not in seen
     assert "Traceback" not in stack.stream.output, stack.stream.output[-3000:]
 
 
@@ -593,8 +592,11 @@ def test_slow_clients_do_not_hold_up_the_service(stack: Stack) -> None:
         f"max {max(quiet) * 1000:.1f} ms)"
     )
     print(summary)
+    # Every request was answered (``latencies`` asserts each 200) while all 50 slow clients were
+    # still open: they held nothing up. Had they reached gunicorn's 4 workers, the requests
+    # would have waited for the slow clients to be cut off (or timed out). The figures above
+    # are a report, not a bound: how fast is the machine's business.
     assert open_throughout == 50, f"slow clients were cut off during the measurement: {summary}"
-    assert max(measured) < BOUND_SECONDS, summary
 
 
 def test_tls_variant_serves_https_and_redirects_plain_http(stack: Stack) -> None:

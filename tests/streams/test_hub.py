@@ -19,6 +19,7 @@ from games.broadcast.hub import (
     RedisHub,
     Signal,
     Subscription,
+    user_channel,
 )
 from games.streams.gate import Opener
 from tests.conftest import require_service
@@ -227,3 +228,29 @@ def test_streams_opening_and_closing_at_once_never_fail(monkeypatch: pytest.Monk
     with private_redis(port):
         asyncio.run(scenario())
     assert not errors, f"{len(errors)} failed: {errors[:3]}"
+
+
+def test_installations_on_two_databases_of_one_redis_do_not_hear_each_other(settings: Any) -> None:
+    # Redis's pub/sub is one namespace per server: the channels name the database, or the
+    # user 1 of one installation (or of one pytest-xdist worker) would get another's feed.
+    require_service("redis-server", shutil.which("redis-server") is not None)
+    port = free_port()
+
+    def channel_and_hub(database: int) -> tuple[str, RedisHub]:
+        settings.REDIS_URL = f"redis://127.0.0.1:{port}/{database}"
+        return user_channel(1), RedisHub(settings.REDIS_URL)
+
+    async def scenario() -> tuple[object, object]:
+        with private_redis(port):
+            (channel, hub), (other_channel, other_hub) = channel_and_hub(1), channel_and_hub(2)
+            subscription = await hub.subscribe(channel)
+            other_hub.publish(other_channel, Message("1", "game_created", "{}"))
+            hub.publish(channel, Message("2", "game_created", "{}"))
+            first, second = await subscription.next(10), await subscription.next(0.5)
+            await hub.unsubscribe(subscription)
+            return first, second
+
+    first, second = asyncio.run(scenario())
+    assert isinstance(first, Message)
+    assert first.id == "2"
+    assert second is None

@@ -77,8 +77,8 @@ def test_revoking_the_app_ends_its_open_streams_and_refuses_them_again(
 
     revoked = player.client.delete(f"/api/v1/me/apps/{app.client_id}/")
     assert revoked.status_code == 204
-    assert "credentials no longer valid" in ends_soon(reader, within=5)
-    assert "credentials no longer valid" in ends_soon(feed_reader, within=5)
+    assert "credentials no longer valid" in ends_soon(reader)
+    assert "credentials no longer valid" in ends_soon(feed_reader)
     for path in (game_path(game["id"]), FEED):
         response, _ = connect(streams, path, token)
         assert response.status_code == 401, path
@@ -95,7 +95,7 @@ def test_suspending_the_app_ends_its_streams(streams: Streams, player: Player, a
     _, reader = connect(streams, FEED, token)
     reader.frame()
     services.app_suspend(app=app.client, by=None, reason="abuse")
-    ends_soon(reader, within=5)
+    ends_soon(reader)
     response, _ = connect(streams, FEED, token)
     assert response.status_code == 401
 
@@ -106,7 +106,7 @@ def test_a_token_that_expires_ends_its_stream(streams: Streams, player: Player, 
     _, reader = connect(streams, FEED, token)
     reader.frame()
     Token.objects.by_value(token).update(expires_at=timezone.now())
-    ends_soon(reader, within=5)
+    ends_soon(reader)
 
 
 @pytest.mark.usefixtures("fast_credential_checks")

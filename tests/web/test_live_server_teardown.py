@@ -1,11 +1,11 @@
-"""The live server on SQLite, whose threads' connections share the test's in-memory database.
+"""The live server on SQLite, whose threads' connections share the test's database.
 
 A test may end while the live server is still answering one of its requests (a page's fetch
 the browser sent just before the test closed it): the test database's flush ran beside that
 request and failed on its open read, "database table is locked", a teardown error under load.
 The flush now waits for the live server's requests to end, and on SQLite they run one at a
-time (two at once could deadlock the test process). tests/conftest.py,
-``_LiveServerGate``."""
+time. tests/conftest.py, ``_LiveServerGate``. And the test database is a file, not the shared
+in-memory database whose table locks failed a read beside the test's write at once."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.core.signals import request_started
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import F
 
 from tests.conftest import live_server_gate
 
@@ -103,3 +105,35 @@ def test_requests_on_the_shared_connection_run_one_at_a_time(live_server: Any) -
         assert most[0] == 1
     else:
         assert most[0] >= 1
+
+
+def test_a_request_reads_a_table_the_test_is_writing(live_server: Any) -> None:
+    # The test's thread writes (a command sent through the test client) while a live server's
+    # thread reads the same table (the other device's page): the read waits for nothing and
+    # sees the last committed rows. On the in-memory test database of old, whose connections
+    # shared SQLite's table locks, it failed at once, "database table is locked", a 500 that
+    # made tests/web/test_live.py flaky (scorpion_site/test_settings.py: a file instead).
+    read: list[object] = []
+
+    def read_while_written(sender: Any, environ: dict[str, Any] | None = None, **_: Any) -> None:
+        if not environ or HOLD not in environ:
+            return
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM django_content_type")
+                read.append(cursor.fetchone()[0])
+        except Exception as exc:  # the failure is what the test reports
+            read.append(exc)
+
+    expected = ContentType.objects.count()
+    request_started.connect(read_while_written)
+    try:
+        with transaction.atomic():
+            ContentType.objects.filter(app_label="games").update(model=F("model"))
+            send_marked(live_server.url)
+            deadline = time.monotonic() + 10
+            while not read and time.monotonic() < deadline:
+                time.sleep(0.05)
+    finally:
+        request_started.disconnect(read_while_written)
+    assert read == [expected]

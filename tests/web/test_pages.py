@@ -20,7 +20,9 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 TEMPLATES = sorted((WEB / "templates").rglob("*.html"))
 SCRIPTS = sorted((WEB / "static").rglob("*.js"))
 STYLES = sorted((WEB / "static").rglob("*.css"))
-PAGES = ["/daily/", "/stats/", "/history/", f"/play/{uuid.uuid4()}/", f"/history/{uuid.uuid4()}/"]
+# Game ids nobody has, fixed: pytest-xdist's workers must collect the same test ids.
+PLAY_ID, HISTORY_ID = (uuid.uuid5(uuid.NAMESPACE_URL, page) for page in ("play", "history"))
+PAGES = ["/daily/", "/stats/", "/history/", f"/play/{PLAY_ID}/", f"/history/{HISTORY_ID}/"]
 
 
 @pytest.fixture
