@@ -17,6 +17,7 @@ from games import services, tasks
 from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameChances, GameMode
+from games.services import workers as workers_services
 from infrastructure.queues import HINTS_QUEUE
 from scorpion_site.celery import app as celery_app
 from tests.api.conftest import WON_DEAL
@@ -37,7 +38,7 @@ def _services(monkeypatch: pytest.MonkeyPatch) -> None:
     cache.clear()
     # No beat runs here to report the worker alive; the hints worker below is (chances ask
     # about the hints queue only: asked about another, this says no and they run inline).
-    monkeypatch.setattr(services, "_worker_available", lambda queue: queue == HINTS_QUEUE)
+    monkeypatch.setattr(workers_services, "worker_available", lambda queue: queue == HINTS_QUEUE)
     # These positions are cheap, so a request would answer them itself (tests/api/
     # test_chances.py); here the request gives up at once and the worker computes them.
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)
