@@ -137,7 +137,7 @@ def test_an_exhausted_band_certifies_on_the_spot_only_within_the_limit(
     monkeypatch.setattr(certification_services, "BAND_INLINE_ATTEMPTS", 2)
     real = certification_services._certify
     monkeypatch.setattr(
-        services, "_certify", lambda code, **kw: runs.append(code) or real(code, **kw)
+        certification_services, "_certify", lambda code, **kw: runs.append(code) or real(code, **kw)
     )
     hard = WinnableDeal.objects.filter(difficulty_band="hard").count()
     for _ in range(hard):
@@ -163,7 +163,9 @@ def test_only_one_band_certification_runs_on_the_spot_at_a_time(
     # Another request (any account's) is certifying right now.
     cache.add(services.BAND_INLINE_LOCK, "busy", 60)
     monkeypatch.setattr(
-        services, "_certify", lambda *a, **k: pytest.fail("certified while another does")
+        certification_services,
+        "_certify",
+        lambda *a, **k: pytest.fail("certified while another does"),
     )
     response = player.post("/api/v1/games/", {"mode": "winnable", "difficulty": "hard"})
     assert response.status_code == 503, response.content
