@@ -211,7 +211,7 @@ def test_an_analysis_a_requests_budgets_leave_undecided_is_not_stored_but_left_t
         raise AssertionError("a request's undecided analysis must not be searched again")
 
     with monkeypatch.context() as patched:
-        patched.setattr(services, "analyse", no_solver)
+        patched.setattr(analysis_services, "analyse", no_solver)
         assert player.get(analysis_path(game_id)).json()["code"] == "analysis_needs_worker"
 
     # The worker's budgets decide it, and then it is served.

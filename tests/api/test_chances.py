@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 CODE = WON_DEAL["code"]
 LINE = WON_DEAL["line"]
 # The service's own, before the fixture below lifts them.
-INLINE_WORK_BUDGETS = dict(services.INLINE_CHANCE_WORK_BUDGETS)
+INLINE_WORK_BUDGETS = dict(chances_services.INLINE_CHANCE_WORK_BUDGETS)
 
 
 @pytest.fixture(autouse=True)
@@ -121,7 +121,7 @@ def test_without_a_worker_preparing_computes_nothing_and_asking_computes_the_req
     assert prepared.status_code == 202
     assert prepared.json()["status"] == "on_request"
     assert not GameChances.objects.exists()
-    assert player.get(path(game)).json()["samples"] == services.INLINE_CHANCE_SAMPLES
+    assert player.get(path(game)).json()["samples"] == chances_services.INLINE_CHANCE_SAMPLES
 
 
 def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
@@ -132,7 +132,7 @@ def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
     monkeypatch.setitem(chances_services.INLINE_CHANCE_WORK_BUDGETS, "wasp", 2_000)
     game = player.new_game(seed=1, variant="wasp")
     body = player.get(path(game)).json()
-    assert 1 <= body["samples"] < services.INLINE_CHANCE_SAMPLES
+    assert 1 <= body["samples"] < chances_services.INLINE_CHANCE_SAMPLES
     assert {action["samples"] for action in body["actions"]} == {body["samples"]}
     stored = GameChances.objects.get(game_id=game["id"])
     assert stored.samples == body["samples"]

@@ -15,8 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import services
 from games.models import DailyDeal
-from games.services import certification as certification_services
 from tests.api.conftest import Player
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def test_a_failure_names_no_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(**_: object) -> list[DailyDeal]:
         raise RuntimeError("Failing row contains (8 2 JH 4S ...)")
 
-    monkeypatch.setattr(certification_services, "daily_deals_ensure_ahead", fail)
+    monkeypatch.setattr(services, "daily_deals_ensure_ahead", fail)
     with pytest.raises(CommandError, match="RuntimeError") as raised:
         prepare()
     assert "JH" not in str(raised.value)

@@ -17,6 +17,7 @@ from games import services, tasks
 from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameChances, GameMode
+from games.services import chances as chances_services
 from games.services import workers as workers_services
 from infrastructure.queues import HINTS_QUEUE
 from scorpion_site.celery import app as celery_app
@@ -86,8 +87,8 @@ def test_chances_are_pending_then_served_by_the_worker_and_counted_once(worker: 
         120,
         lambda: f"no chances; worker said:\n{worker.output[-3000:]}",
     )
-    assert stored.samples == services.CHANCE_SAMPLES
-    assert all(entry["samples"] == services.CHANCE_SAMPLES for entry in stored.actions)
+    assert stored.samples == chances_services.CHANCE_SAMPLES
+    assert all(entry["samples"] == chances_services.CHANCE_SAMPLES for entry in stored.actions)
     assert Game.objects.get(pk=game.pk).hint_count == 0  # pending answers count nothing
     for _ in range(3):
         served = services.game_chances_request(owner=owner, game_id=game.pk, show=True)

@@ -20,6 +20,7 @@ from django.test import Client
 from games import services, tasks
 from games.history import Command
 from games.models import Game, GameAnalysis, GameChances
+from games.services import chances as chances_services
 from games.services import workers as workers_services
 from infrastructure import liveness
 from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE
@@ -160,7 +161,7 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         # With no worker on hints, the chances are computed here and now, not queued.
         inline = services.game_chances_request(owner=owner, game_id=game.pk, show=True)
         assert inline.chances is not None
-        assert inline.chances.samples == services.INLINE_CHANCE_SAMPLES
+        assert inline.chances.samples == chances_services.INLINE_CHANCE_SAMPLES
         assert waiting(HINTS_QUEUE) == 1
         # Likewise an analysis (it goes on hints too): the task sent when the game ended waits
         # there, and the player's request does not answer "pending" for it but computes it.
@@ -183,4 +184,4 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         stored = wait_until(
             lambda: GameChances.objects.filter(game=game, version=START + 1).first(), 120
         )
-        assert stored.samples == services.CHANCE_SAMPLES
+        assert stored.samples == chances_services.CHANCE_SAMPLES
