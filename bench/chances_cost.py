@@ -37,7 +37,7 @@ from games.engine.deals import deal_code_for_seed
 from games.engine.hints import ranked_hints
 from games.engine.position import Position, apply, deal_position, legal_actions
 
-# The service's budgets (games/services.py), repeated so that the bench needs no Django.
+# The service's budgets (games/services/chances.py), repeated so that the bench needs no Django.
 CHANCE_NODE_BUDGET = 20_000
 CHANCE_WORK_BUDGET = 500_000
 

@@ -22,7 +22,7 @@ Agreement is the share of positions whose top-ranked action keeps the deal winna
 all positions and for the *contested* ones (where some action loses the deal), next to the same
 figure for the visible-only heuristic hint (games.engine.hints.ranked_hints) and for a random
 legal action (its expected value). ``--work-budget`` bounds the whole stream as the service
-bounds an answer (games/services.py: 500,000 on the worker; inline, per variant,
+bounds an answer (games/services/chances.py: 500,000 on the worker; inline, per variant,
 ``INLINE_CHANCE_WORK_BUDGETS``; none by default):
 a level past the budget gets the samples drawn before it ran out, and the table says how many.
 Last, the share of sampled solves the budget left undecided

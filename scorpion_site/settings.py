@@ -325,7 +325,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # With a live worker, how long (wall time, ms) a request computes winning chances itself before
 # leaving them to the worker: a cheap position is answered at once, exactly as the worker would
-# answer it (games/services.py, game_chances_request). 0: every computation goes to the worker.
+# answer it (games/services/chances.py, game_chances_request). 0: every computation goes to the
+# worker.
 CHANCES_REQUEST_MS = env_int("CHANCES_REQUEST_MS", 100, minimum=0)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60, minimum=1)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, minimum=1)

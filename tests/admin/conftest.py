@@ -17,6 +17,7 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import DailyDeal, Game, WinnableDeal
 from games.services import DealChoice
+from games.services import certification as certification_services
 from tests.data import DEALS
 
 WON: list[dict[str, Any]] = DEALS["won"]
@@ -125,7 +126,7 @@ def fake_solver(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
     def certify(deal_code: str, *, node_budget: int) -> FakeSolution:
         return FakeSolution(line=[{"type": "deal"}])
 
-    monkeypatch.setattr(services, "_certify", certify)
+    monkeypatch.setattr(certification_services, "_certify", certify)
     return certify
 
 

@@ -15,6 +15,8 @@ from games.engine.cards import card_code, parse_deal_code
 from games.engine.position import initial_position, status
 from games.models import DailyDeal, Game, GameAnalysis
 from games.selectors import game_state_at
+from games.services import analysis as analysis_services
+from games.services import workers as workers_services
 from infrastructure import background
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_daily_secrecy import CODE, LINE, SEED, move_to, play_line
@@ -115,7 +117,7 @@ def test_the_analysis_is_computed_once_and_then_served_from_storage(
     def no_solver(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the stored analysis must be served, not recomputed")
 
-    monkeypatch.setattr(services, "analyse", no_solver)
+    monkeypatch.setattr(analysis_services, "analyse", no_solver)
     second = player.get(analysis_path(game_id)).json()
 
     assert second == first
@@ -139,8 +141,10 @@ def test_with_a_live_worker_the_answer_is_pending_and_a_task_is_sent(
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
     sent: list[str] = []
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
+    monkeypatch.setattr(
+        analysis_services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True
+    )
 
     response = player.get(analysis_path(game["id"]))
 
@@ -157,7 +161,7 @@ def test_a_task_already_sent_is_not_sent_again_while_pending(
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
     sent: list[str] = []
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
     monkeypatch.setattr(background, "enqueue", lambda task, game_id: sent.append(game_id) or True)
 
     answers = [player.get(analysis_path(game["id"])).status_code for _ in range(3)]
@@ -171,8 +175,8 @@ def test_a_broker_that_refuses_the_task_falls_back_to_computing_inline(
 ) -> None:
     game = player.new_game(code=WON_DEAL["code"])
     player.command(game["id"], {"type": "resign"})
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: False)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
+    monkeypatch.setattr(analysis_services, "_analysis_enqueue", lambda game_id: False)
 
     response = player.get(analysis_path(game["id"]))
 
@@ -183,8 +187,8 @@ def test_a_broker_that_refuses_the_task_falls_back_to_computing_inline(
 def no_live_worker_and_tiny_request_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """A deployment with a broker whose worker is away, and a request's budgets that cannot
     decide WON_DEAL's games (the worker's still can)."""
-    monkeypatch.setattr(services, "_broker_configured", lambda: True)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(workers_services, "broker_configured", lambda: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
     monkeypatch.setitem(analysis.VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (5, 5))
 
 
@@ -207,7 +211,7 @@ def test_an_analysis_a_requests_budgets_leave_undecided_is_not_stored_but_left_t
         raise AssertionError("a request's undecided analysis must not be searched again")
 
     with monkeypatch.context() as patched:
-        patched.setattr(services, "analyse", no_solver)
+        patched.setattr(analysis_services, "analyse", no_solver)
         assert player.get(analysis_path(game_id)).json()["code"] == "analysis_needs_worker"
 
     # The worker's budgets decide it, and then it is served.
@@ -220,8 +224,8 @@ def test_an_analysis_a_requests_budgets_decide_is_stored_as_the_worker_would_sto
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id, _ = lost_game(player, code=WON_DEAL["code"])
-    monkeypatch.setattr(services, "_broker_configured", lambda: True)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(workers_services, "broker_configured", lambda: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
     # A request's budgets as the Python search has them (compiled, they are the full ones).
     monkeypatch.setitem(analysis.VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (100_000, 100_000))
     assert analysis.inline_analysis_budgets("scorpion") < analysis.analysis_budgets("scorpion")
@@ -245,7 +249,7 @@ def test_without_a_broker_a_request_computes_the_analysis_with_the_full_budgets(
 ) -> None:
     game_id, _ = lost_game(player, code=WON_DEAL["code"])
     no_live_worker_and_tiny_request_budgets(monkeypatch)
-    monkeypatch.setattr(services, "_broker_configured", lambda: False)
+    monkeypatch.setattr(workers_services, "broker_configured", lambda: False)
 
     body = player.get(analysis_path(game_id)).json()
 
@@ -259,7 +263,9 @@ def test_finishing_a_game_enqueues_its_analysis_on_commit(
 ) -> None:
     game = player.new_game(code=WON_DEAL["code"])
     sent: list[str] = []
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True)
+    monkeypatch.setattr(
+        analysis_services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True
+    )
     with django_capture_on_commit_callbacks(execute=True):
         player.command(game["id"], WON_DEAL["line"][0])
     assert sent == []  # a move that does not end the game sends nothing

@@ -17,6 +17,8 @@ from games.engine.position import legal_actions
 from games.engine.variants import VARIANTS
 from games.models import Game, GameChances
 from games.selectors import game_state
+from games.services import chances as chances_services
+from games.services import workers as workers_services
 from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_daily_secrecy import play_line
@@ -27,18 +29,20 @@ pytestmark = pytest.mark.django_db
 CODE = WON_DEAL["code"]
 LINE = WON_DEAL["line"]
 # The service's own, before the fixture below lifts them.
-INLINE_WORK_BUDGETS = dict(services.INLINE_CHANCE_WORK_BUDGETS)
+INLINE_WORK_BUDGETS = dict(chances_services.INLINE_CHANCE_WORK_BUDGETS)
 
 
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     # The answer's shape and fairness do not need 200 samples; the tests' time does.
-    monkeypatch.setattr(services, "CHANCE_SAMPLES", 8)
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 8)
-    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
-    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 5_000)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 8)
+    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(
+        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
+    )
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 5_000)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
 
 
 def path(game: dict[str, Any]) -> str:
@@ -117,7 +121,7 @@ def test_without_a_worker_preparing_computes_nothing_and_asking_computes_the_req
     assert prepared.status_code == 202
     assert prepared.json()["status"] == "on_request"
     assert not GameChances.objects.exists()
-    assert player.get(path(game)).json()["samples"] == services.INLINE_CHANCE_SAMPLES
+    assert player.get(path(game)).json()["samples"] == chances_services.INLINE_CHANCE_SAMPLES
 
 
 def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
@@ -125,10 +129,10 @@ def test_where_samples_are_dear_the_answer_rests_on_fewer_and_says_so(
 ) -> None:
     # A deal's start in Wasp costs 40-odd solves a sample: the work budget ends the sampling
     # (the service's own budgets took 21 s median for 50 samples here, 76 s for 200).
-    monkeypatch.setitem(services.INLINE_CHANCE_WORK_BUDGETS, "wasp", 2_000)
+    monkeypatch.setitem(chances_services.INLINE_CHANCE_WORK_BUDGETS, "wasp", 2_000)
     game = player.new_game(seed=1, variant="wasp")
     body = player.get(path(game)).json()
-    assert 1 <= body["samples"] < services.INLINE_CHANCE_SAMPLES
+    assert 1 <= body["samples"] < chances_services.INLINE_CHANCE_SAMPLES
     assert {action["samples"] for action in body["actions"]} == {body["samples"]}
     stored = GameChances.objects.get(game_id=game["id"])
     assert stored.samples == body["samples"]
@@ -147,14 +151,14 @@ def test_a_request_computes_the_chances_with_its_variants_own_work_budget(
         "three-blind-mice": 1_800,
     }
     assert set(budgets) == set(CHANCES_VARIANTS)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", budgets)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_WORK_BUDGETS", budgets)
     used: list[int | None] = []
 
     def recording(*args: Any, work_budget: int | None, **kwargs: Any) -> Any:
         used.append(work_budget)
         return chances(*args, work_budget=work_budget, **kwargs)
 
-    monkeypatch.setattr(services, "chances", recording)
+    monkeypatch.setattr(chances_services, "chances", recording)
     for name in budgets:
         assert player.get(path(player.new_game(variant=name, seed=3))).status_code == 200
 
@@ -213,7 +217,7 @@ def test_variants_the_solver_decides_get_chances_by_their_own_rules(
     # The sampling seed comes from the game's id, random in each run: fixed here, so that the
     # run is the same every time (with the id's seed about 1 run in 6 drew more undecided
     # Wasp samples than the bound below).
-    monkeypatch.setattr(services, "chance_seed", lambda *, game_id, version: 7 + version)
+    monkeypatch.setattr(chances_services, "chance_seed", lambda *, game_id, version: 7 + version)
     game = player.new_game(variant=name, seed=7)
     answer = player.get(path(game))
     assert answer.status_code == 200, answer.content
@@ -230,8 +234,8 @@ def test_a_scorpion_tail_games_chances_are_its_visible_tables(
 ) -> None:
     # Its runs alternate colours, so the table keeps the collected runs' cards, not only their
     # Kings' suits (games/engine/chances.py); a small budget keeps the test short.
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 3)
-    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 500)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 3)
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 500)
     game = player.new_game(variant="scorpion-tail", seed=7)
     answer = player.get(path(game))
     assert answer.status_code == 200, answer.content
@@ -265,7 +269,7 @@ def worker_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
         sent.append(args)
         return True
 
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
     monkeypatch.setattr(background, "enqueue", enqueue)
     return sent
 
@@ -275,7 +279,7 @@ def test_a_cheap_position_is_answered_in_the_request_as_the_worker_would_answer_
 ) -> None:
     # A live worker, but the position is cheap: no task, no wait, and the worker's own answer
     # (its samples and budgets), not the smaller one a request makes without a worker.
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 3)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 3)
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 60000)
     game = player.new_game(code=CODE)
     play_line(player, game["id"], LINE[:3])

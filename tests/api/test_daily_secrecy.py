@@ -302,17 +302,20 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
 ) -> None:
     # Served while the daily is on, so they must not depend on its hidden cards: the answer is
     # the one a deal with the unseen cards in any other order would get (same game, version).
-    from games import services
     from games.engine.chances import VisibleTable, chances
     from games.selectors import game_state
+    from games.services import chances as chances_services
+    from games.services import workers as workers_services
     from tests.engine.random_play import unseen_cards, with_unseen
 
-    monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
-    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(
+        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
+    )
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 3_000)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
     game = player.new_game(mode="daily")
     play_line(player, game["id"], LINE[:4])
     answer = player.get(f"/api/v1/games/{game['id']}/chances/")
@@ -324,7 +327,7 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
         expected = chances(
             VisibleTable.of(other),
             samples=6,
-            seed=services.chance_seed(game_id=game["id"], version=4),
+            seed=chances_services.chance_seed(game_id=game["id"], version=4),
             node_budget=3_000,
         )
         assert answer.json()["actions"] == [entry.to_dict() for entry in expected]

@@ -20,6 +20,7 @@ from games.engine.deals import deal_code_for_seed
 from games.engine.difficulty import BANDS, rate
 from games.models import DailyDeal, Game, WinnableDeal
 from games.services import DealChoice
+from games.services import certification as certification_services
 from tests.api.conftest import Player
 from tests.api.test_daily_secrecy import CODE, LINE, every_answer_about, move_to, play_line
 from tests.data import DEALS
@@ -112,7 +113,7 @@ def test_a_band_with_no_unplayed_deal_is_answered_difficulty_unavailable(
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     banded_pool()
-    monkeypatch.setattr(services, "BAND_INLINE_ATTEMPTS", 0)
+    monkeypatch.setattr(certification_services, "BAND_INLINE_ATTEMPTS", 0)
     hard = WinnableDeal.objects.filter(difficulty_band="hard").count()
     for _ in range(hard):
         player.new_game(mode="winnable", difficulty="hard")
@@ -132,7 +133,7 @@ def test_a_band_run_dry_is_restocked_on_the_spot_when_a_deal_of_it_turns_up(
     # Seeds in turn rather than at random: among 40 random deals none is easy about one time
     # in five, which made this test fail as often. Seed 5 is the first winnable easy deal.
     seeds = iter(range(1, 1000))
-    monkeypatch.setattr(services, "random_seed", lambda: next(seeds))
+    monkeypatch.setattr(certification_services, "random_seed", lambda: next(seeds))
     owner = User.objects.create_user("keen", "keen@example.com", "pw")
     game = services.game_create(owner=owner, choice=DealChoice(mode="winnable", difficulty="easy"))
     assert game.difficulty == "easy"

@@ -16,6 +16,11 @@ from django.core.cache import cache
 
 from games import services
 from games.models import WinnableDeal
+from games.services import analysis as analysis_services
+from games.services import certification as certification_services
+from games.services import chances as chances_services
+from games.services import solver_runs as solver_runs_services
+from games.services import workers as workers_services
 from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_limits import redis_down  # noqa: F401 (a fixture)
@@ -26,18 +31,22 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "CHANCE_SAMPLES", 4)
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 4)
-    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
-    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 2_000)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 4)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 4)
+    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(
+        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
+    )
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 2_000)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")
     # The limit counts in fixed windows of a minute, so a test whose requests straddled a
     # window's end would see the count start again (a fourth analysis served, once, at
     # 12:59:56). Each test's requests all fall in one window: the clock the count reads is
     # stopped where the test starts.
-    monkeypatch.setattr(services, "time", SolverClock(time.time()))
+    clock = SolverClock(time.time())
+    monkeypatch.setattr(solver_runs_services, "time", clock)
+    monkeypatch.setattr(chances_services, "time", clock)
 
 
 class SolverClock(SimpleNamespace):
@@ -92,7 +101,7 @@ def test_chances_queued_for_a_worker_count_once_per_task_sent(
     sent: list[tuple[Any, ...]] = []
     from infrastructure import background
 
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
     monkeypatch.setattr(background, "enqueue", lambda task, *args: sent.append(args) or True)
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)  # each version to the worker
     game = player.new_game(code=WON_DEAL["code"])
@@ -100,7 +109,9 @@ def test_chances_queued_for_a_worker_count_once_per_task_sent(
         for _ in range(3):  # asking again while it is queued sends nothing and costs nothing
             assert player.post(f"/api/v1/games/{game['id']}/chances/").status_code == 202
         new_version(player, game)
-        cache.delete(services._chances_key("queued", game["id"]))  # the worker got through it
+        cache.delete(
+            chances_services._chances_key("queued", game["id"])
+        )  # the worker got through it
     assert len(sent) == 3
     # One more version would fill the queue further: refused.
     refused = player.post(f"/api/v1/games/{game['id']}/chances/")
@@ -123,10 +134,10 @@ def test_an_exhausted_band_certifies_on_the_spot_only_within_the_limit(
 ) -> None:
     banded_pool()
     runs: list[str] = []
-    monkeypatch.setattr(services, "BAND_INLINE_ATTEMPTS", 2)
-    real = services._certify
+    monkeypatch.setattr(certification_services, "BAND_INLINE_ATTEMPTS", 2)
+    real = certification_services._certify
     monkeypatch.setattr(
-        services, "_certify", lambda code, **kw: runs.append(code) or real(code, **kw)
+        certification_services, "_certify", lambda code, **kw: runs.append(code) or real(code, **kw)
     )
     hard = WinnableDeal.objects.filter(difficulty_band="hard").count()
     for _ in range(hard):
@@ -145,14 +156,16 @@ def test_only_one_band_certification_runs_on_the_spot_at_a_time(
     player: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     banded_pool()
-    monkeypatch.setattr(services, "BAND_INLINE_ATTEMPTS", 2)
+    monkeypatch.setattr(certification_services, "BAND_INLINE_ATTEMPTS", 2)
     hard = WinnableDeal.objects.filter(difficulty_band="hard").count()
     for _ in range(hard):
         player.new_game(mode="winnable", difficulty="hard")
     # Another request (any account's) is certifying right now.
     cache.add(services.BAND_INLINE_LOCK, "busy", 60)
     monkeypatch.setattr(
-        services, "_certify", lambda *a, **k: pytest.fail("certified while another does")
+        certification_services,
+        "_certify",
+        lambda *a, **k: pytest.fail("certified while another does"),
     )
     response = player.post("/api/v1/games/", {"mode": "winnable", "difficulty": "hard"})
     assert response.status_code == 503, response.content
@@ -177,7 +190,7 @@ def test_the_count_starts_again_in_the_next_window(player: Player) -> None:
     game = player.new_game(code=WON_DEAL["code"])
     refused = chances_past_the_limit(player, game)
     assert refused.status_code == 429
-    clock = services.time
+    clock = solver_runs_services.time
     assert isinstance(clock, SolverClock)
     clock.now += int(refused["Retry-After"])
     assert chances(player, game).status_code == 200
@@ -206,8 +219,10 @@ def test_games_ended_past_the_limit_do_not_queue_their_analysis(
     player: Player, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     sent: list[str] = []
-    monkeypatch.setattr(services, "_broker_configured", lambda: True)
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True)
+    monkeypatch.setattr(workers_services, "broker_configured", lambda: True)
+    monkeypatch.setattr(
+        analysis_services, "_analysis_enqueue", lambda game_id: sent.append(game_id) or True
+    )
     ended = []
     for _ in range(5):  # create and resign, as a script would
         game = player.new_game(code=WON_DEAL["code"])

@@ -283,12 +283,12 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
 def test_a_request_computes_the_workers_chances_when_the_searches_are_compiled() -> None:
     # Under a second at most in every variant (README, "Winning chances, compiled"): without a
     # worker, a request gives the worker's very answer, not one resting on fewer samples.
-    from games import services
+    from games.services import chances as chances_services
     from games.variants import CHANCES_VARIANTS
 
-    assert services.INLINE_CHANCE_SAMPLES == services.CHANCE_SAMPLES
-    worker_budgets = dict.fromkeys(CHANCES_VARIANTS, services.CHANCE_WORK_BUDGET)
-    assert worker_budgets == services.INLINE_CHANCE_WORK_BUDGETS
+    assert chances_services.INLINE_CHANCE_SAMPLES == chances_services.CHANCE_SAMPLES
+    worker_budgets = dict.fromkeys(CHANCES_VARIANTS, chances_services.CHANCE_WORK_BUDGET)
+    assert worker_budgets == chances_services.INLINE_CHANCE_WORK_BUDGETS
 
 
 # --- A table shared by threads, and the path's capacity ---

@@ -203,7 +203,7 @@ def test_the_build_context_leaves_out_local_and_secret_files(path: str) -> None:
         "games/engine/_variant_c.c",
         "README.md",  # the wheel's long description
         "manage.py",
-        "games/services.py",
+        "games/services/commands.py",
         "web/templates/home.html",
         "web/static/web/js/play.js",
         "deploy/nginx/nginx.conf.template",

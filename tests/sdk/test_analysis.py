@@ -17,9 +17,10 @@ from scorpion_client import (
     cli,
 )
 
-from games import services
 from games.analysis import VARIANT_ANALYSIS_BUDGETS, VARIANT_INLINE_ANALYSIS_BUDGETS
 from games.models import Game
+from games.services import analysis as analysis_services
+from games.services import workers as workers_services
 from tests.sdk.conftest import (
     PASSWORD,
     WON_DEAL,
@@ -80,8 +81,8 @@ def test_a_pending_answer_is_asked_again_after_retry_after(
     # The first request finds a "live worker" and enqueues; by the second the worker is gone,
     # so the server computes the analysis itself.
     alive = iter([True])
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: next(alive, False))
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: next(alive, False))
+    monkeypatch.setattr(analysis_services, "_analysis_enqueue", lambda game_id: True)
 
     analysis = game.analysis()
 
@@ -94,8 +95,8 @@ def test_waiting_is_bounded(
 ) -> None:
     game = client.games.create(code=WON_DEAL["code"])
     game.resign()
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: True)
-    monkeypatch.setattr(services, "_analysis_enqueue", lambda game_id: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: True)
+    monkeypatch.setattr(analysis_services, "_analysis_enqueue", lambda game_id: True)
 
     analysis = game.analysis(wait=0)
 
@@ -112,8 +113,8 @@ def test_an_analysis_left_to_an_absent_worker_is_raised_at_once(
     # the answer; the caller decides when to ask again.
     game = client.games.create(code=WON_DEAL["code"])
     game.resign()
-    monkeypatch.setattr(services, "_broker_configured", lambda: True)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(workers_services, "broker_configured", lambda: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
     monkeypatch.setitem(VARIANT_INLINE_ANALYSIS_BUDGETS, "scorpion", (5, 5))
 
     with pytest.raises(ServiceUnavailable) as raised:

@@ -7,7 +7,8 @@ import pytest
 from django.conf import settings
 from scorpion_client import Chances, ConflictError, Scorpion
 
-from games import services
+from games.services import chances as chances_services
+from games.services import workers as workers_services
 from games.variants import CHANCES_VARIANTS
 from tests.sdk.conftest import WON_DEAL
 from tests.sdk.test_games import play_line
@@ -17,12 +18,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(services, "INLINE_CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS))
-    monkeypatch.setattr(services, "CHANCE_NODE_BUDGET", 3_000)
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: False)
+    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 6)
+    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(
+        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
+    )
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 3_000)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
 
 
 def test_the_chances_of_every_legal_action_are_served(client: Scorpion) -> None:
@@ -61,8 +64,8 @@ def test_a_pending_answer_is_asked_again_after_retry_after(
     # The first request finds a "live worker" and enqueues; by the second the worker is gone,
     # so the server computes the chances itself.
     alive = iter([True])
-    monkeypatch.setattr(services, "_worker_available", lambda _queue: next(alive, False))
-    monkeypatch.setattr(services, "_chances_schedule", lambda game_id, version: True)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: next(alive, False))
+    monkeypatch.setattr(chances_services, "_chances_schedule", lambda game_id, version: True)
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)  # the worker's to compute
 
     chances = game.chances()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from scorpion_client import Scorpion, ServiceUnavailable
 
-from games import services
 from games.models import WinnableDeal
+from games.services import certification as certification_services
 from tests.difficulty_data import banded_pool, today_rated_deal
 from tests.sdk.conftest import PASSWORD, new_email
 from tests.sdk.test_cli import Terminal, terminal  # noqa: F401 (a fixture)
@@ -35,7 +35,7 @@ def test_create_a_winnable_game_of_a_band_and_read_it_back(client: Scorpion) -> 
 def test_an_empty_band_raises_service_unavailable_with_its_code(
     client: Scorpion, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "BAND_INLINE_ATTEMPTS", 0)
+    monkeypatch.setattr(certification_services, "BAND_INLINE_ATTEMPTS", 0)
     with pytest.raises(ServiceUnavailable) as raised:
         client.games.create(mode="winnable", difficulty="easy")
     assert raised.value.code == "difficulty_unavailable"

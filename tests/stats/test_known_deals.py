@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import services
@@ -114,7 +115,7 @@ def test_games_of_known_deals_feed_no_difficulty_calibration() -> None:
     )
     now = timezone.now()
     for n in range(services.CALIBRATION_MIN_GAMES + 10):
-        owner = services.User.objects.create_user(f"r{n}", f"r{n}@example.com", "pw")
+        owner = User.objects.create_user(f"r{n}", f"r{n}@example.com", "pw")
         Game.objects.create(
             owner=owner,
             mode="winnable",

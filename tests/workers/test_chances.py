@@ -17,6 +17,8 @@ from games import services, tasks
 from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameChances, GameMode
+from games.services import chances as chances_services
+from games.services import workers as workers_services
 from infrastructure.queues import HINTS_QUEUE
 from scorpion_site.celery import app as celery_app
 from tests.api.conftest import WON_DEAL
@@ -37,7 +39,7 @@ def _services(monkeypatch: pytest.MonkeyPatch) -> None:
     cache.clear()
     # No beat runs here to report the worker alive; the hints worker below is (chances ask
     # about the hints queue only: asked about another, this says no and they run inline).
-    monkeypatch.setattr(services, "_worker_available", lambda queue: queue == HINTS_QUEUE)
+    monkeypatch.setattr(workers_services, "worker_available", lambda queue: queue == HINTS_QUEUE)
     # These positions are cheap, so a request would answer them itself (tests/api/
     # test_chances.py); here the request gives up at once and the worker computes them.
     monkeypatch.setattr(settings, "CHANCES_REQUEST_MS", 0)
@@ -85,8 +87,8 @@ def test_chances_are_pending_then_served_by_the_worker_and_counted_once(worker: 
         120,
         lambda: f"no chances; worker said:\n{worker.output[-3000:]}",
     )
-    assert stored.samples == services.CHANCE_SAMPLES
-    assert all(entry["samples"] == services.CHANCE_SAMPLES for entry in stored.actions)
+    assert stored.samples == chances_services.CHANCE_SAMPLES
+    assert all(entry["samples"] == chances_services.CHANCE_SAMPLES for entry in stored.actions)
     assert Game.objects.get(pk=game.pk).hint_count == 0  # pending answers count nothing
     for _ in range(3):
         served = services.game_chances_request(owner=owner, game_id=game.pk, show=True)

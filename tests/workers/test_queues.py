@@ -2,7 +2,7 @@
 the winning chances and the analyses go to ``hints`` and only its worker (docker-compose.yml
 ``worker-hints``) takes them; the default worker (``worker``) takes everything else; each
 compose health check pings its own worker; each queue's worker records its own heartbeat, and
-``services._worker_available`` asks about the right one."""
+``workers_services.worker_available`` asks about the right one."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from django.test import Client
 from games import services, tasks
 from games.history import Command
 from games.models import Game, GameAnalysis, GameChances
+from games.services import chances as chances_services
+from games.services import workers as workers_services
 from infrastructure import liveness
 from infrastructure.queues import DEFAULT_QUEUE, HINTS_QUEUE
 from scorpion_site.celery import heartbeat
@@ -150,8 +152,8 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         wait_until(lambda: broker().get(liveness.WORKER_KEY), 60, "no default heartbeat")
         assert waiting(HINTS_QUEUE) == 1  # the hints heartbeat waits for a worker of its own
         assert broker().get(liveness.HINTS_WORKER_KEY) is None
-        assert services._worker_available(DEFAULT_QUEUE)
-        assert not services._worker_available(HINTS_QUEUE)
+        assert workers_services.worker_available(DEFAULT_QUEUE)
+        assert not workers_services.worker_available(HINTS_QUEUE)
         status_code, body = workers_health()
         assert status_code == 503
         assert body["worker"]["ok"] is True
@@ -159,7 +161,7 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         # With no worker on hints, the chances are computed here and now, not queued.
         inline = services.game_chances_request(owner=owner, game_id=game.pk, show=True)
         assert inline.chances is not None
-        assert inline.chances.samples == services.INLINE_CHANCE_SAMPLES
+        assert inline.chances.samples == chances_services.INLINE_CHANCE_SAMPLES
         assert waiting(HINTS_QUEUE) == 1
         # Likewise an analysis (it goes on hints too): the task sent when the game ended waits
         # there, and the player's request does not answer "pending" for it but computes it.
@@ -171,7 +173,7 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         start(stack, "worker-hints")
         send_heartbeats()
         wait_until(lambda: broker().get(liveness.HINTS_WORKER_KEY), 60, "no hints heartbeat")
-        assert services._worker_available(HINTS_QUEUE)
+        assert workers_services.worker_available(HINTS_QUEUE)
         status_code, body = workers_health()
         assert status_code == 200, body
         assert body["hints_worker"]["ok"] is True
@@ -182,4 +184,4 @@ def test_each_queue_s_worker_records_its_own_heartbeat_and_is_asked_about_its_ow
         stored = wait_until(
             lambda: GameChances.objects.filter(game=game, version=START + 1).first(), 120
         )
-        assert stored.samples == services.CHANCE_SAMPLES
+        assert stored.samples == chances_services.CHANCE_SAMPLES
