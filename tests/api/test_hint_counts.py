@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Game
+from games.services import hints as hints_services
 from stats.models import PlayerStats
 from tests.api.conftest import WON_DEAL, Player
 from tests.conftest import require_service
@@ -92,7 +93,7 @@ def test_with_redis_failing_every_hint_is_written_at_once(
 
     game = player.new_game(code=CODE)
     hints(player, game)
-    monkeypatch.setattr(services, "redis_client", lambda cache: Down())
+    monkeypatch.setattr(hints_services, "redis_client", lambda cache: Down())
     hints(player, game)
     hints(player, game)
     assert stored(game) == 3
