@@ -19,7 +19,10 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from accounts import scopes
 from games import selectors as game_selectors
-from games.api.serializers import QueryIntegerField, QuerySerializer
+from games.api.serializers import (
+    QueryIntegerField,
+    QuerySerializer,
+)
 from games.models import GameStatus
 from games.variants import variant_choices
 from infrastructure.api import ApiView

@@ -23,26 +23,28 @@ from rest_framework.response import Response
 from accounts import scopes
 from accounts.oauth.selectors import app_with_kind
 from games import selectors, services
-from games.api.serializers import (
-    MAX_VERSION,
+from games.api.responses import (
     AnalysisPendingSerializer,
     AnalysisSerializer,
     ChancesPendingSerializer,
     ChancesSerializer,
     CommandProblemSerializer,
     CommandResultSerializer,
-    CommandSerializer,
     DailySerializer,
     EventPageSerializer,
-    EventsQuerySerializer,
-    GameCreateSerializer,
-    GameListQuerySerializer,
     GamePageSerializer,
     GameSerializer,
     HintsSerializer,
     StatePageSerializer,
-    StatesQuerySerializer,
     VariantSerializer,
+)
+from games.api.serializers import (
+    MAX_VERSION,
+    CommandSerializer,
+    EventsQuerySerializer,
+    GameCreateSerializer,
+    GameListQuerySerializer,
+    StatesQuerySerializer,
     command_from_body,
     refuse_body_fields,
 )

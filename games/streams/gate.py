@@ -29,7 +29,10 @@ from rest_framework.response import Response
 from accounts import scopes
 from accounts.authentication import credentials_recheck
 from games import selectors
-from games.api.serializers import QueryIntegerField, QuerySerializer
+from games.api.serializers import (
+    QueryIntegerField,
+    QuerySerializer,
+)
 from games.api.views import player
 from games.broadcast import payloads
 from games.broadcast.hub import Hub, Message, Subscription, game_channel, user_channel
