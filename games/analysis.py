@@ -65,7 +65,7 @@ ANALYSIS_TOTAL_BUDGET = 2 * DEFAULT_NODE_BUDGET
 # same positions), ten times the positions in less time: at most about 1 s a game, and fewer
 # "unknown" (seeds 0-9 resigned after 15 random actions: Double Scorpion's deals 10 of 10
 # decided instead of 7, its analyses settled 7 of 10 instead of 4; Scorpion Tail's deals 8
-# instead of 7). Measured with bench/analysis.py (README, "Post-game analysis of the
+# instead of 7). Measured with bench/analysis.py (docs/benchmarks.md, "Post-game analysis of the
 # variants"). A deal they leave undecided is analysed as "unknown", said as such.
 VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
     (name for name in VARIANTS if name != SCORPION.name),
@@ -75,14 +75,15 @@ VARIANT_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = dict.fromkeys(
 
 # What a request may search when it computes an analysis itself (no live worker): sized to stay
 # well under a web worker's timeout (gunicorn's 30 s in docker-compose.yml), about 5 s of CPU at
-# most (README, "Post-game analysis in a request"), where the full budgets above may take 90 s
-# (Scorpion in Python) or 14 s (Double Scorpion). Never larger than the full ones. A request's
-# analysis is stored only when it is ``settled`` (every solver call decided): the search is the
-# same whatever its budget, which only cuts it short, so any larger budgets give that very
+# most (docs/benchmarks.md, "Post-game analysis in a request"), where the full budgets above may
+# take 90 s (Scorpion in Python) or 14 s (Double Scorpion). Never larger than the full ones. A
+# request's analysis is stored only when it is ``settled`` (every solver call decided): the search
+# is the same whatever its budget, which only cuts it short, so any larger budgets give that very
 # analysis.
 VARIANT_INLINE_ANALYSIS_BUDGETS: dict[str, tuple[int, int]] = {
     # Compiled, Scorpion's full budgets take about 3.5 s at most: a request computes the worker's
-    # very analysis, and never answers 503 (bench/analysis.py, README "Post-game analysis").
+    # very analysis, and never answers 503 (bench/analysis.py, docs/benchmarks.md "Post-game
+    # analysis").
     "scorpion": (
         (ANALYSIS_NODE_BUDGET, ANALYSIS_TOTAL_BUDGET) if compiled() else (100_000, 100_000)
     ),

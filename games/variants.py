@@ -27,14 +27,14 @@ CERTIFIED_VARIANTS = frozenset({SCORPION.name})
 # the share of sampled deals the solver proves won within a small budget (20,000 positions),
 # so it only means something where the solver decides nearly all of them: Scorpion, Wasp,
 # Three Blind Mice (its deadlock proofs, games/engine/variant_solver.py) and Scorpion Tail,
-# whose mid-game samples are decided far more often than its deals (README, "Winning chances",
-# 2026-12-01, load average 3-8: `python bench/hints.py --variant scorpion-tail --work-budget
-# 500000 --samples 50,200`, 20 positions: 6.5% of sampled solves undecided, the top-ranked
-# action kept the deal winnable in all 20; with `--positions 30 --start-seed 1000`, 4.2%
+# whose mid-game samples are decided far more often than its deals (docs/benchmarks.md, "Winning
+# chances", 2026-12-01, load average 3-8: `python bench/hints.py --variant scorpion-tail
+# --work-budget 500000 --samples 50,200`, 20 positions: 6.5% of sampled solves undecided, the
+# top-ranked action kept the deal winnable in all 20; with `--positions 30 --start-seed 1000`, 4.2%
 # undecided, 8 of 9 contested positions right against 5 for the heuristic hint; but each sample
 # is dear, so an answer rests on a median of 12-18 samples, 2 on request). Double Scorpion
 # leaves about 30% of its sampled solves undecided, on a median of 4 samples an answer (1 on
-# request; README, same section), and the chances' sampling reads only one-deck tables
+# request; docs/benchmarks.md, same section), and the chances' sampling reads only one-deck tables
 # (games/engine/chances.py), so its games answer ``variant_not_analysed`` to a request for
 # chances.
 # Wasp II is Wasp with fewer face-down cards, so its deals are decided more easily still.

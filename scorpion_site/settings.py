@@ -551,8 +551,8 @@ REST_FRAMEWORK = {
         # analysis computed in the request, deals certified on the spot for a winnable game):
         # each costs up to seconds of CPU, which the request count alone does not bound.
         # 20/min leaves the web client's chances, prepared after each 3-second pause, room to
-        # follow a brisk player; at the measured maxima (README) that is 40 s of CPU a minute
-        # inline, per account.
+        # follow a brisk player; at the measured maxima (docs/benchmarks.md) that is 40 s of CPU a
+        # minute inline, per account.
         "solver": env_rate("THROTTLE_SOLVER", "20/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

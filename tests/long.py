@@ -3,7 +3,7 @@ deals, the long Hypothesis runs): a small size in every run, the full size on re
 
     SCORPION_LONG_DIFFERENTIAL=1 make test    # or .venv/bin/python -m pytest tests/engine
 
-The full sizes are those the README's figures were measured with; run them after a change to
+The full sizes are those docs/benchmarks.md's figures were measured with; run them after a change to
 a search (games/engine/_solver_c.c, _variant_c.c, solver.py, variant_solver.py).
 """
 

@@ -46,11 +46,11 @@ therefore keep one table of proven-lost keys, and each skips what an earlier one
 *Move ordering* only matters for won positions (a lost one is searched whole): moves carrying
 the fewest cards first, then the deal last.
 
-Speed (bench/solver.py, CPU time on one core of a shared 2-core machine, README "Solver"):
-compiled (``_solver_c.c``, below), seeds 0-9999 in 3.0 s, all decided with the default budget,
-max 0.86 s (seed 7908, 1,025,570 positions: the proof of a loss); in Python, the same positions
-in 147-168 s, 46 s for seed 7908. The pruning ideas measured against the tail, and why they did
-not pay, are in the README.
+Speed (bench/solver.py, CPU time on one core of a shared 2-core machine, docs/benchmarks.md
+"Solver"): compiled (``_solver_c.c``, below), seeds 0-9999 in 3.0 s, all decided with the default
+budget, max 0.86 s (seed 7908, 1,025,570 positions: the proof of a loss); in Python, the same
+positions in 147-168 s, 46 s for seed 7908. The pruning ideas measured against the tail, and why
+they did not pay, are in docs/benchmarks.md.
 
 No Django: importable by the web layer, the workers and the benchmark alike. The search below
 is also compiled (games/engine/_solver_c.c, the same search position for position, built by

@@ -38,11 +38,11 @@ reachable was searched (up to proven deadlocks) by one search, the complete one 
 ended before its size, "unknown" that a budget ran out first.
 
 Decided shares (``python bench/solver.py --deals 1000 --variant <name> --node-budget 2000``,
-seeds 0-999; README, "Solver, the other variants"): Three Blind Mice 24.2% before the deadlock
-proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4%, searched
-without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU per position),
-73.8% with the probes (76.7% with the probes and the proof, at six times the CPU); Wasp 93.3%
--> 96.5% and Double Scorpion 8.2% -> 27.0% with the probes.
+seeds 0-999; docs/benchmarks.md, "Solver, the other variants"): Three Blind Mice 24.2% before the
+deadlock proofs, 99.5% with them (CPU 176 s -> 5.5 s for the 1,000 deals); Scorpion Tail 30.4%,
+searched without them (with them 33.3%: 27 deals proven lost, at 2.5-3.5 times the CPU per
+position), 73.8% with the probes (76.7% with the probes and the proof, at six times the CPU); Wasp
+93.3% -> 96.5% and Double Scorpion 8.2% -> 27.0% with the probes.
 """
 
 from __future__ import annotations
@@ -102,9 +102,9 @@ _PROBE_SHARE = {
 # it out. Scorpion Tail (two destinations per card, by colour): at 2,000 positions a deal it
 # decided 33.3% of 1,000 deals instead of 30.4% (27 more proven lost) but made each position
 # 2.5-3.5 times dearer, and a post-game analysis took 18.8 s of CPU instead of 3.5-4.4 s
-# (median, seeds 0-9, bench/analysis.py; README, "Solver, the other variants" and "Post-game
-# analysis of the variants"). Without it, the analysis' 25,000 positions prove hardly any deal
-# lost: the verdict is "unknown" instead (tests/api/test_variants.py).
+# (median, seeds 0-9, bench/analysis.py; docs/benchmarks.md, "Solver, the other variants" and
+# "Post-game analysis of the variants"). Without it, the analysis' 25,000 positions prove hardly any
+# deal lost: the verdict is "unknown" instead (tests/api/test_variants.py).
 _DEADLOCK_PROOF_NOT_WORTH_IT = frozenset({SCORPION_TAIL})
 
 

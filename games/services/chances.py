@@ -35,9 +35,9 @@ logger = logging.getLogger(__name__)
 
 # Samples per answer, positions per sampled solve, and the work of the whole answer (positions
 # plus a set-up per solve, about 60 us of CPU a unit: games/engine/chances.py): bench/hints.py
-# measures the cost (README, "Winning chances"). Budgets in positions, never in seconds, so that
-# every run gives one answer. The work budget only binds where samples are dear (a deal's start
-# in Wasp took 76 s median, 181 s at most, for 200 samples: past the task's time limit): there
+# measures the cost (docs/benchmarks.md, "Winning chances"). Budgets in positions, never in seconds,
+# so that every run gives one answer. The work budget only binds where samples are dear (a deal's
+# start in Wasp took 76 s median, 181 s at most, for 200 samples: past the task's time limit): there
 # the answer rests on fewer samples, about 30 s of CPU at most.
 CHANCE_SAMPLES = 200
 
@@ -51,11 +51,11 @@ CHANCE_WORK_BUDGET: int | None = 500_000
 # samples and work so that it answers within about 2 s of CPU (the answer says how many samples
 # it rests on): a work unit's cost differs by variant (Scorpion Tail's search about 80 us, more
 # in a first sample), so the work is per variant (every variant of CHANCES_VARIANTS), measured
-# side by side (README, "Winning chances", "A request's work per variant"); it depends on the
-# variant alone, so an answer still depends only on the visible table, the seed and the
+# side by side (docs/benchmarks.md, "Winning chances", "A request's work per variant"); it depends
+# on the variant alone, so an answer still depends only on the visible table, the seed and the
 # budgets. With the compiled searches, the worker's own budgets, which take under a second at
-# most in every variant (Scorpion 0.31 s, Scorpion Tail 0.65 s; README, "Winning chances,
-# compiled"): the worker's very answer.
+# most in every variant (Scorpion 0.31 s, Scorpion Tail 0.65 s; docs/benchmarks.md, "Winning
+# chances, compiled"): the worker's very answer.
 _SEARCHES_COMPILED = solver_compiled() and variants_compiled()
 
 
@@ -79,8 +79,8 @@ INLINE_CHANCE_WORK_BUDGETS: dict[str, int | None] = (
 # deadline never changes an answer, it only gives up), with no task and no wait. A task buys
 # nothing for those: in Scorpion 43% of the positions of a game's first dozen moves take under
 # 0.1 s of CPU (57% under 0.3 s), while the dearest take up to 9 s and hold over 90% of the CPU
-# (README, "Winning chances"). Only the dear ones go to the worker, after at most this much of
-# a web process's time lost in the request: 100 ms by default, so that a sync web worker is
+# (docs/benchmarks.md, "Winning chances"). Only the dear ones go to the worker, after at most this
+# much of a web process's time lost in the request: 100 ms by default, so that a sync web worker is
 # never held long for an answer it then hands over.
 # How long it takes depends on the visible table and the machine alone, so whether an answer
 # comes at once tells nothing about an unseen card. The time is the CHANCES_REQUEST_MS setting.

@@ -281,8 +281,8 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
 
 
 def test_a_request_computes_the_workers_chances_when_the_searches_are_compiled() -> None:
-    # Under a second at most in every variant (README, "Winning chances, compiled"): without a
-    # worker, a request gives the worker's very answer, not one resting on fewer samples.
+    # Under a second at most in every variant (docs/benchmarks.md, "Winning chances, compiled"):
+    # without a worker, a request gives the worker's very answer, not one resting on fewer samples.
     from games.services import chances as chances_services
     from games.variants import CHANCES_VARIANTS
 

@@ -50,9 +50,9 @@ pytestmark = pytest.mark.skipif(
 VARIANTS = [DOUBLE_SCORPION, SCORPION_TAIL, WASP, THREE_BLIND_MICE, WASP_II, DOUBLE_SCORPION_3_2]
 BY_NAME = {variant.name: variant for variant in VARIANTS}
 # Whole deals, in every variant: seeds 0-99 at each budget with SCORPION_LONG_DIFFERENTIAL=1 (a
-# full run: README, "Solver, the other variants, compiled"; tests/long.py). The Python search
-# of 100 deals at 20,000 positions takes minutes (Double Scorpion about 4), so every run takes
-# the first 5 seeds there, and the first 50 at the smaller budgets (where Three Blind Mice's
+# full run: docs/benchmarks.md, "Solver, the other variants, compiled"; tests/long.py). The Python
+# search of 100 deals at 20,000 positions takes minutes (Double Scorpion about 4), so every run
+# takes the first 5 seeds there, and the first 50 at the smaller budgets (where Three Blind Mice's
 # seed 45 is the one it leaves undecided at 300).
 WHOLE_DEAL_SEEDS = sized(50, 100)
 LARGEST_BUDGET_SEEDS = sized(5, 100)
