@@ -34,8 +34,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from accounts.locks import account_lock
 from accounts.models import Profile
-from accounts.services import _lock_games, account_lock
+from games import services as game_services
 from games.models import Game
 
 GUEST_USERNAME_PREFIX = "guest-"
@@ -98,7 +99,7 @@ def guest_delete_if_idle(*, user_id: int, now: datetime.datetime, idle: datetime
     with transaction.atomic():
         if not account_lock(user_id=user_id):
             return False
-        _lock_games(user_id=user_id)
+        game_services.owner_games_lock(user_id=user_id)
         if not idle_guests(now=now, idle=idle).filter(pk=user_id).exists():
             return False
         User.objects.filter(pk=user_id).delete()

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import partial
 from importlib import import_module
-from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from accounts.locks import account_lock
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
-from games.broadcast import publish
-from games.models import Game
+from games import services as game_services
 from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or
@@ -93,49 +91,18 @@ def _tally(per_model: dict[str, int], keys: tuple[str, ...]) -> dict[str, int]:
     return {key: counts[key] for key in keys}
 
 
-def account_lock(*, user_id: int) -> bool:
-    """Lock the account's row until the transaction ends; False if the account is gone.
-
-    Concurrency (the player may keep playing on another device while their data goes):
-    every deletion of a player's data, and every write that adds a row of theirs that no game
-    row lock covers (a new game, a recomputation of the statistics), takes this lock first, so
-    they run one after the other. ``FOR NO KEY UPDATE``, not ``FOR UPDATE``: a command finishing
-    a game inserts statistics rows, whose foreign-key check takes ``FOR KEY SHARE`` on this same
-    row, and must not wait for a deletion that is itself waiting for that command's game row.
-    On SQLite, which has no row locks, every write transaction already runs alone.
-    """
-    locked = User.objects.select_for_update(no_key=True).filter(pk=user_id)
-    return bool(list(locked.values_list("pk", flat=True)))
-
-
-def _lock_games(*, user_id: int) -> list[UUID]:
-    """Lock the player's games (in one order: by id) until the transaction ends.
-
-    A command holds its game's row from its compare-and-set to its commit (games.services):
-    waiting for every game row here lets the commands in flight finish first, with their events
-    and statistics, which the deletion then sees and removes; a command that comes later finds
-    its game gone (404). Without it, an event committed after the deletion listed the game's
-    events left the deletion with a foreign-key violation: a 500.
-    """
-    games = Game.objects.select_for_update().filter(owner_id=user_id).order_by("pk")
-    return list(games.values_list("pk", flat=True))
-
-
 def account_data_delete(*, user: User) -> dict[str, int]:
     """Remove the player's games (their events go with them) and statistics,
     keeping the account. One transaction: all of it goes, or nothing. Safe to run while the
-    player plays on (``account_lock``, ``_lock_games``): what they do lands before or after."""
+    player plays on (``account_lock``, ``games.services.owner_games_lock``): what they do
+    lands before or after."""
     with transaction.atomic():
         if not account_lock(user_id=user.pk):
             return _tally({}, DATA_KEYS)  # closed meanwhile: nothing of it is left
-        game_ids = _lock_games(user_id=user.pk)
-        _, games = Game.objects.filter(owner=user).delete()
+        games = game_services.owner_games_delete(user_id=user.pk)
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
         _, stats = PlayerStats.objects.filter(user=user).delete()
-        transaction.on_commit(
-            partial(publish.games_deleted_committed, user.pk, game_ids), robust=True
-        )
     return _tally({**games, **stats}, DATA_KEYS)
 
 
@@ -171,7 +138,7 @@ def account_delete(*, user: User) -> dict[str, int]:
     with transaction.atomic():
         if not account_lock(user_id=user.pk):
             return _tally({}, ACCOUNT_KEYS) | {"sessions": 0}  # closed meanwhile
-        _lock_games(user_id=user.pk)
+        game_services.owner_games_lock(user_id=user.pk)
         session_keys = user_session_keys(user_id=user.pk)
         store_class = _session_store_class()
         for key in session_keys:

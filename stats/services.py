@@ -27,7 +27,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet, Sum
 
-from accounts.services import account_lock
+from accounts.locks import account_lock
 from games.models import FINISHED_STATUSES, PLAYED, Game, GameStatus
 from stats.models import ALL_MODES, PlayerStats, StatsMode, stats_mode, stats_mode_expression
 from stats.selectors import win_time_expression

@@ -74,6 +74,7 @@ from games.services.creation import (
     ranked_claims_purge,
     revealed_to_player,
 )
+from games.services.deletion import owner_games_delete, owner_games_lock
 from games.services.hints import (
     game_hints_request,
     hint_counts_flush,
@@ -138,6 +139,8 @@ __all__ = [
     "game_hints_request",
     "game_restart",
     "hint_counts_flush",
+    "owner_games_delete",
+    "owner_games_lock",
     "ranked_claims_purge",
     "request_fingerprint",
     "revealed_to_player",

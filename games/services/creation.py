@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.services import account_lock
+from accounts.locks import account_lock
 from games import selectors
 from games.broadcast import publish
 from games.deal_choice import DealChoice
