@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.crypto import salted_hmac
+
 # Cyrillic and Greek letters whose glyphs are those of Latin letters (TR 39 confusables.txt,
 # the entries that map a single letter of these scripts to a single Latin letter), by their
 # Unicode names: the characters themselves would be as ambiguous in this file as in a name.
@@ -101,3 +103,23 @@ def skeleton(name: str) -> str:
     for lookalike, letter in LATIN_LOOKALIKES:
         text = text.replace(lookalike, letter)
     return text
+
+
+# How a player appears to others on every board (stats.selectors), and in an app's view of
+# them (accounts/oauth/adapter.py). The tag's salt keeps its old name: tags must not change.
+GUEST_NAME = "Guest"
+
+
+def display_name(*, user_id: int, email: str, name: str = "", guest: bool = False) -> str:
+    """How a player appears to others: the name they chose (``"Ann#3f9c"``), else the first
+    letter of their e-mail's local part (``"A***#3f9c"``), with a tag derived from their id
+    with the server's secret; a guest (no sign-up: accounts/guests.py) is plain "Guest", never
+    a made-up name. No e-mail, domain or username (allauth derives usernames from e-mails) ever
+    leaves; the tag tells apart players who share a name and stays the same from day to day."""
+    if guest:
+        return GUEST_NAME
+    tag = salted_hmac("stats.display_name", str(user_id)).hexdigest()[:4]
+    if name:
+        return f"{name}#{tag}"
+    initial = email.partition("@")[0][:1].upper() or "?"
+    return f"{initial}***#{tag}"

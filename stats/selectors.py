@@ -21,9 +21,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Greatest, Rank
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from accounts.models import AppKind
+from accounts.names import display_name
 from games.models import (
     COUNTED_ABANDON,
     PLAYED,
@@ -279,24 +279,6 @@ def day_visible(*, day: datetime.date, user: User) -> bool:
     """Whether a daily-challenge day may be shown to ``user``: today and past days to
     everyone, future days to staff only (players never learn anything about them)."""
     return day <= timezone.now().date() or user.is_staff
-
-
-GUEST_NAME = "Guest"
-
-
-def display_name(*, user_id: int, email: str, name: str = "", guest: bool = False) -> str:
-    """How a player appears to others: the name they chose (``"Ann#3f9c"``), else the first
-    letter of their e-mail's local part (``"A***#3f9c"``), with a tag derived from their id
-    with the server's secret; a guest (no sign-up: accounts/guests.py) is plain "Guest", never
-    a made-up name. No e-mail, domain or username (allauth derives usernames from e-mails) ever
-    leaves; the tag tells apart players who share a name and stays the same from day to day."""
-    if guest:
-        return GUEST_NAME
-    tag = salted_hmac("stats.display_name", str(user_id)).hexdigest()[:4]
-    if name:
-        return f"{name}#{tag}"
-    initial = email.partition("@")[0][:1].upper() or "?"
-    return f"{initial}***#{tag}"
 
 
 @dataclass(frozen=True, slots=True)

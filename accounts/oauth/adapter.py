@@ -12,8 +12,8 @@ from allauth.idp.oidc.models import Client
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 
+from accounts.names import display_name
 from accounts.scopes import ALL_SCOPES
-from stats.selectors import display_name
 
 
 class ScorpionOIDCAdapter(DefaultOIDCAdapter):
