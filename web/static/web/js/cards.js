@@ -260,7 +260,11 @@ const MIN_CARD_W = 34;
 const MAX_CARD_W = 120;
 const CARD_RATIO = 1.4;
 const BOTTOM_MARGIN = 12;
-const MIN_RUN_STRIP = 4;
+// Diagonal runs: the step down from a run card to the card on it, the most steps to the right,
+// (measured once: the width of the widest index, "10♠", per pixel of font size).
+const RUN_STEP = 3;
+const MAX_SHIFT = 2;
+let indexWidth = 0;
 const RANKS = "A23456789TJQK";
 
 // Whether the card on `under` is `card`'s successor (same suit, one rank higher).
@@ -290,8 +294,9 @@ export function layoutTable(root) {
   const gaps = rail ? cols - 1 + 1 + 2.5 : cols - 1;
   const fromWidth = (width - gaps * gap) / across;
   const rootTop = root.getBoundingClientRect().top + window.scrollY;
-  const available = Math.max(160, viewH - rootTop - BOTTOM_MARGIN);
-  const upRatio = phone ? 0.34 : 0.27;
+  // A short screen keeps less margin below the table.
+  const available = Math.max(160, viewH - rootTop - (viewH < 500 ? 4 : BOTTOM_MARGIN));
+  let upRatio = phone ? 0.34 : 0.27;
   const downRatio = phone ? 0.12 : 0.11;
   // A usual long column: three face-down cards and nine face up, below the top row.
   const usual = 1 + 3 * downRatio + 9 * upRatio;
@@ -306,7 +311,7 @@ export function layoutTable(root) {
   // The strip that shows a closed fan's corner whole: its offset from the card's top, the
   // corner's box (rank and suit, ascent to descent: J and Q keep their tails), and 1px.
   const minFan = (w) =>
-    Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 1);
+    Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 2.5);
   const minDown = (w) => Math.max(5, Math.round(w * CARD_RATIO * 0.06));
   const columns = [...tableau.querySelectorAll(":scope > .column")].map((pile) => {
     const faces = [...pile.querySelectorAll(":scope > .card.face")];
@@ -324,48 +329,103 @@ export function layoutTable(root) {
       run: strips.filter((kind) => kind === "run").length,
     };
   });
-  const need = (w) =>
-    Math.max(
-      0,
-      ...columns.map(({ down, faces, play, run }) => {
-        const downGaps = faces.length ? down : Math.max(0, down - 1);
-        return w * CARD_RATIO + downGaps * minDown(w) + play * minFan(w) + run * MIN_RUN_STRIP;
-      }),
-    );
-  if (need(cardW) > tableauHeight(cardW)) {
+  // Inside a run, once the column cannot give every card its strip, a run card's successor
+  // lies RUN_STEP px below it and one index's width to the right (`data-shift`, up to
+  // MAX_SHIFT steps): the run card's corner stays whole in the strip left bare at its left,
+  // and the column gets the height of a closed fan's strip for every card that can move.
+  if (!indexWidth) indexWidth = measureIndexWidth(tableau);
+  const runDx = (w) => Math.ceil(w * 0.06 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * (indexWidth || 2) + 2);
+  // The steps of each card from the left (0 to MAX_SHIFT), when the column is laid out diagonally.
+  const shifts = (strips) => {
+    const out = [0];
+    strips.forEach((kind, i) => out.push(kind === "run" && out[i] < MAX_SHIFT ? out[i] + 1 : 0));
+    return out;
+  };
+  const height = (w, { down, faces, play, run, strips }, diagonal) => {
+    const downGaps = faces.length ? down : Math.max(0, down - 1);
+    const base = w * CARD_RATIO + downGaps * minDown(w);
+    if (!diagonal) return base + (play + run) * minFan(w);
+    const steps = shifts(strips).slice(1).filter((d) => d > 0).length;
+    return base + steps * RUN_STEP + (strips.length - steps) * minFan(w);
+  };
+  // Diagonal only when the column needs it: its plain closed fan is too long.
+  const diagonalAt = (w) => columns.map((column) => column.run > 0 && height(w, column, false) > tableauHeight(w));
+  const need = (w) => {
+    const diagonal = diagonalAt(w);
+    return Math.max(0, ...columns.map((column, c) => height(w, column, diagonal[c])));
+  };
+  const extraWidth = (w) => diagonalAt(w).filter(Boolean).length * MAX_SHIFT * runDx(w);
+  const fitsWidth = (w) => across * w + gaps * gap + extraWidth(w) <= width;
+  if (need(cardW) > tableauHeight(cardW) || !fitsWidth(cardW)) {
     // Smaller cards, if some size lets the longest column fit with its corners whole.
     let w = cardW;
-    while (w > MIN_CARD_W && need(w) > tableauHeight(w)) w -= 2;
-    if (need(w) <= tableauHeight(w)) cardW = w;
+    while (w > MIN_CARD_W && (need(w) > tableauHeight(w) || !fitsWidth(w))) w -= 2;
+    cardW = w;
   }
   const cardH = cardW * CARD_RATIO;
-  html.style.setProperty("--card-w", `${cardW}px`);
-  html.style.setProperty("--gap", `${gap}px`);
+  // A screen taller than the width needs (a phone held upright): longer fans, up to half a
+  // card, so the table uses the felt and the strips are bigger targets for a finger.
+  if (!rail && fromWidth < fromHeight) {
+    const fill = ((available - gap * 1.6) / cardH - 2 - 3 * downRatio) / 9;
+    upRatio = Math.min(0.5, Math.max(upRatio, fill));
+  }
+  setStyle(html, "--card-w", `${cardW}px`);
+  setStyle(html, "--gap", `${gap}px`);
+  const dx = runDx(cardW);
+  setStyle(root, "--run-dx", `${dx}px`);
   const room = tableauHeight(cardW);
   const fan = minFan(cardW);
-  for (const { pile, faces, strips, down, play, run } of columns) {
+  const diagonal = diagonalAt(cardW);
+  const widths = [];
+  columns.forEach(({ pile, faces, strips, down, play, run }, c) => {
     const downGaps = faces.length ? down : Math.max(0, down - 1);
     const upGaps = play + run;
     let fanDown = cardH * downRatio;
     let fanUp = cardH * upRatio;
-    let fanRun = fanUp;
     if (cardH + downGaps * fanDown + upGaps * fanUp > room) {
       const spare = (reserved) => (room - cardH - reserved) / Math.max(1, downGaps);
-      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(upGaps * fan)));
-      fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
-      fanRun = fanUp;
-      if (run && cardH + downGaps * fanDown + upGaps * fanUp > room) {
-        const left = room - cardH - downGaps * fanDown - play * fan;
-        fanRun = Math.max(MIN_RUN_STRIP, Math.min(fan, left / run));
-      }
+      const strips = diagonal[c] ? height(cardW, columns[c], true) - cardH - downGaps * minDown(cardW) : upGaps * fan;
+      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(strips)));
+      if (!diagonal[c]) fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
+      else fanUp = fan;
     }
-    pile.style.setProperty("--fan-up", `${fanUp.toFixed(1)}px`);
-    pile.style.setProperty("--fan-down", `${fanDown.toFixed(1)}px`);
-    pile.style.setProperty("--fan-run", `${fanRun.toFixed(1)}px`);
-    pile.classList.toggle("tight", fanUp < cardH * upRatio - 0.5);
-    // The card after a run's card sits --fan-run below it (CSS: .after-run).
-    faces.forEach((card, i) => card.classList.toggle("after-run", i > 0 && strips[i - 1] === "run"));
-  }
+    setStyle(pile, "--fan-up", `${fanUp.toFixed(1)}px`);
+    setStyle(pile, "--fan-down", `${fanDown.toFixed(1)}px`);
+    setStyle(pile, "--fan-run", `${RUN_STEP}px`);
+    const tight = fanUp < cardH * upRatio - 0.5;
+    if (pile.classList.contains("tight") !== tight) pile.classList.toggle("tight", tight);
+    // A card shifted right of the one under it sits RUN_STEP below it (CSS: [data-shift]).
+    const steps = diagonal[c] ? shifts(strips) : faces.map(() => 0);
+    faces.forEach((card, i) => {
+      const shift = String(steps[i] > 0 && i > 0 && steps[i] > steps[i - 1] ? steps[i] : 0);
+      if ((card.dataset.shift || "0") !== shift) {
+        if (shift === "0") delete card.dataset.shift;
+        else card.dataset.shift = shift;
+      }
+    });
+    widths.push(diagonal[c] ? `${cardW + MAX_SHIFT * dx}px` : "var(--card-w)");
+  });
+  setStyle(tableau, "grid-template-columns", diagonal.some(Boolean) ? widths.join(" ") : "");
+}
+
+// Sets a style property only when it changes: a move redraws only what it changed.
+function setStyle(element, name, value) {
+  if (element.style.getPropertyValue(name) === value) return;
+  if (value) element.style.setProperty(name, value);
+  else element.style.removeProperty(name);
+}
+
+// The width of a closed fan's widest corner ("10♠") for a font size of 1px: a card drawn out
+// of sight in a tight column, measured, and taken away.
+function measureIndexWidth(tableau) {
+  const column = h("div", { class: "column tight", "aria-hidden": "true" }, cardElement("TS"));
+  column.style.cssText = "position:absolute;visibility:hidden;left:0;top:0";
+  tableau.append(column);
+  const corner = column.querySelector(".corner.top");
+  const size = parseFloat(getComputedStyle(corner).fontSize);
+  const width = corner.getBoundingClientRect().width;
+  column.remove();
+  return size && width ? width / size : 0;
 }
 
 // The height of a corner's box for a font size of 1px (the fonts' ascent and descent).
