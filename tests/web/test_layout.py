@@ -435,8 +435,9 @@ def ask_a_hint(page: Any, base: str, game_id: str) -> tuple[Table, Any]:
     return table, page.locator("#toast")
 
 
-def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_it(
-    browser: Any, live_server: Any, player: Player
+@pytest.mark.parametrize("size", [(844, 390), (390, 844)], ids=["844x390", "390x844"])
+def test_a_hint_on_a_phone_shows_its_chance_and_the_cards_that_move_with_it(
+    browser: Any, live_server: Any, player: Player, size: tuple[int, int]
 ) -> None:
     # The longest hint the page words: a card carrying others, a reason in two parts, and its
     # winning chance; served as such, so that the test does not hang on a deal's best move.
@@ -466,7 +467,8 @@ def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_
     action |= {"high": 0.41, "wins": 68, "losses": 132, "undecided": 0, "samples": 200}
     chances = {"status": "ready", "game": game["id"], "version": 0, "samples": 200}
     chances |= {"node_budget": 20_000, "actions": [action]}
-    page = log_in(browser, live_server.url, player, (844, 390))
+    page = log_in(browser, live_server.url, player, size)
+    name = f"{size[0]}x{size[1]}"
     page.route("**/hints/", lambda route: route.fulfill(json=hints))
     page.route(
         "**/chances/",
@@ -477,17 +479,26 @@ def test_a_hint_on_a_turned_phone_shows_its_chance_and_the_cards_that_move_with_
         ),
     )
     _, toast = ask_a_hint(page, live_server.url, game["id"])
-    expect(toast).to_contain_text("Chance of still winning after it: 34% (28%\u201341%, 200")
+    expect(toast).to_contain_text(
+        "Chance of winning after it, if every card were known: 34% (28%\u201341%, 200 deals)"
+    )
     # Whole: not cut to the line's height (the chance came last and was what went missing).
     assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
-    check_nothing_covered(page, "844x390 hint")
-    check_readable_on_a_turned_phone(page, "844x390 hint")
+    check_nothing_covered(page, f"{name} hint")
+    if size == (844, 390):
+        check_readable_on_a_turned_phone(page, f"{name} hint")
+    else:
+        check_readable(f"{name} hint", measure(page))
+    # What the chance means, a tap away below the table.
+    help_box = page.locator("#chance-help")
+    help_box.locator("summary").click()
+    expect(help_box).to_contain_text("solver that sees every card")
     # The cards on the hinted card move with it: they light up, and it is not drawn over them.
     expect(page.locator("#board .card.hint")).to_have_attribute("data-card", card)
     carried_lit = page.locator("#board .card.hint-carried")
     assert [e.get_attribute("data-card") for e in carried_lit.all()] == carried
     assert page.evaluate(STRIP_HITS_JS, [card, *carried]) == [True] * 4
-    shoot(page, "play-844x390-hint")
+    shoot(page, f"play-{name}-hint")
     page.context.close()
 
 

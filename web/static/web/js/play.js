@@ -779,7 +779,11 @@ async function chanceText(option) {
   );
   if (!found) return "";
   const percent = (value) => `${Math.round(100 * value)}%`;
-  return ` Chance of still winning after it: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} sampled deals).`;
+  // The chance of a player who could see every card (docs/api.md): said so, with what that
+  // means a tap away (#chance-help, below the table).
+  const help = document.getElementById("chance-help");
+  if (help) help.hidden = false;
+  return ` Chance of winning after it, if every card were known: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} deals).`;
 }
 
 function hintText(option) {
