@@ -20,8 +20,8 @@ import pytest
 
 from tests.api.conftest import Player, sign_up
 from tests.web.conftest import ROOT, won_deal
-from tests.web.test_layout import log_in
-from tests.web.test_play import Table, expect
+from tests.web.test_layout import open_table
+from tests.web.test_play import expect
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -72,11 +72,8 @@ def test_an_illegal_tap_is_explained_at_once_in_the_servers_words(
     browser: Any, live_server: Any
 ) -> None:
     player: Player = sign_up(f"refusals-{time.monotonic_ns()}@example.com")
-    game = player.new_game(code=won_deal()["code"])
-    page = log_in(browser, live_server.url, player, (1366, 768))
-    page.goto(f"{live_server.url}/play/{game['id']}/")
-    table = Table(page)
-    table.wait_version(0)
+    code = won_deal()["code"]
+    page, table, game = open_table(browser, live_server.url, player, (1366, 768), code)
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if "/commands/" in r.url else None)
     cdp = page.context.new_cdp_session(page)

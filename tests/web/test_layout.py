@@ -102,6 +102,18 @@ def log_in(browser: Any, base: str, player: Player, size: tuple[int, int]) -> An
     return page
 
 
+def open_table(
+    browser: Any, base: str, player: Player, size: tuple[int, int], code: str
+) -> tuple[Any, Table, dict[str, Any]]:
+    """A new game of the deal `code`, open in the player's browser at `size`, once dealt."""
+    game = player.new_game(code=code)
+    page = log_in(browser, base, player, size)
+    page.goto(f"{base}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    return page, table, game
+
+
 def long_column_game(game: dict[str, Any], status: str = "playing") -> dict[str, Any]:
     """The game as the page would get it with 46 face-up cards in column 1 (the other six
     cards one per column): the longest column the layout must take."""

@@ -226,9 +226,12 @@ def test_double_scorpion_names_each_copy_of_a_card_by_its_place(
 
 
 def card_name(code: str) -> str:
+    """A face-up card's accessible name: what its corner shows ("Q♠"), then its words."""
     ranks = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
     suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-    return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
+    symbols = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+    shown = f"{'10' if code[0] == 'T' else code[0]}{symbols[code[1]]}\ufe0e"
+    return f"{shown}, {ranks.get(code[0], code[0])} of {suits[code[1]]}"
 
 
 @pytest.mark.parametrize("variant", ["three-blind-mice", "double-scorpion", "wasp"])

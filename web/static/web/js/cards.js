@@ -26,24 +26,38 @@ export function cardLabel(code) {
   return `${RANK_NAMES[rank] || rank} of ${suit.name}`;
 }
 
+// What a card shows in its corner ("Q♠", "10♥"): its accessible name starts with it, so that
+// a voice-control user can say what they see (axe: label-content-name-mismatch).
+export function faceText(code) {
+  return `${rankText(code)}${SUITS[code[1].toUpperCase()].symbol}`;
+}
+
+// A face-up card's name: what it shows, then its words ("Q♠, queen of spades").
+export function cardName(code) {
+  return `${faceText(code)}, ${cardLabel(code)}`;
+}
+
 export function suitName(suit) {
   return SUITS[suit].name;
 }
 
+// The top corner is the card's one text ("Q♠", which its name starts with); the centre and the
+// turned bottom corner repeat it as drawing (CSS generated content from data-rank and
+// data-suit), so the visible text is what the name says.
 function face(code) {
   const suit = SUITS[code[1]];
   const rank = rankText(code);
-  const corner = (where) =>
+  const drawn = { rank, suit: suit.symbol };
+  return [
     h(
       "span",
-      { class: `corner ${where}`, "aria-hidden": "true" },
+      { class: "corner top", "aria-hidden": "true" },
       h("span", { class: "rank" }, rank),
       h("span", { class: "suit" }, suit.symbol),
-    );
-  const centre = "JQK".includes(code[0])
-    ? h("span", { class: "pip court", "aria-hidden": "true" }, rank, h("small", {}, suit.symbol))
-    : h("span", { class: "pip", "aria-hidden": "true" }, suit.symbol);
-  return [corner("top"), centre, corner("bottom")];
+    ),
+    h("span", { class: `pip${"JQK".includes(code[0]) ? " court" : ""}`, "aria-hidden": "true", dataset: drawn }),
+    h("span", { class: "corner bottom", "aria-hidden": "true", dataset: drawn }),
+  ];
 }
 
 // A face-up card: a button when it can be played, an image otherwise.
@@ -51,7 +65,7 @@ export function cardElement(code, { interactive = false, column = null, index = 
   const suit = SUITS[code[1]];
   const attrs = {
     class: `card face ${suit.colour}`,
-    "aria-label": cardLabel(code),
+    "aria-label": cardName(code),
     dataset: { card: code },
   };
   if (column !== null) attrs.dataset.column = String(column);
@@ -80,9 +94,9 @@ function columnLabel(index, column) {
 // one ("queen of hearts, column 3, face-up card 2"), as the column's own label counts them.
 // A face shown once (every card of a one-deck game) is its name alone.
 function copyLabel(code, c, i, columns) {
-  if (columns.length < 2) return cardLabel(code);
+  if (columns.length < 2) return cardName(code);
   const sameColumn = columns.filter((other) => other === c).length > 1;
-  return `${cardLabel(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
+  return `${cardName(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
 }
 
 // Draws `game` into `root`. Only what changed is redrawn: a card already on the table keeps
@@ -97,10 +111,10 @@ export function renderTable(root, game, { interactive = false } = {}) {
     root.replaceChildren(topRow, tableau);
   }
   // The variant's shape, for the CSS grid and layoutTable(): columns and runs to collect.
-  root.dataset.variant = game.variant || "scorpion";
-  root.style.setProperty("--cols", String(game.columns.length));
-  root.style.setProperty("--runs", String(runsToCollect(game)));
-  root.dataset.runs = String(runsToCollect(game));
+  setData(root, "variant", game.variant || "scorpion");
+  setStyle(root, "--cols", String(game.columns.length));
+  setStyle(root, "--runs", String(runsToCollect(game)));
+  setData(root, "runs", String(runsToCollect(game)));
   const reserve = game.reserve || [];
   const topKey = JSON.stringify([game.stock, game.collected, reserve, interactive]);
   if (topRow.dataset.key !== topKey) {
@@ -134,7 +148,7 @@ export function renderTable(root, game, { interactive = false } = {}) {
       pile = h("div", { class: "column", role: "group", dataset: { column: String(c) } });
       tableau.append(pile);
     }
-    pile.setAttribute("aria-label", columnLabel(c, column));
+    setAttr(pile, "aria-label", columnLabel(c, column));
     const backs = [...pile.querySelectorAll(":scope > .card.back")];
     const wanted = [];
     if (!column.hidden && !column.cards.length) {
@@ -146,19 +160,22 @@ export function renderTable(root, game, { interactive = false } = {}) {
       let card = faces.get(key);
       const isButton = card?.tagName === "BUTTON";
       if (!card || isButton !== interactive) card = cardElement(code, { interactive });
-      card.dataset.key = key;
-      card.setAttribute("aria-label", copyLabel(code, c, i, shownIn.get(code)));
-      card.dataset.column = String(c);
-      card.dataset.index = String(i);
+      setData(card, "key", key);
+      setAttr(card, "aria-label", copyLabel(code, c, i, shownIn.get(code)));
+      setData(card, "column", String(c));
+      setData(card, "index", String(i));
       wanted.push(card);
     });
+    // Only the changed tail is touched: the cards that stay keep their place in the DOM (a
+    // move takes cards off the end of one column and puts them on the end of another).
     const current = [...pile.children];
-    if (current.length !== wanted.length || current.some((element, i) => element !== wanted[i])) {
-      pile.replaceChildren(...wanted);
-    }
+    let same = 0;
+    while (same < current.length && same < wanted.length && current[same] === wanted[same]) same += 1;
+    for (const element of current.slice(same)) if (element.parentElement === pile) element.remove();
+    if (same < wanted.length) pile.append(...wanted.slice(same));
   });
-  root.dataset.version = String(game.version);
-  root.dataset.status = game.status;
+  setData(root, "version", String(game.version));
+  setData(root, "status", game.status);
   layoutTable(root);
   return tableau;
 }
@@ -285,7 +302,7 @@ export function layoutTable(root) {
   const viewH = window.innerHeight;
   const phone = viewW <= 640;
   const rail = viewW > viewH * 1.2 && viewW >= 560;
-  root.dataset.layout = rail ? "rail" : "stack";
+  setData(root, "layout", rail ? "rail" : "stack");
   const gap = Math.round(Math.min(14, Math.max(4, viewW * 0.011)));
   const width = root.clientWidth || viewW;
   // Seven or ten columns (and two for the rail).
@@ -408,7 +425,16 @@ export function layoutTable(root) {
   setStyle(tableau, "grid-template-columns", diagonal.some(Boolean) ? widths.join(" ") : "");
 }
 
-// Sets a style property only when it changes: a move redraws only what it changed.
+// Attributes, data attributes and style properties are set only when they change: a move
+// redraws only what it changed (a MutationObserver sees nothing else; tests/web/test_redraw.py).
+function setAttr(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+function setData(element, name, value) {
+  if (element.dataset[name] !== value) element.dataset[name] = value;
+}
+
 function setStyle(element, name, value) {
   if (element.style.getPropertyValue(name) === value) return;
   if (value) element.style.setProperty(name, value);
