@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from scorpion_client.models import Analysis, Event, Game, Hints
+from scorpion_client.models import Analysis, Chances, Event, Game, Hints
 
 __all__ = [
     "card_text",
@@ -220,6 +220,34 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         text.append("\n")
     if hints.deal:
         text.append("You can still deal the stock (d).\n", style="cyan")
+    return text
+
+
+# What a winning chance is, said where one is shown (as the web client says it).
+CHANCE_MEANING = (
+    "if every card were known: the share of deals, drawn to match the cards you see, that a "
+    "solver seeing all their cards still wins after the move. Seeing only the table, you win "
+    "less often (about half as often following the hints): compare moves with it."
+)
+
+
+def render_chances(chances: Chances, *, limit: int = 3) -> Text:
+    """The best actions' winning chances, with what such a chance means."""
+    text = Text()
+    if not chances.ready:
+        text.append("Winning chances: still computing, ask again in a moment.", style="yellow")
+        return text
+    text.append(f"Chance of winning after each move, {CHANCE_MEANING}\n", style="dim")
+    for action in chances.actions[:limit]:
+        text.append("Chance: ", style="bold cyan")
+        if action.type == "deal" or action.card is None:
+            text.append("deal the stock")
+        else:
+            text.append_text(card_text(action.card))
+            text.append(f" → column {(action.to or 0) + 1}")
+        text.append(
+            f": {action.chance:.0%} ({action.low:.0%}-{action.high:.0%}, {action.samples} deals)\n"
+        )
     return text
 
 

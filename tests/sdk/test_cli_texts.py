@@ -17,8 +17,15 @@ import pytest
 from rich.console import Console
 from scorpion_client import Scorpion, _entry, cli
 from scorpion_client.config import TokenStore
-from scorpion_client.models import HintMove, Hints
-from scorpion_client.render import card_text, player_text, problem_text, render_hints, sentence
+from scorpion_client.models import ActionChance, Chances, HintMove, Hints
+from scorpion_client.render import (
+    card_text,
+    player_text,
+    problem_text,
+    render_chances,
+    render_hints,
+    sentence,
+)
 
 from tests.sdk.test_oauth import CLIENT_ID, FakeProvider
 
@@ -241,3 +248,42 @@ def test_a_refused_moves_message_shows_its_cards_as_the_table_does() -> None:
     assert styles["9♥"] == "bold red"
     assert styles["4♣"] == "bold"
     assert str(line.style) == "red"  # the words stay red, as every error line
+
+
+def test_a_winning_chance_says_it_assumes_every_card_known() -> None:
+    """As the web client says it: the chance of a solver that sees every card, not the
+    player's odds (docs/api.md, "Winning chances")."""
+    move = ActionChance(
+        type="move",
+        chance=0.34,
+        low=0.28,
+        high=0.41,
+        wins=68,
+        losses=132,
+        undecided=0,
+        samples=200,
+        card="QD",
+        to=2,
+        from_=4,
+    )
+    deal = ActionChance(
+        type="deal",
+        chance=0.21,
+        low=0.16,
+        high=0.27,
+        wins=42,
+        losses=158,
+        undecided=0,
+        samples=200,
+    )
+    ready = Chances(status="ready", game="g", version=3, samples=200, actions=[move, deal])
+    lines = render_chances(ready).plain.splitlines()
+    assert lines[0].startswith("Chance of winning after each move, if every card were known")
+    assert "you win less often" in lines[0]
+    assert lines[1] == "Chance: Q♦ → column 3: 34% (28%-41%, 200 deals)"
+    assert lines[2] == "Chance: deal the stock: 21% (16%-27%, 200 deals)"
+    pending = Chances(status="pending", game="g", version=3, retry_after=2)
+    assert "still computing" in render_chances(pending).plain
+    assert "c chances (if every card were known)" in " ".join(
+        (cli.build_parser().epilog or "").split()
+    )

@@ -267,10 +267,10 @@ function foundationsElement(game) {
 // suits beside them on a landscape screen) and the height (a column of a usual length fits
 // below the top row). A column too long for the screen then closes its fan, never below the
 // height that shows each playable card's corner whole (rank and suit). A card lying on its own
-// successor (the QS on the KS: a run) can never move by itself, so inside a run the strips
-// close further, down to MIN_RUN_STRIP, once every card cannot keep its corner; if even that
-// is too long, the cards of the whole table get smaller, down to MIN_CARD_W (and beyond that
-// the page scrolls). Set on <html> as --card-w, --gap
+// successor (the QS on the KS: a run) can never move by itself, so once every card cannot keep
+// its strip, such run cards are laid diagonally (each index whole in the strip left bare at its
+// left, RUN_STEP below); if even that is too long, the cards of the whole table get smaller,
+// down to MIN_CARD_W (and beyond that the page scrolls). Set on <html> as --card-w, --gap
 // and per column --fan-up / --fan-down, so that everything (a dragged card too) agrees.
 
 const MIN_CARD_W = 34;
