@@ -11,6 +11,7 @@ import io
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -253,29 +254,15 @@ def test_a_refused_moves_message_shows_its_cards_as_the_table_does() -> None:
 def test_a_winning_chance_says_it_assumes_every_card_known() -> None:
     """As the web client says it: the chance of a solver that sees every card, not the
     player's odds (docs/api.md, "Winning chances")."""
-    move = ActionChance(
-        type="move",
-        chance=0.34,
-        low=0.28,
-        high=0.41,
-        wins=68,
-        losses=132,
-        undecided=0,
-        samples=200,
-        card="QD",
-        to=2,
-        from_=4,
-    )
-    deal = ActionChance(
-        type="deal",
-        chance=0.21,
-        low=0.16,
-        high=0.27,
-        wins=42,
-        losses=158,
-        undecided=0,
-        samples=200,
-    )
+
+    def action(wins: int, low: float, high: float, **move: Any) -> ActionChance:
+        return ActionChance(
+            type="move" if move else "deal", chance=wins / 200, low=low, high=high, wins=wins,
+            losses=200 - wins, undecided=0, samples=200, **move,
+        )  # fmt: skip
+
+    move = action(68, 0.28, 0.41, card="QD", to=2, from_=4)
+    deal = action(42, 0.16, 0.27)
     ready = Chances(status="ready", game="g", version=3, samples=200, actions=[move, deal])
     lines = render_chances(ready).plain.splitlines()
     assert lines[0].startswith("Chance of winning after each move, if every card were known")
