@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.api.conftest import Player, sign_up
+from tests.asgi_server import asgi_server  # noqa: F401  (the fixture)
 from tests.web.conftest import ROOT, won_deal
 from tests.web.test_layout import open_table
 from tests.web.test_play import expect
@@ -69,11 +70,15 @@ def illegal_taps(columns: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any
 
 
 def test_an_illegal_tap_is_explained_at_once_in_the_servers_words(
-    browser: Any, live_server: Any
+    browser: Any,
+    asgi_server: str,  # noqa: F811
 ) -> None:
+    # The stream server (as `make run` serves it): with the game's stream open, the table is
+    # the game as it is, and the page answers alone.
     player: Player = sign_up(f"refusals-{time.monotonic_ns()}@example.com")
     code = won_deal()["code"]
-    page, table, game = open_table(browser, live_server.url, player, (1366, 768), code)
+    page, table, game = open_table(browser, asgi_server, player, (1366, 768), code)
+    expect(table.board).to_have_attribute("data-live", "true")
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if "/commands/" in r.url else None)
     cdp = page.context.new_cdp_session(page)
@@ -137,4 +142,21 @@ def test_an_illegal_tap_is_explained_at_once_in_the_servers_words(
     print(report)
     (ROOT / "artifacts").mkdir(exist_ok=True)
     (ROOT / "artifacts" / "web-instant-refusals.txt").write_text(report + "\n")
+    page.context.close()
+
+
+def test_without_the_stream_an_illegal_tap_is_explained_at_once_and_still_sent(
+    browser: Any, live_server: Any
+) -> None:
+    """A server without streams (pytest's WSGI live server): another device could have moved
+    the game on unseen, so the server still decides; the words show at once all the same."""
+    player: Player = sign_up(f"refusals-{time.monotonic_ns()}@example.com")
+    code = won_deal()["code"]
+    page, table, game = open_table(browser, live_server.url, player, (1366, 768), code)
+    _, body = next(tap for tap in illegal_taps(game["columns"]) if tap[0] == "tap")
+    with page.expect_request("**/commands/") as sent:
+        table.tap(body["card"])
+        expect(page.locator("#toast")).to_be_visible()
+        assert page.locator("#board").get_attribute("data-refused") is not None
+    assert sent.value.post_data_json["card"] == body["card"]
     page.context.close()

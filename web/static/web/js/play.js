@@ -502,10 +502,15 @@ function command(body, { from = null } = {}) {
   // A refusal the visible table shows is said at once, in the server's words; only when every
   // command on its way is drawn (a deal or an undo still out changes the table unseen).
   const refusal = queued === predictions.length ? knownRefusal(shownGame(), body) : null;
+  let refused = "";
   if (refusal) {
     board.dataset.refused = JSON.stringify(refusal);
-    toast(refusalText({ problem: { details: refusal } }), { kind: "error" });
-    return Promise.resolve(false);
+    refused = refusalText({ problem: { details: refusal } });
+    toast(refused, { kind: "error" });
+    // Sure only while the game's stream is open: the table is then the game as it is. Without
+    // it (a server without streams, a network that dropped it) another device may have moved
+    // the game on unseen, so the command goes to the server all the same, which decides.
+    if (live?.isOpen() || body.type === "face_down") return Promise.resolve(false);
   }
   if (body.type === "face_down") return Promise.resolve(false);
   let prediction = null;
@@ -517,9 +522,15 @@ function command(body, { from = null } = {}) {
     board.dataset.instant = String(Number(board.dataset.instant || 0) + 1);
   }
   queued += 1;
-  const run = queue.then(() => send(body, prediction)).finally(() => {
-    queued -= 1;
-  });
+  const run = queue
+    .then(() => send(body, prediction))
+    .then((accepted) => {
+      if (accepted && refused) hideToast(refused); // played after all: the game had moved on
+      return accepted;
+    })
+    .finally(() => {
+      queued -= 1;
+    });
   queue = run.catch(() => false);
   return run;
 }
