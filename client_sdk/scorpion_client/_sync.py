@@ -627,7 +627,9 @@ class GamesResource:
             _sleep(pause)
 
     def chances(self, game: GameRef, *, wait: float = 60.0) -> Chances:
-        """Winning chances per legal action (counted as a hint, once per version). While a
+        """Winning chances per legal action, if every card were known (a solver's wins over
+        deals drawn to match the visible table: a player seeing only the table wins less
+        often), counted as a hint, once per version. While a
         worker computes them (202), ask again after ``retry_after`` seconds, for at most
         ``wait`` seconds; then the pending answer is returned (``Chances.ready`` is False).
         Raises ``ConflictError`` once the game is over (``game_finished``)."""

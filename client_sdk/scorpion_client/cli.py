@@ -98,6 +98,7 @@ HELP = """\
   [cyan]d[/cyan]           deal the stock (once per game)
   [cyan]u[/cyan] / [cyan]r[/cyan]       undo / redo
   [cyan]h[/cyan]           hints: the best moves first
+  [cyan]c[/cyan]           winning chances of the best moves, if every card were known
   [cyan]restart[/cyan]     a new game with the same deal
   [cyan]resign[/cyan]      give up this game
   [cyan]q[/cyan]           quit (the game stays on the server: scorpion play --resume)
@@ -521,6 +522,9 @@ class Cli:
                 if word in ("h", "hint", "hints"):
                     console.print(render_hints(game.hints()))
                     continue
+                if word in ("c", "chance", "chances"):
+                    console.print(render_chances(game.chances(wait=15), limit=3))
+                    continue
                 if word in ("restart",):
                     game = game.restart()
                     if follower is not None:
@@ -633,7 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Scorpion Solitaire in the terminal.",
         epilog="In a game: a card (8h) moves it; kh 5 moves a King to column 5 (columns "
         "1-7 on screen, 1-10 in the ten-column games; 8h from 3 names the copy in two decks); "
-        "d deal, u undo, r redo, h hint, restart, resign, q quit.",
+        "d deal, u undo, r redo, h hint, c chances (if every card were known), restart, "
+        "resign, q quit.",
     )
     parser.add_argument(
         "--url",

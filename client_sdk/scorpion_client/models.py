@@ -624,10 +624,13 @@ _ACTION_CHANCE_FIELDS = (
 @dataclass
 class ActionChance:
     """One legal action (``type`` "move" with ``card``, ``to`` and ``from_``, the column the card
-    is taken from, or "deal") and its winning chance: the share of ``samples`` deals, drawn
-    among those consistent with what the player sees, still won after it; ``low``-``high`` its
-    95% interval. Send ``from_`` with the move where two copies of a card could make it
-    (Double Scorpion), and ``copy`` where both lie face up in that column."""
+    is taken from, or "deal") and its winning chance if every card were known: the share of
+    ``samples`` deals, drawn among those consistent with what the player sees, that a solver
+    seeing all their cards still wins after it; ``low``-``high`` its 95% interval. A player who
+    sees only the table wins less often (about half as often, following the hints): compare
+    moves with it, do not read it as the player's odds. Send ``from_`` with the move where two
+    copies of a card could make it (Double Scorpion), and ``copy`` where both lie face up in
+    that column."""
 
     type: str
     chance: float
@@ -670,7 +673,8 @@ class Chances:
     """Winning chances per legal action of a game in play (``GET .../chances/``, docs/api.md).
 
     ``status`` is ``ready``, or ``pending`` while a worker computes them (then ``actions`` is
-    empty and ``retry_after`` set). Fair: computed from the visible table only."""
+    empty and ``retry_after`` set). Fair: computed from the visible table only; each chance is
+    what a player who could see every card would win (``ActionChance``)."""
 
     status: str
     game: str

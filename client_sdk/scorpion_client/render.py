@@ -230,25 +230,39 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
     return text
 
 
-def render_chances(chances: Chances) -> Text:
-    """Each legal action with its winning chance and 95% interval, the best first (columns
-    1-7, or 1-10 in the ten-column games)."""
+# What a winning chance is, said where one is shown (as the web client says it).
+CHANCE_MEANING = (
+    "if every card were known: the share of deals, drawn to match the cards you see, that a "
+    "solver seeing all their cards still wins after the move. Seeing only the table, you win "
+    "less often (about half as often following the hints): compare moves with it."
+)
+
+
+def render_chances(chances: Chances, *, limit: int | None = None) -> Text:
+    """The legal actions' winning chances, the best first (at most ``limit``), each with its
+    95% interval, after a line that says what such a chance means (columns 1-7, or 1-10 in the
+    ten-column games)."""
     text = Text()
     if not chances.ready:
-        text.append("The chances are still being computed: ask again in a moment.\n", "yellow")
+        text.append("Winning chances: still computing, ask again in a moment.\n", style="yellow")
         return text
     if not chances.actions:
         text.append("No moves available: undo, restart or resign.\n", style="yellow")
-    for action in sorted(chances.actions, key=lambda item: -item.chance):
-        if action.type == "move" and action.card is not None:
-            text.append_text(card_text(action.card))
-            source = f" from column {action.from_ + 1}" if action.from_ is not None else ""
-            target = f" → column {action.to + 1}" if action.to is not None else ""
-            text.append(source + target)
-        else:
+        return text
+    text.append(f"Chance of winning after each move, {CHANCE_MEANING}\n", style="dim")
+    ranked = sorted(chances.actions, key=lambda item: -item.chance)
+    for action in ranked[:limit]:
+        text.append("Chance: ", style="bold cyan")
+        if action.type == "deal" or action.card is None:
             text.append("deal the stock")
-        text.append(f"  {action.chance:.0%}", style="bold")
-        text.append(f" ({action.low:.0%}-{action.high:.0%}, {action.samples} deals)\n", "dim")
+        else:
+            text.append_text(card_text(action.card))
+            if action.from_ is not None and action.copy:
+                text.append(f" ({action.copy} copy in column {action.from_ + 1})")
+            text.append(f" → column {(action.to or 0) + 1}")
+        text.append(
+            f": {action.chance:.0%} ({action.low:.0%}-{action.high:.0%}, {action.samples} deals)\n"
+        )
     return text
 
 

@@ -11,15 +11,23 @@ import io
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from rich.console import Console
 from scorpion_client import Scorpion, _entry, cli
 from scorpion_client.config import TokenStore
-from scorpion_client.models import HintMove, Hints
+from scorpion_client.models import ActionChance, Chances, HintMove, Hints
 from scorpion_client.oauth import OAuthToken
-from scorpion_client.render import card_text, player_text, problem_text, render_hints, sentence
+from scorpion_client.render import (
+    card_text,
+    player_text,
+    problem_text,
+    render_chances,
+    render_hints,
+    sentence,
+)
 
 from tests.sdk import test_oauth
 from tests.sdk.test_oauth import CLIENT_ID, FakeProvider
@@ -279,3 +287,28 @@ def test_an_oauth_refusal_without_a_description_is_a_sentence(
     assert said in said_last, out
     assert "access_denied" not in out
     assert "invalid_grant" not in out
+
+
+def test_a_winning_chance_says_it_assumes_every_card_known() -> None:
+    """As the web client says it: the chance of a solver that sees every card, not the
+    player's odds (docs/api.md, "Winning chances")."""
+
+    def action(wins: int, low: float, high: float, **move: Any) -> ActionChance:
+        return ActionChance(
+            type="move" if move else "deal", chance=wins / 200, low=low, high=high, wins=wins,
+            losses=200 - wins, undecided=0, samples=200, **move,
+        )  # fmt: skip
+
+    move = action(68, 0.28, 0.41, card="QD", to=2, from_=4)
+    deal = action(42, 0.16, 0.27)
+    ready = Chances(status="ready", game="g", version=3, samples=200, actions=[move, deal])
+    lines = render_chances(ready).plain.splitlines()
+    assert lines[0].startswith("Chance of winning after each move, if every card were known")
+    assert "you win less often" in lines[0]
+    assert lines[1] == "Chance: Q♦ → column 3: 34% (28%-41%, 200 deals)"
+    assert lines[2] == "Chance: deal the stock: 21% (16%-27%, 200 deals)"
+    pending = Chances(status="pending", game="g", version=3, retry_after=2)
+    assert "still computing" in render_chances(pending).plain
+    assert "c chances (if every card were known)" in " ".join(
+        (cli.build_parser().epilog or "").split()
+    )

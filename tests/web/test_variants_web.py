@@ -266,9 +266,12 @@ def test_double_scorpion_names_each_copy_of_a_card_by_its_place(
 
 
 def card_name(code: str) -> str:
+    """A face-up card's accessible name: what its corner shows ("Q♠"), then its words."""
     ranks = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
     suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-    return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
+    symbols = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+    shown = f"{'10' if code[0] == 'T' else code[0]}{symbols[code[1]]}\ufe0e"
+    return f"{shown}, {ranks.get(code[0], code[0])} of {suits[code[1]]}"
 
 
 def game_begun_before_3_4(player: Player) -> dict[str, Any]:
@@ -328,13 +331,14 @@ def test_a_sideways_phone_names_the_variant_whole_and_offers_no_deal_without_a_s
         VARIANTS[variant].title,
     )
     assert title_width <= box["width"] + 1, (title_width, box)
-    # The toolbar stays on screen beside the two-line name, and clear of it.
+    # The toolbar stays on screen, in the rail below the name, and clear of it.
     resign = page.locator("#btn-resign").bounding_box()
     assert resign is not None
     assert resign["x"] + resign["width"] <= 844, resign
+    assert resign["y"] + resign["height"] <= 390, resign
     first = page.locator(".toolbar button:visible").first.bounding_box()
     assert first is not None
-    assert first["x"] >= box["x"] + box["width"], (first, box)
+    assert first["y"] >= box["y"] + box["height"], (first, box)
     if variant in ("wasp", "double-scorpion"):
         expect(page.locator("#btn-deal")).to_be_visible()
         if variant == "double-scorpion":

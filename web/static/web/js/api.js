@@ -57,17 +57,32 @@ function problemOf(data, status, retryAfter) {
     return { ...body, code: body.code || "throttled", detail: `Too many requests for now: try again ${waitText(wait)}.` };
   }
   if (data && Array.isArray(data.errors) && !data.detail) {
-    return { status, code: "auth_error", detail: data.errors.map((e) => e.message).join(" ") };
+    const words = data.errors.map((e) => AUTH_WORDS[e.code] || e.message);
+    return { status, code: "auth_error", detail: words.join(" ") };
   }
   if (data && data.errors && typeof data.errors === "object" && !Array.isArray(data.errors)) {
-    // A validation error: name the fields in the sentence.
-    const parts = Object.entries(data.errors).map(([field, messages]) => {
-      const text = Array.isArray(messages) ? messages.join(" ") : String(messages);
-      return field === "non_field_errors" ? text : `${field}: ${text}`;
-    });
-    return { ...data, detail: parts.join("; ") || data.detail };
+    // A validation error: its sentences, without the fields' raw names (each form has one
+    // field, or says which in its words).
+    const parts = Object.values(data.errors).map((messages) =>
+      Array.isArray(messages) ? messages.join(" ") : String(messages),
+    );
+    return { ...data, detail: withoutFieldName(parts.join(" ") || data.detail || "") };
   }
+  if (data && typeof data.detail === "string") return { ...data, detail: withoutFieldName(data.detail) };
   return data;
+}
+
+// allauth's words that mislead where the page already asked for the field: its "Please type
+// your current password." answers a current password that was typed, but is wrong.
+const AUTH_WORDS = {
+  enter_current_password: "That is not your current password.",
+};
+
+// "display_name: use letters..." -> "Use letters...": a field's raw name at the start of a
+// server's sentence (the API names the field so; the page's form already shows which).
+function withoutFieldName(text) {
+  const bare = text.replace(/^[a-z]+(?:_[a-z]+)+: /, "");
+  return bare.charAt(0).toUpperCase() + bare.slice(1);
 }
 
 // JSON written by hand, for numbers that a JavaScript number cannot hold exactly.

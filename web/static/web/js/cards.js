@@ -26,24 +26,38 @@ export function cardLabel(code) {
   return `${RANK_NAMES[rank] || rank} of ${suit.name}`;
 }
 
+// What a card shows in its corner ("Q♠", "10♥"): its accessible name starts with it, so that
+// a voice-control user can say what they see (axe: label-content-name-mismatch).
+export function faceText(code) {
+  return `${rankText(code)}${SUITS[code[1].toUpperCase()].symbol}`;
+}
+
+// A face-up card's name: what it shows, then its words ("Q♠, queen of spades").
+export function cardName(code) {
+  return `${faceText(code)}, ${cardLabel(code)}`;
+}
+
 export function suitName(suit) {
   return SUITS[suit].name;
 }
 
+// The top corner is the card's one text ("Q♠", which its name starts with); the centre and the
+// turned bottom corner repeat it as drawing (CSS generated content from data-rank and
+// data-suit), so the visible text is what the name says.
 function face(code) {
   const suit = SUITS[code[1]];
   const rank = rankText(code);
-  const corner = (where) =>
+  const drawn = { rank, suit: suit.symbol };
+  return [
     h(
       "span",
-      { class: `corner ${where}`, "aria-hidden": "true" },
+      { class: "corner top", "aria-hidden": "true" },
       h("span", { class: "rank" }, rank),
       h("span", { class: "suit" }, suit.symbol),
-    );
-  const centre = "JQK".includes(code[0])
-    ? h("span", { class: "pip court", "aria-hidden": "true" }, rank, h("small", {}, suit.symbol))
-    : h("span", { class: "pip", "aria-hidden": "true" }, suit.symbol);
-  return [corner("top"), centre, corner("bottom")];
+    ),
+    h("span", { class: `pip${"JQK".includes(code[0]) ? " court" : ""}`, "aria-hidden": "true", dataset: drawn }),
+    h("span", { class: "corner bottom", "aria-hidden": "true", dataset: drawn }),
+  ];
 }
 
 // A face-up card: a button when it can be played, an image otherwise.
@@ -51,7 +65,7 @@ export function cardElement(code, { interactive = false, column = null, index = 
   const suit = SUITS[code[1]];
   const attrs = {
     class: `card face ${suit.colour}`,
-    "aria-label": cardLabel(code),
+    "aria-label": cardName(code),
     dataset: { card: code },
   };
   if (column !== null) attrs.dataset.column = String(column);
@@ -80,9 +94,9 @@ function columnLabel(index, column) {
 // one ("queen of hearts, column 3, face-up card 2"), as the column's own label counts them.
 // A face shown once (every card of a one-deck game) is its name alone.
 function copyLabel(code, c, i, columns) {
-  if (columns.length < 2) return cardLabel(code);
+  if (columns.length < 2) return cardName(code);
   const sameColumn = columns.filter((other) => other === c).length > 1;
-  return `${cardLabel(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
+  return `${cardName(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
 }
 
 // Draws `game` into `root`. Only what changed is redrawn: a card already on the table keeps
@@ -97,10 +111,10 @@ export function renderTable(root, game, { interactive = false } = {}) {
     root.replaceChildren(topRow, tableau);
   }
   // The variant's shape, for the CSS grid and layoutTable(): columns and runs to collect.
-  root.dataset.variant = game.variant || "scorpion";
-  root.style.setProperty("--cols", String(game.columns.length));
-  root.style.setProperty("--runs", String(runsToCollect(game)));
-  root.dataset.runs = String(runsToCollect(game));
+  setData(root, "variant", game.variant || "scorpion");
+  setStyle(root, "--cols", String(game.columns.length));
+  setStyle(root, "--runs", String(runsToCollect(game)));
+  setData(root, "runs", String(runsToCollect(game)));
   const reserve = game.reserve || [];
   const topKey = JSON.stringify([game.stock, game.collected, reserve, interactive]);
   if (topRow.dataset.key !== topKey) {
@@ -134,7 +148,7 @@ export function renderTable(root, game, { interactive = false } = {}) {
       pile = h("div", { class: "column", role: "group", dataset: { column: String(c) } });
       tableau.append(pile);
     }
-    pile.setAttribute("aria-label", columnLabel(c, column));
+    setAttr(pile, "aria-label", columnLabel(c, column));
     const backs = [...pile.querySelectorAll(":scope > .card.back")];
     const wanted = [];
     if (!column.hidden && !column.cards.length) {
@@ -146,19 +160,22 @@ export function renderTable(root, game, { interactive = false } = {}) {
       let card = faces.get(key);
       const isButton = card?.tagName === "BUTTON";
       if (!card || isButton !== interactive) card = cardElement(code, { interactive });
-      card.dataset.key = key;
-      card.setAttribute("aria-label", copyLabel(code, c, i, shownIn.get(code)));
-      card.dataset.column = String(c);
-      card.dataset.index = String(i);
+      setData(card, "key", key);
+      setAttr(card, "aria-label", copyLabel(code, c, i, shownIn.get(code)));
+      setData(card, "column", String(c));
+      setData(card, "index", String(i));
       wanted.push(card);
     });
+    // Only the changed tail is touched: the cards that stay keep their place in the DOM (a
+    // move takes cards off the end of one column and puts them on the end of another).
     const current = [...pile.children];
-    if (current.length !== wanted.length || current.some((element, i) => element !== wanted[i])) {
-      pile.replaceChildren(...wanted);
-    }
+    let same = 0;
+    while (same < current.length && same < wanted.length && current[same] === wanted[same]) same += 1;
+    for (const element of current.slice(same)) if (element.parentElement === pile) element.remove();
+    if (same < wanted.length) pile.append(...wanted.slice(same));
   });
-  root.dataset.version = String(game.version);
-  root.dataset.status = game.status;
+  setData(root, "version", String(game.version));
+  setData(root, "status", game.status);
   layoutTable(root);
   return tableau;
 }
@@ -252,17 +269,21 @@ function foundationsElement(game) {
 // suits beside them on a landscape screen) and the height (a column of a usual length fits
 // below the top row). A column too long for the screen then closes its fan, never below the
 // height that shows each playable card's corner whole (rank and suit). A card lying on its own
-// successor (the QS on the KS: a run) can never move by itself, so inside a run the strips
-// close further, down to MIN_RUN_STRIP, once every card cannot keep its corner; if even that
-// is too long, the cards of the whole table get smaller, down to MIN_CARD_W (and beyond that
-// the page scrolls). Set on <html> as --card-w, --gap
+// successor (the QS on the KS: a run) can never move by itself, so once every card cannot keep
+// its strip, such run cards are laid diagonally (each index whole in the strip left bare at its
+// left, RUN_STEP below); if even that is too long, the cards of the whole table get smaller,
+// down to MIN_CARD_W (and beyond that the page scrolls). Set on <html> as --card-w, --gap
 // and per column --fan-up / --fan-down, so that everything (a dragged card too) agrees.
 
 const MIN_CARD_W = 34;
 const MAX_CARD_W = 120;
 const CARD_RATIO = 1.4;
 const BOTTOM_MARGIN = 12;
-const MIN_RUN_STRIP = 4;
+// Diagonal runs: the step down from a run card to the card on it, the most steps to the right,
+// (measured once: the width of the widest index, "10♠", per pixel of font size).
+const RUN_STEP = 3;
+const MAX_SHIFT = 2;
+let indexWidth = 0;
 const RANKS = "A23456789TJQK";
 
 // Whether the card on `under` is `card`'s successor (same suit, one rank higher).
@@ -283,7 +304,7 @@ export function layoutTable(root) {
   const viewH = window.innerHeight;
   const phone = viewW <= 640;
   const rail = viewW > viewH * 1.2 && viewW >= 560;
-  root.dataset.layout = rail ? "rail" : "stack";
+  setData(root, "layout", rail ? "rail" : "stack");
   const gap = Math.round(Math.min(14, Math.max(4, viewW * 0.011)));
   const width = root.clientWidth || viewW;
   // Seven or ten columns (and two for the rail).
@@ -292,8 +313,9 @@ export function layoutTable(root) {
   const gaps = rail ? cols - 1 + 1 + 2.5 : cols - 1;
   const fromWidth = (width - gaps * gap) / across;
   const rootTop = root.getBoundingClientRect().top + window.scrollY;
-  const available = Math.max(160, viewH - rootTop - BOTTOM_MARGIN);
-  const upRatio = phone ? 0.34 : 0.27;
+  // A short screen keeps less margin below the table.
+  const available = Math.max(160, viewH - rootTop - (viewH < 500 ? 4 : BOTTOM_MARGIN));
+  let upRatio = phone ? 0.34 : 0.27;
   const downRatio = phone ? 0.12 : 0.11;
   // A usual long column: three face-down cards and nine face up, below the top row.
   const usual = 1 + 3 * downRatio + 9 * upRatio;
@@ -308,7 +330,7 @@ export function layoutTable(root) {
   // The strip that shows a closed fan's corner whole: its offset from the card's top, the
   // corner's box (rank and suit, ascent to descent: J and Q keep their tails), and 1px.
   const minFan = (w) =>
-    Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 1);
+    Math.ceil(w * CARD_RATIO * 0.035 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * ratio + 2.5);
   const minDown = (w) => Math.max(5, Math.round(w * CARD_RATIO * 0.06));
   const columns = [...tableau.querySelectorAll(":scope > .column")].map((pile) => {
     const faces = [...pile.querySelectorAll(":scope > .card.face")];
@@ -326,48 +348,112 @@ export function layoutTable(root) {
       run: strips.filter((kind) => kind === "run").length,
     };
   });
-  const need = (w) =>
-    Math.max(
-      0,
-      ...columns.map(({ down, faces, play, run }) => {
-        const downGaps = faces.length ? down : Math.max(0, down - 1);
-        return w * CARD_RATIO + downGaps * minDown(w) + play * minFan(w) + run * MIN_RUN_STRIP;
-      }),
-    );
-  if (need(cardW) > tableauHeight(cardW)) {
+  // Inside a run, once the column cannot give every card its strip, a run card's successor
+  // lies RUN_STEP px below it and one index's width to the right (`data-shift`, up to
+  // MAX_SHIFT steps): the run card's corner stays whole in the strip left bare at its left,
+  // and the column gets the height of a closed fan's strip for every card that can move.
+  if (!indexWidth) indexWidth = measureIndexWidth(tableau);
+  const runDx = (w) => Math.ceil(w * 0.06 + Math.max(MIN_CORNER_PX, w * TIGHT_CORNER) * (indexWidth || 2) + 2);
+  // The steps of each card from the left (0 to MAX_SHIFT), when the column is laid out diagonally.
+  const shifts = (strips) => {
+    const out = [0];
+    strips.forEach((kind, i) => out.push(kind === "run" && out[i] < MAX_SHIFT ? out[i] + 1 : 0));
+    return out;
+  };
+  const height = (w, { down, faces, play, run, strips }, diagonal) => {
+    const downGaps = faces.length ? down : Math.max(0, down - 1);
+    const base = w * CARD_RATIO + downGaps * minDown(w);
+    if (!diagonal) return base + (play + run) * minFan(w);
+    const steps = shifts(strips).slice(1).filter((d) => d > 0).length;
+    return base + steps * RUN_STEP + (strips.length - steps) * minFan(w);
+  };
+  // Diagonal only when the column needs it: its plain closed fan is too long.
+  const diagonalAt = (w) => columns.map((column) => column.run > 0 && height(w, column, false) > tableauHeight(w));
+  const need = (w) => {
+    const diagonal = diagonalAt(w);
+    return Math.max(0, ...columns.map((column, c) => height(w, column, diagonal[c])));
+  };
+  const extraWidth = (w) => diagonalAt(w).filter(Boolean).length * MAX_SHIFT * runDx(w);
+  const fitsWidth = (w) => across * w + gaps * gap + extraWidth(w) <= width;
+  if (need(cardW) > tableauHeight(cardW) || !fitsWidth(cardW)) {
     // Smaller cards, if some size lets the longest column fit with its corners whole.
     let w = cardW;
-    while (w > MIN_CARD_W && need(w) > tableauHeight(w)) w -= 2;
-    if (need(w) <= tableauHeight(w)) cardW = w;
+    while (w > MIN_CARD_W && (need(w) > tableauHeight(w) || !fitsWidth(w))) w -= 2;
+    cardW = w;
   }
   const cardH = cardW * CARD_RATIO;
-  html.style.setProperty("--card-w", `${cardW}px`);
-  html.style.setProperty("--gap", `${gap}px`);
+  // A screen taller than the width needs (a phone held upright): longer fans, up to half a
+  // card, so the table uses the felt and the strips are bigger targets for a finger.
+  if (!rail && fromWidth < fromHeight) {
+    const fill = ((available - gap * 1.6) / cardH - 2 - 3 * downRatio) / 9;
+    upRatio = Math.min(0.5, Math.max(upRatio, fill));
+  }
+  setStyle(html, "--card-w", `${cardW}px`);
+  setStyle(html, "--gap", `${gap}px`);
+  const dx = runDx(cardW);
+  setStyle(root, "--run-dx", `${dx}px`);
   const room = tableauHeight(cardW);
   const fan = minFan(cardW);
-  for (const { pile, faces, strips, down, play, run } of columns) {
+  const diagonal = diagonalAt(cardW);
+  const widths = [];
+  columns.forEach(({ pile, faces, strips, down, play, run }, c) => {
     const downGaps = faces.length ? down : Math.max(0, down - 1);
     const upGaps = play + run;
     let fanDown = cardH * downRatio;
     let fanUp = cardH * upRatio;
-    let fanRun = fanUp;
     if (cardH + downGaps * fanDown + upGaps * fanUp > room) {
       const spare = (reserved) => (room - cardH - reserved) / Math.max(1, downGaps);
-      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(upGaps * fan)));
-      fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
-      fanRun = fanUp;
-      if (run && cardH + downGaps * fanDown + upGaps * fanUp > room) {
-        const left = room - cardH - downGaps * fanDown - play * fan;
-        fanRun = Math.max(MIN_RUN_STRIP, Math.min(fan, left / run));
-      }
+      const strips = diagonal[c] ? height(cardW, columns[c], true) - cardH - downGaps * minDown(cardW) : upGaps * fan;
+      fanDown = Math.max(minDown(cardW), Math.min(fanDown, spare(strips)));
+      if (!diagonal[c]) fanUp = upGaps ? Math.max(fan, (room - cardH - downGaps * fanDown) / upGaps) : fanUp;
+      else fanUp = fan;
     }
-    pile.style.setProperty("--fan-up", `${fanUp.toFixed(1)}px`);
-    pile.style.setProperty("--fan-down", `${fanDown.toFixed(1)}px`);
-    pile.style.setProperty("--fan-run", `${fanRun.toFixed(1)}px`);
-    pile.classList.toggle("tight", fanUp < cardH * upRatio - 0.5);
-    // The card after a run's card sits --fan-run below it (CSS: .after-run).
-    faces.forEach((card, i) => card.classList.toggle("after-run", i > 0 && strips[i - 1] === "run"));
-  }
+    setStyle(pile, "--fan-up", `${fanUp.toFixed(1)}px`);
+    setStyle(pile, "--fan-down", `${fanDown.toFixed(1)}px`);
+    setStyle(pile, "--fan-run", `${RUN_STEP}px`);
+    const tight = fanUp < cardH * upRatio - 0.5;
+    if (pile.classList.contains("tight") !== tight) pile.classList.toggle("tight", tight);
+    // A card shifted right of the one under it sits RUN_STEP below it (CSS: [data-shift]).
+    const steps = diagonal[c] ? shifts(strips) : faces.map(() => 0);
+    faces.forEach((card, i) => {
+      const shift = String(steps[i] > 0 && i > 0 && steps[i] > steps[i - 1] ? steps[i] : 0);
+      if ((card.dataset.shift || "0") !== shift) {
+        if (shift === "0") delete card.dataset.shift;
+        else card.dataset.shift = shift;
+      }
+    });
+    widths.push(diagonal[c] ? `${cardW + MAX_SHIFT * dx}px` : "var(--card-w)");
+  });
+  setStyle(tableau, "grid-template-columns", diagonal.some(Boolean) ? widths.join(" ") : "");
+}
+
+// Attributes, data attributes and style properties are set only when they change: a move
+// redraws only what it changed (a MutationObserver sees nothing else; tests/web/test_redraw.py).
+function setAttr(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+function setData(element, name, value) {
+  if (element.dataset[name] !== value) element.dataset[name] = value;
+}
+
+function setStyle(element, name, value) {
+  if (element.style.getPropertyValue(name) === value) return;
+  if (value) element.style.setProperty(name, value);
+  else element.style.removeProperty(name);
+}
+
+// The width of a closed fan's widest corner ("10♠") for a font size of 1px: a card drawn out
+// of sight in a tight column, measured, and taken away.
+function measureIndexWidth(tableau) {
+  const column = h("div", { class: "column tight", "aria-hidden": "true" }, cardElement("TS"));
+  column.style.cssText = "position:absolute;visibility:hidden;left:0;top:0";
+  tableau.append(column);
+  const corner = column.querySelector(".corner.top");
+  const size = parseFloat(getComputedStyle(corner).fontSize);
+  const width = corner.getBoundingClientRect().width;
+  column.remove();
+  return size && width ? width / size : 0;
 }
 
 // The height of a corner's box for a font size of 1px (the fonts' ascent and descent).

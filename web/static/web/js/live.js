@@ -78,6 +78,10 @@ export function follow(url, handlers, { onOpen, onReopen } = {}) {
 
   open();
   return {
+    // Whether the stream is open now: what happens to the game reaches the page.
+    isOpen() {
+      return !stopped && source?.readyState === EventSource.OPEN;
+    },
     close() {
       stopped = true;
       clearTimeout(timer);

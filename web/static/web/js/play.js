@@ -77,6 +77,8 @@ let idleTimer = null;
 // chances, so that a hint asked for later finds them ready.
 const PAUSE_MS = 3000;
 let predictions = []; // moves drawn before the server answered: [{body}]
+let queued = 0; // commands sent or waiting to be, not yet answered
+const RANKS = "A23456789TJQK";
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const finished = (g) => ["won", "resigned", "abandoned"].includes(g.status);
@@ -101,7 +103,7 @@ function predict(g, body) {
   const source = g.columns.findIndex((column) => column.cards.includes(body.card));
   if (source < 0) return null;
   const index = g.columns[source].cards.indexOf(body.card);
-  const rank = "A23456789TJQK".indexOf(body.card[0]);
+  const rank = RANKS.indexOf(body.card[0]);
   let to;
   if (rank === 12) {
     if (index === 0 && !g.columns[source].hidden) return null;
@@ -109,7 +111,7 @@ function predict(g, body) {
     to = body.to ?? g.columns.findIndex((_, c) => empty(c));
     if (to === undefined || to < 0 || to === source || !empty(to)) return null;
   } else {
-    const onto = `${"A23456789TJQK"[rank + 1]}${body.card[1]}`;
+    const onto = `${RANKS[rank + 1]}${body.card[1]}`;
     to = g.columns.findIndex((column) => column.cards[column.cards.length - 1] === onto);
     if (to < 0 || to === source || (body.to !== undefined && body.to !== to)) return null;
   }
@@ -117,6 +119,50 @@ function predict(g, body) {
   const moved = columns[source].cards.splice(index);
   columns[to].cards.push(...moved);
   return { ...g, columns, moves: g.moves + 1 };
+}
+
+// Why the server would refuse `body` on the visible table `g`, as the problem's `details`
+// would say it (the same reason words and fields, columns numbered 1 to 7: games.engine's
+// resolve_move), or null when the move is legal or the page cannot be sure. Then the command
+// is sent and the server, the authority, decides. Sure means: a deal with the stock gone or a
+// face-down card in any variant; a move in Scorpion only (the other variants build and fill
+// empty columns otherwise), with every card that matters in sight.
+function knownRefusal(g, body) {
+  if (!g || !playable(g)) return null;
+  if (body.type === "deal") return g.stock ? null : { reason: "stock_empty" };
+  if (body.type === "face_down") return { reason: "not_face_up" };
+  if (body.type !== "move" || (g.variant && g.variant !== "scorpion")) return null;
+  // A card about to turn over (a move still on its way uncovered it) could be anything.
+  if (g.columns.some((column) => column.hidden && !column.cards.length)) return null;
+  const source = g.columns.findIndex((column) => column.cards.includes(body.card));
+  if (source < 0) return null;
+  const to = body.to;
+  if (to !== undefined && !(to >= 0 && to < g.columns.length)) return null;
+  const where = { card: body.card, column: source + 1 };
+  if (to === source) return { reason: "already_there", ...where };
+  const index = g.columns[source].hidden + g.columns[source].cards.indexOf(body.card);
+  const empty = (c) => !g.columns[c].hidden && !g.columns[c].cards.length;
+  const rank = RANKS.indexOf(body.card[0]);
+  if (rank === 12) {
+    if (to !== undefined && !empty(to)) return { reason: "column_not_empty", ...where, to: to + 1 };
+    const room = to !== undefined || g.columns.some((_, c) => empty(c));
+    if (index === 0) return { reason: "already_at_bottom", ...where };
+    return room ? null : { reason: "no_empty_column", ...where };
+  }
+  if (to !== undefined && empty(to)) return { reason: "not_a_king", ...where, to: to + 1 };
+  const onto = `${RANKS[rank + 1]}${body.card[1]}`;
+  const targets = g.columns.flatMap((column, c) => (column.cards[column.cards.length - 1] === onto ? [c] : []));
+  const others = targets.filter((c) => c !== source);
+  if (!targets.length) {
+    const seen = g.columns.findIndex((column) => column.cards.includes(onto));
+    const state = seen >= 0 ? { onto_column: seen + 1, onto_state: "covered" } : { onto_state: "unseen" };
+    return { reason: "onto_not_exposed", ...where, onto, ...state };
+  }
+  if (!others.length) return { reason: "onto_own_column", ...where, onto };
+  if (to !== undefined && !others.includes(to)) {
+    return { reason: "wrong_column", ...where, to: to + 1, onto, onto_column: others[0] + 1 };
+  }
+  return null;
 }
 
 // Where every face-up card is, to glide it from there after the next drawing.
@@ -453,6 +499,20 @@ function describeRemote(event) {
 // dropped card the place it was dropped).
 function command(body, { from = null } = {}) {
   board.dataset.lastCommand = JSON.stringify(body);
+  // A refusal the visible table shows is said at once, in the server's words; only when every
+  // command on its way is drawn (a deal or an undo still out changes the table unseen).
+  const refusal = queued === predictions.length ? knownRefusal(shownGame(), body) : null;
+  let refused = "";
+  if (refusal) {
+    board.dataset.refused = JSON.stringify(refusal);
+    refused = refusalText({ problem: { details: refusal } });
+    toast(refused, { kind: "error" });
+    // Sure only while the game's stream is open: the table is then the game as it is. Without
+    // it (a server without streams, a network that dropped it) another device may have moved
+    // the game on unseen, so the command goes to the server all the same, which decides.
+    if (live?.isOpen() || body.type === "face_down") return Promise.resolve(false);
+  }
+  if (body.type === "face_down") return Promise.resolve(false);
   let prediction = null;
   if (game && predict(shownGame(), body)) {
     prediction = { body };
@@ -461,7 +521,16 @@ function command(body, { from = null } = {}) {
     render({ from });
     board.dataset.instant = String(Number(board.dataset.instant || 0) + 1);
   }
-  const run = queue.then(() => send(body, prediction));
+  queued += 1;
+  const run = queue
+    .then(() => send(body, prediction))
+    .then((accepted) => {
+      if (accepted && refused) hideToast(refused); // played after all: the game had moved on
+      return accepted;
+    })
+    .finally(() => {
+      queued -= 1;
+    });
   queue = run.catch(() => false);
   return run;
 }
@@ -557,7 +626,7 @@ function refusalText(error) {
   const d = error.problem?.details;
   const the = (code) => `the ${cardLabel(code)}`;
   const words = d && {
-    not_face_up: () => `${the(d.card)} is not face up.`,
+    not_face_up: () => (d.card ? `${the(d.card)} is not face up.` : "That card is not face up yet."),
     collected: () => `${the(d.card)} has already been collected.`,
     no_such_column: () => "There is no such column.",
     already_there: () => `${the(d.card)} is already in column ${d.column}.`,
@@ -721,7 +790,11 @@ async function chanceText(option) {
   );
   if (!found) return "";
   const percent = (value) => `${Math.round(100 * value)}%`;
-  return ` Chance of still winning after it: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} sampled deals).`;
+  // The chance of a player who could see every card (docs/api.md): said so, with what that
+  // means a tap away (#chance-help, below the table).
+  const help = document.getElementById("chance-help");
+  if (help) help.hidden = false;
+  return ` Chance of winning after it, if every card were known: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} deals).`;
 }
 
 // "columns 1, 2 and 3": where a stock of n cards is dealt (Double Scorpion's four: 1 to 4).
@@ -827,6 +900,13 @@ function stockButton(target) {
 }
 
 board.addEventListener("click", (event) => {
+  // A face-down card, or the stock's place once dealt: not buttons, but a tap on them is
+  // answered at once (knownRefusal).
+  const still = event.target instanceof Element ? event.target.closest(".tableau .card.back, div#stock") : null;
+  if (still && game && playable(game)) {
+    command(still.id === "stock" ? { type: "deal" } : { type: "face_down" });
+    return;
+  }
   if (event.detail !== 0) return; // a pointer's click: already played on pointerup
   if (stockButton(event.target)) {
     command({ type: "deal" });
@@ -1015,7 +1095,7 @@ document.addEventListener("keydown", (event) => {
   } else if (key === "d") {
     event.preventDefault();
     if (game && !hasStock(game)) toast("This game has no stock to deal.");
-    else if (game?.stock && playable(game)) command({ type: "deal" });
+    else if (game && playable(game)) command({ type: "deal" });
   } else if (key === "Escape") {
     hintShown = null;
     clearHighlight();

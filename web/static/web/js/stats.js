@@ -45,6 +45,12 @@ function figureList(figures) {
 }
 
 // The same table per variant of the family (`variants`: a list, Scorpion first).
+// A table wider than a phone scrolls sideways in its box: the box is a labelled region that
+// takes the keyboard focus, so the arrow keys can scroll it (axe: scrollable-region-focusable).
+function scrollBox(label, table) {
+  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${label}: table` }, table);
+}
+
 function variantTable(variants) {
   const rows = {};
   for (const row of variants || []) rows[row.variant] = row;
@@ -290,8 +296,8 @@ async function main() {
   ]);
   if (figures.status === "fulfilled") {
     redraw(figuresBox, figureList(figures.value));
-    redraw(modesBox, h("div", { class: "table-scroll" }, modeTable(figures.value.modes)));
-    redraw(variantsBox, h("div", { class: "table-scroll" }, variantTable(figures.value.variants)));
+    redraw(modesBox, scrollBox("By kind of deal", modeTable(figures.value.modes)));
+    redraw(variantsBox, scrollBox("By game of the family", variantTable(figures.value.variants)));
     redraw(bandsBox, bandTable(figures.value.difficulty));
   } else {
     const error = figures.reason instanceof ApiError ? figures.reason : { detail: String(figures.reason) };
