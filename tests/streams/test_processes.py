@@ -191,12 +191,15 @@ def test_make_run_serves_streams_in_one_process_without_redis(tmp_path: Path) ->
             reader = Reader(response)
             assert reader.event().event == "resync"
             moved = client.post(f"/api/v1/games/{game['id']}/commands/", json=WON_DEAL["line"][0])
-            # Live, at once: before the stream's first keep-alive, which 15 s of silence would
-            # send (STREAM_HEARTBEAT_SECONDS), by the server's clock.
+            # Live, at once: before the stream's first heartbeat after the one it opens with,
+            # which comes STREAM_HEARTBEAT_SECONDS (15 s) later, by the server's clock.
             frames = [reader.frame()]
-            while frames[-1].data is None:
+            while frames[-1].data is None or frames[-1].event == "heartbeat":
                 frames.append(reader.frame())
+            heartbeats = [f for f in frames if f.event == "heartbeat"]
+            assert len(heartbeats) <= 1, frames  # the opening one at most
             assert "keep-alive" not in [c for f in frames for c in f.comments]
             frame = frames[-1]
+            assert frame.event == "command", frame
             assert frame.json()["columns"] == moved.json()["columns"]
         assert "Traceback" not in server.output, server.output[-3000:]

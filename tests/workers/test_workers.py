@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games import services, tasks
+from games import selectors, services, tasks
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.position import Deal as DealAction
 from games.engine.position import initial_position, play, resolve_move, status
@@ -116,7 +116,7 @@ def test_a_game_that_ends_is_analysed_by_the_worker_once(hints_worker: Process) 
     assert (analysis.deal_verdict, analysis.outcome) == ("won", "ended_winnable")
     assert analysis.last_winnable_version == analysis.version == 4
     game.refresh_from_db()
-    position = services.selectors.game_state_at(game=game, version=4).position
+    position = selectors.game_state_at(game=game, version=4).position
     assert_line_wins_from(position, analysis.line)
 
     # A duplicate delivery (or a request that enqueued it again) changes nothing.
