@@ -168,3 +168,20 @@ def today(db: None) -> Any:
     day = timezone.now().date()
     DailyDeal.objects.create(date=day, candidate=0, **certified({"code": CODE, "line": LINE}, 5))
     return day
+
+
+def small_chances(monkeypatch: pytest.MonkeyPatch, *, samples: int, node_budget: int) -> None:
+    """Winning chances on a few samples with a small search each, computed in the request (no
+    worker seen): the answer's shape and fairness do not need 200 samples; the tests' time does."""
+    from games.services import chances as chances_services
+    from games.services import workers as workers_services
+    from games.variants import CHANCES_VARIANTS
+
+    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", samples)
+    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", samples)
+    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
+    monkeypatch.setattr(
+        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
+    )
+    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", node_budget)
+    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)

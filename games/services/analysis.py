@@ -3,7 +3,6 @@ request."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -28,8 +27,6 @@ from games.variants import (
 )
 from infrastructure import background
 from infrastructure.queues import ANALYSIS_TASK
-
-logger = logging.getLogger(__name__)
 
 
 class AnalysisUnavailableError(Exception):

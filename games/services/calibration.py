@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import logging
 from dataclasses import dataclass
 
 from django.db import models
@@ -20,8 +19,6 @@ from games.models import (
     WinnableDeal,
 )
 from games.services.certification import deal_difficulty_rate
-
-logger = logging.getLogger(__name__)
 
 # A deal's score takes players' results into account from this many counted games on it: below
 # that, one player's luck would move it. The weight of the observed rate grows with the games:

@@ -4,7 +4,6 @@ worker, one task per game and version."""
 from __future__ import annotations
 
 import hashlib
-import logging
 import time
 from dataclasses import dataclass
 from uuid import UUID
@@ -30,8 +29,6 @@ from games.variants import (
 )
 from infrastructure import background
 from infrastructure.queues import CHANCES_TASK
-
-logger = logging.getLogger(__name__)
 
 # Samples per answer, positions per sampled solve, and the work of the whole answer (positions
 # plus a set-up per solve, about 60 us of CPU a unit: games/engine/chances.py): bench/hints.py

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
@@ -30,8 +29,6 @@ from games.models import (
 )
 from games.services.analysis import game_analysis_enqueue_on_commit
 from stats import services as stats_services
-
-logger = logging.getLogger(__name__)
 
 # How often a command without expected_version is retried after losing a race to another
 # command on the same game. Each retry re-reads the game and re-validates the command against

@@ -4,7 +4,6 @@ with the game a player leaves behind abandoned and the daily's ranked attempt cl
 from __future__ import annotations
 
 import datetime
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -47,10 +46,6 @@ from games.variants import (
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
-
-logger = logging.getLogger(__name__)
-
-logger = logging.getLogger(__name__)
 
 
 class VariantNotOfferedError(Exception):

@@ -3,7 +3,6 @@ work counts against."""
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from typing import cast
@@ -12,8 +11,6 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from infrastructure import throttles
-
-logger = logging.getLogger(__name__)
 
 
 class SolverLimitError(Exception):

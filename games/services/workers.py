@@ -3,14 +3,10 @@ a task goes to."""
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.utils import timezone
 
 from infrastructure.queues import queue_for
-
-logger = logging.getLogger(__name__)
 
 
 def broker_configured() -> bool:

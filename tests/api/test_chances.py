@@ -22,6 +22,7 @@ from games.services import workers as workers_services
 from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_daily_secrecy import play_line
+from tests.conftest import small_chances
 from tests.engine.random_play import unseen_cards, with_unseen
 
 pytestmark = pytest.mark.django_db
@@ -35,14 +36,7 @@ INLINE_WORK_BUDGETS = dict(chances_services.INLINE_CHANCE_WORK_BUDGETS)
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     # The answer's shape and fairness do not need 200 samples; the tests' time does.
-    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 8)
-    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 8)
-    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(
-        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
-    )
-    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 5_000)
-    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
+    small_chances(monkeypatch, samples=8, node_budget=5_000)
 
 
 def path(game: dict[str, Any]) -> str:

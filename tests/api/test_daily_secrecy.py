@@ -16,10 +16,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.models import DailyDeal, Game
-from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_event_store import race
-from tests.conftest import require_service
+from tests.conftest import require_service, small_chances
 
 pytestmark = pytest.mark.django_db
 
@@ -305,17 +304,9 @@ def test_a_dailys_winning_chances_come_from_the_visible_table_alone(
     from games.engine.chances import VisibleTable, chances
     from games.selectors import game_state
     from games.services import chances as chances_services
-    from games.services import workers as workers_services
     from tests.engine.random_play import unseen_cards, with_unseen
 
-    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(
-        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
-    )
-    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 3_000)
-    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
+    small_chances(monkeypatch, samples=6, node_budget=3_000)
     game = player.new_game(mode="daily")
     play_line(player, game["id"], LINE[:4])
     answer = player.get(f"/api/v1/games/{game['id']}/chances/")

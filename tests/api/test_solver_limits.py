@@ -21,9 +21,9 @@ from games.services import certification as certification_services
 from games.services import chances as chances_services
 from games.services import solver_runs as solver_runs_services
 from games.services import workers as workers_services
-from games.variants import CHANCES_VARIANTS
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_limits import redis_down  # noqa: F401 (a fixture)
+from tests.conftest import small_chances
 from tests.difficulty_data import banded_pool
 
 pytestmark = pytest.mark.django_db
@@ -31,14 +31,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def small_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 4)
-    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 4)
-    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(
-        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
-    )
-    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 2_000)
-    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
+    small_chances(monkeypatch, samples=4, node_budget=2_000)
     monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "3/min")
     # The limit counts in fixed windows of a minute, so a test whose requests straddled a
     # window's end would see the count start again (a fourth analysis served, once, at

@@ -9,7 +9,7 @@ from scorpion_client import Chances, ConflictError, Scorpion
 
 from games.services import chances as chances_services
 from games.services import workers as workers_services
-from games.variants import CHANCES_VARIANTS
+from tests.conftest import small_chances
 from tests.sdk.conftest import WON_DEAL
 from tests.sdk.test_games import play_line
 
@@ -18,14 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chances_services, "CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(chances_services, "INLINE_CHANCE_SAMPLES", 6)
-    monkeypatch.setattr(chances_services, "CHANCE_WORK_BUDGET", None)
-    monkeypatch.setattr(
-        chances_services, "INLINE_CHANCE_WORK_BUDGETS", dict.fromkeys(CHANCES_VARIANTS)
-    )
-    monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", 3_000)
-    monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
+    small_chances(monkeypatch, samples=6, node_budget=3_000)
 
 
 def test_the_chances_of_every_legal_action_are_served(client: Scorpion) -> None:
