@@ -39,7 +39,7 @@ class Player:
     def new_game(self, **body: Any) -> dict[str, Any]:
         response = self.post("/api/v1/games/", body)
         assert response.status_code == 201, response.content
-        return response.json()  # type: ignore[no-any-return]
+        return response.json()
 
     def command(self, game_id: str, body: dict[str, Any], **headers: str) -> Any:
         return self.post(f"/api/v1/games/{game_id}/commands/", body, **headers)
