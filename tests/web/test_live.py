@@ -266,6 +266,41 @@ def test_a_feed_redraw_keeps_the_keyboard_focus_where_it_was(
     laptop.page.wait_for_url(f"**/history/{finished['id']}/")
 
 
+def test_a_refresh_that_fails_keeps_the_list_and_the_keyboard_focus(
+    devices: tuple[Device, Device], player: Player
+) -> None:
+    # The feed says a game started elsewhere, and the history's reload fails (a server or network
+    # blip): the list on screen stays, with the focus on its link, and the message line says the
+    # refresh failed; the next refresh that works shows the new game with the focus kept.
+    _laptop, phone = devices
+    finished = player.new_game()
+    player.command(finished["id"], {"type": "resign"})
+    page = phone.page
+    page.goto(phone.base + "/history/")
+    expect(page.locator("#games")).to_have_attribute("data-updates", "1")
+    replay = page.locator(f'#games a[href="/history/{finished["id"]}/"]')
+    replay.focus()
+
+    failing = {"left": 1}
+
+    def fail_once(route: Any) -> None:
+        if failing["left"]:
+            failing["left"] -= 1
+            route.fulfill(status=503, content_type="application/json", body='{"detail": "Try again soon."}')
+        else:
+            route.fallback()
+
+    page.route("**/api/v1/games/?*", fail_once)
+    player.new_game(variant="wasp")
+    expect(page.locator("#toast")).to_contain_text("Could not refresh: Try again soon.")
+    expect(replay).to_be_focused()
+    page.unroute("**/api/v1/games/?*")
+
+    third = player.new_game(variant="wasp")  # abandons the second: the feed says so
+    expect(page.locator(f'#games a[href="/play/{third["id"]}/"]')).to_be_visible()
+    expect(replay).to_be_focused()
+
+
 def following_a_new_game(
     devices: tuple[Device, Device], player: Player
 ) -> tuple[Device, Table, dict[str, Any]]:

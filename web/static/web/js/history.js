@@ -2,7 +2,18 @@
 
 import { games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, isOver, modeLabel, movesText, redraw, STATUS_LABELS, wireHeader } from "scorpion/ui.js";
+import {
+  drawFailure,
+  formatDate,
+  formatDuration,
+  h,
+  isOver,
+  modeLabel,
+  movesText,
+  redraw,
+  STATUS_LABELS,
+  wireHeader,
+} from "scorpion/ui.js";
 
 const box = document.getElementById("games");
 const form = document.getElementById("filters");
@@ -62,7 +73,7 @@ async function load(path) {
       : await games.list({ status: form.elements.status.value, mode: form.elements.mode.value, page_size: 20 });
     show(page);
   } catch (error) {
-    redraw(box, h("p", { class: "error" }, error.detail));
+    drawFailure(box, error.detail);
   }
 }
 

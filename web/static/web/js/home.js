@@ -3,6 +3,7 @@
 import { auth, games, JsonText, me, safeNext } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
 import {
+  drawFailure,
   formatDate,
   formatDuration,
   h,
@@ -100,7 +101,7 @@ async function showResume(box) {
       h("a", { class: "button primary", href: `/play/${latest.id}/`, id: "resume-latest" }, "Resume latest game"),
     );
   } catch (error) {
-    redraw(box, h("p", { class: "error" }, error.detail));
+    drawFailure(box, error.detail);
   }
 }
 
@@ -129,7 +130,7 @@ async function showRecent(box) {
       ),
     );
   } catch (error) {
-    redraw(box, h("p", { class: "error" }, error.detail));
+    drawFailure(box, error.detail);
   }
 }
 

@@ -36,8 +36,13 @@ export function h(tag, attrs = {}, ...children) {
 // stands for the focused one (the same id, or the same tag, link and words), else to the box.
 export function redraw(box, ...children) {
   const active = document.activeElement;
-  const held = active && active !== box && box.contains(active) ? focusKey(active) : null;
+  let held = active && active !== box && box.contains(active) ? focusKey(active) : null;
+  // A redraw that could not find the focused element (a passing error drawn in its place) left
+  // the focus on the box and noted what it was on: the next redraw that draws it puts it back.
+  if (held === null && active === box && box.dataset.focusKey) held = box.dataset.focusKey;
+  delete box.dataset.focusKey;
   box.replaceChildren(...children);
+  box.dataset.drawn = "true";
   if (held === null) return;
   const again = [...box.querySelectorAll("a, button, input, select, textarea, [tabindex]")].find(
     (element) => focusKey(element) === held,
@@ -46,8 +51,21 @@ export function redraw(box, ...children) {
     again.focus({ preventScroll: true });
     return;
   }
+  box.dataset.focusKey = held;
   if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "-1");
   box.focus({ preventScroll: true });
+}
+
+// A list that could not be loaded: the first time, the box says why; a refresh that fails (the
+// feed said something changed, the network or the server did not answer) keeps what the box
+// already shows, which was true a moment ago, and says so in the message line, rather than
+// throwing the player's list (and their keyboard focus in it) away for an error.
+export function drawFailure(box, detail) {
+  if (box.dataset.drawn === "true" && !box.querySelector(":scope > .error")) {
+    toast(`Could not refresh: ${detail}`, { kind: "error" });
+    return;
+  }
+  redraw(box, h("p", { class: "error" }, detail));
 }
 
 function focusKey(element) {
