@@ -139,6 +139,7 @@ def account_delete(*, user: User) -> dict[str, int]:
         if not account_lock(user_id=user.pk):
             return _tally({}, ACCOUNT_KEYS) | {"sessions": 0}  # closed meanwhile
         game_services.owner_games_lock(user_id=user.pk)
+        game_services.owner_ranked_days_claim(user_id=user.pk)
         session_keys = user_session_keys(user_id=user.pk)
         store_class = _session_store_class()
         for key in session_keys:

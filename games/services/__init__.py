@@ -74,7 +74,11 @@ from games.services.creation import (
     ranked_claims_purge,
     revealed_to_player,
 )
-from games.services.deletion import owner_games_delete, owner_games_lock
+from games.services.deletion import (
+    owner_games_delete,
+    owner_games_lock,
+    owner_ranked_days_claim,
+)
 from games.services.hints import (
     game_hints_request,
     hint_counts_flush,
@@ -141,6 +145,7 @@ __all__ = [
     "hint_counts_flush",
     "owner_games_delete",
     "owner_games_lock",
+    "owner_ranked_days_claim",
     "ranked_claims_purge",
     "request_fingerprint",
     "revealed_to_player",

@@ -6,10 +6,14 @@ from __future__ import annotations
 from functools import partial
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from games.broadcast import publish
-from games.models import Game
+from games.models import Game, GameMode, RankedDailyClaim
+from games.selectors import ranked_identities
+from games.services.creation import RANKED_CLAIM_KEPT
 
 
 def owner_games_lock(*, user_id: int) -> list[UUID]:
@@ -32,6 +36,40 @@ def owner_games_delete(*, user_id: int) -> dict[str, int]:
     and the player's feed tells the lists to read themselves again. Answers Django's deletion
     counts per model label."""
     game_ids = owner_games_lock(user_id=user_id)
+    owner_ranked_days_claim(user_id=user_id)
     _, counts = Game.objects.filter(owner_id=user_id).delete()
     transaction.on_commit(partial(publish.games_deleted_committed, user_id, game_ids), robust=True)
     return counts
+
+
+def owner_ranked_days_claim(*, user_id: int) -> None:
+    """Before a player's ranked daily games go (their data deleted, or their account), claim
+    each day that can still rank for every identity the player has *now*.
+
+    A ranked attempt claims the identities the player had when it began: a guest has no
+    e-mail, so its claim is its account alone. Once that guest has signed up with an address,
+    deleting the account and signing up again with the same address would find no claim of
+    that address, and rank a second time on a deal already seen. Claiming again here, with
+    the addresses the account holds at its deletion, closes that way round."""
+    owner = get_user_model().objects.filter(pk=user_id).first()
+    if owner is None:
+        return
+    earliest = timezone.now().date() - RANKED_CLAIM_KEPT  # the daily's days are UTC
+    days = set(
+        Game.objects.filter(
+            owner_id=user_id, mode=GameMode.DAILY, ranked=True, daily_date__gte=earliest
+        ).values_list("daily_date", flat=True)
+    )
+    if not days:
+        return
+    identities = ranked_identities(owner=owner)
+    # ignore_conflicts: the identities that claimed the day when the attempt began are there.
+    RankedDailyClaim.objects.bulk_create(
+        [
+            RankedDailyClaim(identity=identity, day=day)
+            for day in days
+            if day is not None
+            for identity in identities
+        ],
+        ignore_conflicts=True,
+    )

@@ -15,6 +15,7 @@ from games import services
 from games.models import Game, RankedDailyClaim
 from tests.api.conftest import Player, sign_up
 from tests.api.test_event_store import race
+from tests.api.test_guests import AUTH, PASSWORD, guest_browser
 from tests.conftest import require_service
 from tests.stats.test_api import play_to_win
 
@@ -61,6 +62,25 @@ def test_deleting_your_account_and_signing_up_again_gives_no_new_ranked_daily(
     same_person = sign_up(address_again.strip())
     again = same_person.new_game(mode="daily")
     assert again["ranked"] is False
+
+
+def test_a_guest_who_ranked_signed_up_and_deleted_the_account_gets_no_new_ranked_daily(
+    today: datetime.date,
+) -> None:
+    # The guest's ranked attempt claimed its account only (a guest has no e-mail); the address
+    # it signed up with later is claimed when the account is deleted.
+    browser, _me = guest_browser()
+    ranked = browser.post("/api/v1/games/", {"mode": "daily"}).json()
+    assert ranked["ranked"] is True
+    signed_up = browser.post(
+        f"{AUTH}/auth/signup", {"email": "guest.first@example.com", "password": PASSWORD}
+    )
+    assert signed_up.status_code == 200, signed_up.content
+    assert browser.send("delete", "/api/v1/me/").status_code == 200
+
+    same_person = sign_up("Guest.First+again@example.com")
+    assert same_person.get("/api/v1/daily/").json()["ranked_available"] is False
+    assert same_person.new_game(mode="daily")["ranked"] is False
 
 
 def test_another_player_still_gets_their_ranked_daily(
