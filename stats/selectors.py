@@ -33,7 +33,7 @@ from games.models import (
     GameStatus,
     daily_reveal_moment,
 )
-from games.variants import DEFAULT_VARIANT, variant_names
+from games.variants import DEFAULT_VARIANT, offered_variant_names, variant_names
 from stats.models import (
     ALL_MODES,
     DAILY_PRACTICE,
@@ -217,10 +217,12 @@ def stats_for(*, user: User) -> PlayerFigures:
 
 
 def variant_figures(*, user: User) -> list[VariantFigures]:
-    """The player's figures per variant, in the registry's order (Scorpion first), every
-    variant listed: one GROUP BY over the player's games (the owner's index), with the same
-    definitions as the stored rows (stats.models: an abandoned game counts only if it was
-    started; a win's time is ``win_time_expression``; a game of a known deal sets no record)."""
+    """The player's figures per variant, in the registry's order (Scorpion first): every
+    variant a new game may be in, and a variant no longer offered (``double-scorpion-3-2``)
+    only where the player has games in it. One GROUP BY over the player's games (the owner's
+    index), with the same definitions as the stored rows (stats.models: an abandoned game
+    counts only if it was started; a win's time is ``win_time_expression``; a game of a known
+    deal sets no record)."""
     won = Q(status=GameStatus.WON)
     record = won & Q(known_deal=False)
     rows: dict[str, dict[str, Any]] = {
@@ -239,7 +241,10 @@ def variant_figures(*, user: User) -> list[VariantFigures]:
         )
     }
     figures = []
+    offered = set(offered_variant_names())
     for name in variant_names():
+        if name not in offered and name not in rows:
+            continue
         row = rows.get(name, {})
         figures.append(
             VariantFigures(

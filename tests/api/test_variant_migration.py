@@ -6,6 +6,7 @@ and 6 x 10, no stock, only the upper of two copies in a column moving) are
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from games import selectors
 from games.engine.variants import deal_code_for_seed, get_variant
 from games.history import SNAPSHOT_INTERVAL
 from games.models import Game, GameSnapshot
-from games.variants import deal_state
+from games.variants import deal_state, offered_variant_names
 from tests.api.conftest import Player
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +176,27 @@ def test_a_game_begun_in_double_scorpion_3_2_restarts_by_its_own_rules(player: P
         10
     ] * 6
     assert again["stock"] == 0
+
+
+def test_the_statistics_list_a_variant_no_longer_offered_only_to_its_players(
+    player: Player, make_player: Callable[[], Player]
+) -> None:
+    # Every player's statistics list the variants a new game may be in; Double Scorpion 3.2
+    # (kept for the games begun in it) only for a player who has such a game.
+    newcomer = make_player()
+    listed = [row["variant"] for row in newcomer.get("/api/v1/stats/").json()["variants"]]
+    assert listed == offered_variant_names()
+
+    owner = User.objects.get(email=player.email)
+    code = deal_code_for_seed(8, get_variant("double-scorpion-3-2"))
+    Game.objects.create(
+        owner=owner,
+        mode="seeded",
+        variant="double-scorpion-3-2",
+        deal_code=code,
+        seed=8,
+        state=deal_state(code, "double-scorpion-3-2").to_dict(),
+    )
+    rows = {row["variant"]: row for row in player.get("/api/v1/stats/").json()["variants"]}
+    assert set(rows) == {*offered_variant_names(), "double-scorpion-3-2"}
+    assert rows["double-scorpion-3-2"]["in_play"] == 1
