@@ -25,6 +25,20 @@ pytestmark = pytest.mark.django_db
 migration = importlib.import_module("games.migrations.0015_variants_keep_their_rules")
 
 
+def double_scorpion_3_2_game(owner: User, *, seed: int) -> Game:
+    """A game of a variant no longer offered for new games, its row made as the service made
+    it then (the API refuses to begin one now)."""
+    code = deal_code_for_seed(seed, get_variant("double-scorpion-3-2"))
+    return Game.objects.create(
+        owner=owner,
+        mode="seeded",
+        variant="double-scorpion-3-2",
+        deal_code=code,
+        seed=seed,
+        state=deal_state(code, "double-scorpion-3-2").to_dict(),
+    )
+
+
 def play_a_while(player: Player, game_id: str, commands: int) -> None:
     """The hints' best moves, with undos, redos and the deal among them: a log longer than a
     snapshot's interval, with every kind of event a replay goes through."""
@@ -92,17 +106,7 @@ def test_games_begun_under_the_old_rules_replay_every_stored_log_to_the_same_sta
     wasp = player.new_game(seed=5, variant="wasp-ii")["id"]
     # A Double Scorpion game of then (no longer offered for new games: its row made here as
     # the service made it, then played through the API like any game).
-    code = deal_code_for_seed(5, get_variant("double-scorpion-3-2"))
-    double = str(
-        Game.objects.create(
-            owner=owner,
-            mode="seeded",
-            variant="double-scorpion-3-2",
-            deal_code=code,
-            seed=5,
-            state=deal_state(code, "double-scorpion-3-2").to_dict(),
-        ).pk
-    )
+    double = str(double_scorpion_3_2_game(owner, seed=5).pk)
     # And a Scorpion game, whose rules this release keeps.
     scorpion = player.new_game(seed=5)["id"]
     for game_id in (wasp, double, scorpion):
@@ -158,16 +162,7 @@ def test_the_migration_leaves_todays_games_and_the_other_variants_alone(player: 
 
 
 def test_a_game_begun_in_double_scorpion_3_2_restarts_by_its_own_rules(player: Player) -> None:
-    owner = User.objects.get(email=player.email)
-    code = deal_code_for_seed(8, get_variant("double-scorpion-3-2"))
-    game = Game.objects.create(
-        owner=owner,
-        mode="seeded",
-        variant="double-scorpion-3-2",
-        deal_code=code,
-        seed=8,
-        state=deal_state(code, "double-scorpion-3-2").to_dict(),
-    )
+    game = double_scorpion_3_2_game(User.objects.get(email=player.email), seed=8)
     response = player.post(f"/api/v1/games/{game.pk}/restart/")
     assert response.status_code == 201, response.content
     again = response.json()
@@ -187,16 +182,7 @@ def test_the_statistics_list_a_variant_no_longer_offered_only_to_its_players(
     listed = [row["variant"] for row in newcomer.get("/api/v1/stats/").json()["variants"]]
     assert listed == offered_variant_names()
 
-    owner = User.objects.get(email=player.email)
-    code = deal_code_for_seed(8, get_variant("double-scorpion-3-2"))
-    Game.objects.create(
-        owner=owner,
-        mode="seeded",
-        variant="double-scorpion-3-2",
-        deal_code=code,
-        seed=8,
-        state=deal_state(code, "double-scorpion-3-2").to_dict(),
-    )
+    double_scorpion_3_2_game(User.objects.get(email=player.email), seed=8)
     rows = {row["variant"]: row for row in player.get("/api/v1/stats/").json()["variants"]}
     assert set(rows) == {*offered_variant_names(), "double-scorpion-3-2"}
     assert rows["double-scorpion-3-2"]["in_play"] == 1
