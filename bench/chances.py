@@ -54,24 +54,28 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.api import (
-    ROOT,
+from bench.cpu import (
     TICK,
+    loadavg,
+    process_tree_ticks,
+)
+from bench.load import (
+    percentile,
+)
+from bench.machine import machine_description
+from bench.stack import (
+    ROOT,
     Interrupted,
     Player,
     Stack,
-    _on_sigterm,
     free_port,
-    loadavg,
     make_players,
     migrate_fresh,
-    percentile,
-    process_tree_ticks,
+    on_sigterm,
     source_revision,
     start_redis,
     wait_healthy,
 )
-from bench.machine import machine_description
 from infrastructure.queues import HINTS_QUEUE
 
 COMPOSE_SERVICES = ("web", "worker", "worker-hints", "beat")
@@ -360,7 +364,7 @@ def main() -> None:
         parser.error("--finish-rate must be 0 or more, --poll positive")
 
     # SIGTERM unwinds like Ctrl-C, so the stack's processes and database go with the bench.
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGTERM, on_sigterm)
     print(f"command:  {shlex.join(sys.orig_argv)}   (in {Path.cwd()})")
     print(f"date:     {datetime.now(UTC).isoformat(timespec='seconds')}")
     print(f"machine:  {machine_description()}, load average {loadavg()}")

@@ -44,16 +44,18 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.api import (
+from bench.cpu import (
+    cpu_model,
+    loadavg,
+)
+from bench.stack import (
     ROOT,
     Interrupted,
     Player,
     Stack,
-    _on_sigterm,
     bring_up,
-    cpu_model,
     export_commit,
-    loadavg,
+    on_sigterm,
     postgres_version,
     run_django_script,
     source_revision,
@@ -161,7 +163,7 @@ def main() -> None:
     if depths[0] < 4 or arguments.samples < 1:
         parser.error("depths of at least 4 events, at least one sample")
 
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGTERM, on_sigterm)
     print(f"command:  {shlex.join(sys.orig_argv)}   (in {Path.cwd()})")
     print(f"date:     {datetime.now(UTC).isoformat(timespec='seconds')}")
     print(

@@ -54,7 +54,8 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.api import (
+from bench.machine import machine_description
+from bench.stack import (
     PG_URL,
     free_port,
     mint_session_tokens,
@@ -63,7 +64,6 @@ from bench.api import (
     recreate_database,
     source_revision,
 )
-from bench.machine import machine_description
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASE = "scorpion_stream_bench"
