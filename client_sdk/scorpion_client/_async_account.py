@@ -10,15 +10,8 @@ import builtins
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scorpion_client._core import (
-    Ops,
-    StreamOptions,
-)
-from scorpion_client.models import (
-    FeedEvent,
-    Me,
-    Stats,
-)
+from scorpion_client._core import Ops, StreamOptions
+from scorpion_client.models import FeedEvent, Me, Stats
 
 if TYPE_CHECKING:
     from scorpion_client._async import AsyncScorpion

@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from scorpion_client._core import (
-    Ops,
-)
+from scorpion_client._core import Ops
 from scorpion_client.errors import DeviceCodeExpired, OAuthError
-from scorpion_client.models import (
-    Session,
-)
+from scorpion_client.models import Session
 from scorpion_client.oauth import (
     DEVICE_CODE_GRANT,
     DeviceAuthorization,

@@ -9,14 +9,8 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from scorpion_client._async_games import AsyncGameHandle
-from scorpion_client._core import (
-    Ops,
-)
-from scorpion_client.models import (
-    Daily,
-    Leaderboard,
-    LeaderboardEntry,
-)
+from scorpion_client._core import Ops
+from scorpion_client.models import Daily, Leaderboard, LeaderboardEntry
 
 if TYPE_CHECKING:
     from scorpion_client._async import AsyncScorpion

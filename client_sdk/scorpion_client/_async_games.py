@@ -13,11 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from scorpion_client._core import (
-    GameRef,
-    Ops,
-    StreamOptions,
-)
+from scorpion_client._core import GameRef, Ops, StreamOptions
 from scorpion_client.errors import VersionConflict
 from scorpion_client.models import (
     Analysis,

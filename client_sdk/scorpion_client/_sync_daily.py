@@ -12,14 +12,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from scorpion_client._sync_games import GameHandle
-from scorpion_client._core import (
-    Ops,
-)
-from scorpion_client.models import (
-    Daily,
-    Leaderboard,
-    LeaderboardEntry,
-)
+from scorpion_client._core import Ops
+from scorpion_client.models import Daily, Leaderboard, LeaderboardEntry
 
 if TYPE_CHECKING:
     from scorpion_client._sync import Scorpion

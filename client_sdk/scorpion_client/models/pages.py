@@ -6,12 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from scorpion_client.models._fields import (
-    _list_of,
-    _mapping,
-    _opt_int,
-    _opt_str,
-)
+from scorpion_client.models._fields import _list_of, _mapping, _opt_int, _opt_str
 
 T = TypeVar("T")
 

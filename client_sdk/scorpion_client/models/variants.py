@@ -6,12 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from scorpion_client.models._fields import (
-    _extra,
-    _int,
-    _opt_str,
-    _str,
-)
+from scorpion_client.models._fields import _extra, _int, _opt_str, _str
 from scorpion_client.models.games import Variant
 
 
