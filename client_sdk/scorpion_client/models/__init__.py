@@ -22,33 +22,31 @@ from __future__ import annotations
 import datetime as dt  # noqa: F401
 from typing import Any, Literal  # noqa: F401
 
-# Every name the models' module defined is importable from here as before, some outside
-# ``__all__`` (hence the noqa).
+# Every name the models' module defined is importable from here as before; those outside
+# ``__all__`` are imported ``X as X``, so that type checkers see them exported too.
 from scorpion_client.models.accounts import Me, Session
-from scorpion_client.models.advice import (  # noqa: F401
-    ActionChance,
+from scorpion_client.models.advice import ActionChance as ActionChance
+from scorpion_client.models.advice import (
     Analysis,
-    AnalysisDeal,
-    AnalysisOutcome,
     AnalysisStep,
-    Chances,
     DealDifficulty,
     HintMove,
     Hints,
 )
+from scorpion_client.models.advice import AnalysisDeal as AnalysisDeal
+from scorpion_client.models.advice import AnalysisOutcome as AnalysisOutcome
+from scorpion_client.models.advice import Chances as Chances
 from scorpion_client.models.daily import Daily, Leaderboard, LeaderboardEntry
-from scorpion_client.models.games import (  # noqa: F401
-    ABANDONED,
-    FINISHED_STATUSES,
-    PLAYING,
-    RANKS,
-    RESIGNED,
-    STUCK,
-    SUITS,
-    WON,
+from scorpion_client.models.games import ABANDONED as ABANDONED
+from scorpion_client.models.games import FINISHED_STATUSES as FINISHED_STATUSES
+from scorpion_client.models.games import PLAYING as PLAYING
+from scorpion_client.models.games import RANKS as RANKS
+from scorpion_client.models.games import RESIGNED as RESIGNED
+from scorpion_client.models.games import STUCK as STUCK
+from scorpion_client.models.games import SUITS as SUITS
+from scorpion_client.models.games import WON as WON
+from scorpion_client.models.games import (
     Action,
-    ActionType,
-    AppKind,
     Collection,
     Column,
     Command,
@@ -63,10 +61,12 @@ from scorpion_client.models.games import (  # noqa: F401
     Game,
     GameMode,
     GameStatus,
-    PlayedByApp,
     Variant,
     normalize_card,
 )
+from scorpion_client.models.games import ActionType as ActionType
+from scorpion_client.models.games import AppKind as AppKind
+from scorpion_client.models.games import PlayedByApp as PlayedByApp
 from scorpion_client.models.pages import Page, T  # noqa: F401
 from scorpion_client.models.rate_limit import RateLimit
 from scorpion_client.models.stats import BandResults, Stats, VariantFigures
