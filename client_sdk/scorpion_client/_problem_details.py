@@ -133,6 +133,8 @@ def transport_error(exc: httpx.RequestError, request: httpx.Request) -> Transpor
 
 
 def problem_code(response: httpx.Response) -> str | None:
+    """The ``code`` of an error answer's problem+json body, or None (no body read, not JSON,
+    no code): what tells a lasting 503 from a passing one."""
     try:
         body = response.json()
     except (ValueError, httpx.ResponseNotRead):
