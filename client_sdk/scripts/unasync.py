@@ -1,11 +1,12 @@
-"""Write the synchronous client (``_sync.py``) from the asynchronous one (``_async.py``), as
-httpcore does: the async code is the source, and plain text substitutions make the sync
-code (``await`` dropped, ``async for`` -> ``for``, ``AsyncScorpion`` -> ``Scorpion``,
-``asyncio.Lock`` -> ``threading.Lock``, ...). Lines marked ``# unasync: remove`` exist only in
-the async client.
+"""Write the synchronous client from the asynchronous one, as httpcore does: each module
+``_async*.py`` (the client, ``_async.py``, and its resources, ``_async_games.py``, ...) is the
+source of a ``_sync*.py`` twin, and plain text substitutions make the sync code (``await``
+dropped, ``async for`` -> ``for``, ``AsyncScorpion`` -> ``Scorpion``, ``_async_games`` ->
+``_sync_games``, ``asyncio.Lock`` -> ``threading.Lock``, ...). Lines marked
+``# unasync: remove`` exist only in the async client.
 
-    python client_sdk/scripts/unasync.py           # rewrite _sync.py
-    python client_sdk/scripts/unasync.py --check   # exit 1 if _sync.py is not up to date
+    python client_sdk/scripts/unasync.py           # rewrite every _sync*.py
+    python client_sdk/scripts/unasync.py --check   # exit 1 if any is not up to date
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "scorpion_client"
+# The client; the pairs are every _async*.py and its _sync*.py (``pairs()``).
 SOURCE = PACKAGE / "_async.py"
 TARGET = PACKAGE / "_sync.py"
 
 HEADER = (
-    "# Generated from _async.py by client_sdk/scripts/unasync.py: do not edit, edit _async.py\n"
-    "# and run `make unasync` (`make test` checks that the two agree).\n"
+    "# Generated from its _async twin by client_sdk/scripts/unasync.py: do not edit, edit that\n"
+    "# one and run `make unasync` (`make test` checks that the two agree).\n"
 )
 
 # (pattern, replacement), applied in order, each to the whole text.
@@ -29,9 +31,13 @@ SUBS: list[tuple[str, str]] = [
         r"The asynchronous client, on ``httpx.AsyncClient``\.",
         "The synchronous client, on ``httpx.Client``.",
     ),
+    # The modules' names: scorpion_client._async_games -> scorpion_client._sync_games, ...
+    (r"\b_async(_\w+)?\b", r"_sync\1"),
+    # Each module says it is the source of its twin (after the names' rule above, which
+    # would turn the ``_async`` of this replacement into ``_sync``).
     (
-        r"This file is the source of ``_sync.py``.*?two differ\.\n",
-        "This file is generated from ``_async.py`` by ``scripts/unasync.py``.\n",
+        r"This (?:file|module) is the source of ``_sync(\w*)\.py``.*?\.\n",
+        r"This file is generated from ``_async\1.py`` by ``scripts/unasync.py``.\n",
     ),
     (r"^import asyncio$", "import threading\nimport time"),
     (r"\basyncio\.sleep\b", "time.sleep"),
@@ -66,15 +72,31 @@ def unasync(text: str) -> str:
     return result.replace(marker, "\n" + HEADER + marker, 1)
 
 
+def pairs() -> list[tuple[Path, Path]]:
+    """Each asynchronous module and the synchronous one written from it."""
+    return [
+        (source, source.with_name("_sync" + source.name.removeprefix("_async")))
+        for source in sorted(PACKAGE.glob("_async*.py"))
+    ]
+
+
 def main(argv: list[str]) -> int:
-    expected = unasync(SOURCE.read_text(encoding="utf-8"))
+    expected = {target: unasync(source.read_text(encoding="utf-8")) for source, target in pairs()}
     if "--check" in argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != expected:
-            print(f"{TARGET} is out of date: run make unasync", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(expected, encoding="utf-8")
+        stale = [
+            target
+            for target, text in expected.items()
+            if not target.exists() or target.read_text(encoding="utf-8") != text
+        ]
+        # A sync module whose async source is gone would still be imported: it must go too.
+        orphans = sorted(set(PACKAGE.glob("_sync*.py")) - set(expected))
+        for target in stale:
+            print(f"{target} is out of date: run make unasync", file=sys.stderr)
+        for orphan in orphans:
+            print(f"{orphan} has no _async source: remove it", file=sys.stderr)
+        return 1 if stale or orphans else 0
+    for target, text in expected.items():
+        target.write_text(text, encoding="utf-8")
     return 0
 
 

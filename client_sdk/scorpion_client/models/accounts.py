@@ -1,0 +1,68 @@
+"""The signed-in account, and a session of the account's own."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorpion_client.models._fields import (
+    _extra,
+    _mapping,
+    _opt_datetime,
+    _opt_str,
+    _str,
+)
+
+
+@dataclass
+class Me:
+    """The signed-in account; ``guest``: made by "Play now" in a browser, not signed up yet;
+    ``display_name``: the name on leaderboards ("" shows the masked e-mail)."""
+
+    id: int | str
+    email: str
+    date_joined: dt.datetime | None = None
+    guest: bool = False
+    display_name: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Me:
+        raw_id = data["id"]
+        if not isinstance(raw_id, int | str) or isinstance(raw_id, bool):
+            raise TypeError(f"expected an id, got {raw_id!r}")
+        return cls(
+            id=raw_id,
+            email=_opt_str(data.get("email")) or "",
+            date_joined=_opt_datetime(data.get("date_joined")),
+            guest=data.get("guest") is True,
+            display_name=_opt_str(data.get("display_name")) or "",
+            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name")),
+        )
+
+
+@dataclass
+class Session:
+    """A signed-in session of the allauth ``app`` client: ``token`` goes in
+    ``X-Session-Token``; ``user`` is allauth's description of the account. The token is a
+    secret: ``repr()`` leaves it out (it would end up in logs)."""
+
+    token: str = field(repr=False)
+    user: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def email(self) -> str | None:
+        email = self.user.get("email")
+        return email if isinstance(email, str) else None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Session:
+        meta = _mapping(data["meta"])
+        body = data.get("data")
+        user = body.get("user") if isinstance(body, Mapping) else None
+        return cls(
+            token=_str(meta["session_token"]),
+            user=dict(user) if isinstance(user, Mapping) else {},
+        )
