@@ -322,23 +322,41 @@ class DailySerializer(serializers.Serializer[Any]):
     )
 
 
-class AnalysisCommandSerializer(serializers.Serializer[Any]):
+class ActionNamedSerializer(serializers.Serializer[Any]):
+    """A move or a deal, named as a command names it."""
+
+    # What an analysis's winning line and the winning chances share; ``copy`` and ``from``
+    # are added by ``with_origin``, each with its own help.
+
     type = serializers.CharField(help_text='"move" or "deal".')
     card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
     to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
-    copy = serializers.ChoiceField(
-        choices=list(COPIES),
-        required=False,
-        help_text="Moves only, where both copies of the card lie face up in the column it "
-        "leaves: which one moves, as a command's `copy`.",
-    )
 
 
-# "from" is a Python keyword, so it cannot be declared as a class attribute.
-AnalysisCommandSerializer._declared_fields["from"] = serializers.IntegerField(
-    required=False,
-    help_text="Moves in the variants other than Scorpion: the column the card is taken from "
-    "(a reserve card: the column count plus its slot), to send as the move's `from`.",
+def with_origin(serializer: type[ActionNamedSerializer], *, copy: str, origin: str) -> None:
+    """Adds the fields that tell two copies of a card apart: ``copy`` and ``from`` ("from" is a
+    Python keyword, so it cannot be declared as a class attribute), each with its help."""
+    fields = serializer._declared_fields
+    named = {name: fields.pop(name) for name in ("type", "card", "to")}
+    rest = dict(fields)
+    fields.clear()
+    fields.update(named)
+    fields["copy"] = serializers.ChoiceField(choices=list(COPIES), required=False, help_text=copy)
+    fields.update(rest)
+    # After the rest, where it has always been in the schema.
+    fields["from"] = serializers.IntegerField(required=False, help_text=origin)
+
+
+class AnalysisCommandSerializer(ActionNamedSerializer):
+    """A command of the winning line, to send as it is."""
+
+
+with_origin(
+    AnalysisCommandSerializer,
+    copy="Moves only, where both copies of the card lie face up in the column it leaves: which "
+    "one moves, as a command's `copy`.",
+    origin="Moves in the variants other than Scorpion: the column the card is taken from (a "
+    "reserve card: the column count plus its slot), to send as the move's `from`.",
 )
 
 
@@ -433,16 +451,9 @@ class AnalysisPendingSerializer(serializers.Serializer[Any]):
     retry_after = serializers.IntegerField(help_text="Seconds to wait before asking again.")
 
 
-class ActionChanceSerializer(serializers.Serializer[Any]):
-    type = serializers.CharField(help_text='"move" or "deal".')
-    card = serializers.CharField(required=False, help_text="Moves only: the card to move.")
-    to = serializers.IntegerField(required=False, help_text="Moves only: the 0-based column.")
-    copy = serializers.ChoiceField(
-        choices=list(COPIES),
-        required=False,
-        help_text="Moves only, where both copies of the card lie face up in its column: which "
-        "one (send it as the move's `copy`), as hints name it.",
-    )
+class ActionChanceSerializer(ActionNamedSerializer):
+    """A legal action and its estimated winning chance."""
+
     chance = serializers.FloatField(
         help_text="Share of the sampled deals still won after this action, 0 to 1 (an "
         "undecided sample counts as not won)."
@@ -455,12 +466,13 @@ class ActionChanceSerializer(serializers.Serializer[Any]):
     samples = serializers.IntegerField()
 
 
-# "from" is a Python keyword, so it cannot be declared as a class attribute.
-ActionChanceSerializer._declared_fields["from"] = serializers.IntegerField(
-    required=False,
-    help_text="Moves only: the column the card is taken from, from 0 (a reserve card: the "
-    "column count plus its slot), as hints name it; it tells two copies of a card apart (send "
-    "it as the move's `from`). Chances stored before it was added lack it.",
+with_origin(
+    ActionChanceSerializer,
+    copy="Moves only, where both copies of the card lie face up in its column: which one (send "
+    "it as the move's `copy`), as hints name it.",
+    origin="Moves only: the column the card is taken from, from 0 (a reserve card: the column "
+    "count plus its slot), as hints name it; it tells two copies of a card apart (send it as "
+    "the move's `from`). Chances stored before it was added lack it.",
 )
 
 
