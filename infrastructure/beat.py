@@ -2,7 +2,9 @@
 work that cannot wait an interval as soon as it starts.
 
 A fresh beat would otherwise first send an hourly entry an hour after it starts: a new
-deployment would have no certified daily deal for up to an hour.
+deployment would have no certified daily deal for up to an hour. Likewise the heartbeats: for
+their first 30 s the web processes would see no live worker, compute the winning chances in
+the requests themselves and answer 503 on /healthz/workers/.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from infrastructure import liveness
 
 logger = logging.getLogger(__name__)
 
-# Entries of CELERY_BEAT_SCHEDULE sent once at start, then on their schedule. Both tasks are
-# idempotent, so a restart of beat costs at most one cheap run.
-RUN_AT_START = ("ensure-daily-deals", "top-up-winnable-pool")
+# Entries of CELERY_BEAT_SCHEDULE sent once at start, then on their schedule. All are
+# idempotent, so a restart of beat costs at most one cheap run of each.
+RUN_AT_START = ("heartbeat", "heartbeat-hints", "ensure-daily-deals", "top-up-winnable-pool")
 
 
 class RecordingScheduler(PersistentScheduler):

@@ -1,5 +1,6 @@
 """The long differential runs (the compiled searches against the Python ones over hundreds of
-deals, the long Hypothesis runs): a small size in every run, the full size on request.
+deals, the deadlock proof against the plain search, the long Hypothesis runs): a small size in
+every run, the full size on request.
 
     SCORPION_LONG_DIFFERENTIAL=1 make test    # or .venv/bin/python -m pytest tests/engine
 

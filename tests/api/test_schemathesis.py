@@ -227,10 +227,16 @@ def application(settings: Any) -> Any:
     return application
 
 
+# The schema as the application serves it, fetched through it once per test process: the same
+# document for every test here (it depends on no request), and a test gets a copy of its own.
+_served: dict[str, dict[str, Any]] = {}
+
+
 @pytest.fixture
 def served_schema(application: Any) -> dict[str, Any]:
-    raw: dict[str, Any] = schemathesis.openapi.from_wsgi(SCHEMA_PATH, application).raw_schema
-    return raw
+    if SCHEMA_PATH not in _served:
+        _served[SCHEMA_PATH] = schemathesis.openapi.from_wsgi(SCHEMA_PATH, application).raw_schema
+    return copy.deepcopy(_served[SCHEMA_PATH])
 
 
 def with_problem_responses(raw_schema: dict[str, Any]) -> dict[str, Any]:

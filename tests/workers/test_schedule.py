@@ -53,3 +53,17 @@ def test_beat_sends_a_heartbeat_to_each_queue_naming_it() -> None:
         queue = queue_of(entry["task"], **entry.get("options", {}))
         # The task records the key of the queue it names: it must name the one it is sent to.
         assert tuple(entry.get("args") or (DEFAULT_QUEUE,)) == (queue,), entry
+
+
+def test_a_fresh_beat_sends_every_heartbeat_at_once() -> None:
+    # Not 30 s after it starts: until a queue's first heartbeat runs, the web processes see no
+    # worker on it (the chances are computed in the requests, /healthz/workers/ answers 503).
+    from infrastructure.beat import RUN_AT_START
+
+    heartbeats = {
+        name
+        for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
+        if entry["task"] == "scorpion_site.heartbeat"
+    }
+    assert heartbeats <= set(RUN_AT_START), heartbeats - set(RUN_AT_START)
+    assert set(RUN_AT_START) <= set(settings.CELERY_BEAT_SCHEDULE)
