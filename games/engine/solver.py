@@ -85,7 +85,7 @@ from games.engine.variants import SCORPION, Variant
 _solver_c: ModuleType | None = _load_compiled(os.environ.get(SOLVER_ENVIRONMENT, "").strip())
 
 if TYPE_CHECKING:
-    from games.engine.position import Action
+    from games.engine.actions import Action
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
@@ -143,7 +143,7 @@ def _compiled_solve(
     """What ``_Search(...).run(first)`` answers, by the compiled search (``started``: when the
     solve began, for ``Solution.seconds``). ``table``: a ``_solver_c.Table`` of keys proven
     lost, kept from one search to the next (``SharedSearch``), or None."""
-    from games.engine.position import Move
+    from games.engine.actions import Move
 
     assert _solver_c is not None
     columns, hidden, stock, collected = root
@@ -365,7 +365,7 @@ class _Search:
         """Search from the root, or from the position after ``first`` (an action legal at the
         root, made here so that the keys stay relative to the root)."""
         if first is not None:
-            from games.engine.position import Move
+            from games.engine.actions import Move
 
             if isinstance(first, Move):
                 self._move(first.card, first.to)

@@ -1,10 +1,11 @@
 """The Scorpion family: each variant is data (layout and rules), read by one engine.
 
 A ``Variant`` says how a deal is laid out (columns, face-down cards, stock, reserve, decks) and
-which rules apply (what may go onto what, what may fill an empty column). The rule functions of
-``games.engine.position`` read ``position.variant``; nothing is copied per variant. Instances are
-singletons kept in ``VARIANTS``: equality and hashing are by identity, so a ``Position`` still
-hashes fast (the solver and the benchmark hash millions of them).
+which rules apply (what may go onto what, what may fill an empty column). The rule functions
+(``games.engine.legal``, ``resolve``, ``transitions``) read ``position.variant``; nothing is
+copied per variant. Instances are singletons kept in ``VARIANTS``: equality and hashing are by
+identity, so a ``Position`` still hashes fast (the solver and the benchmark hash millions of
+them).
 
 Cards of a two-deck variant are ints 0..103: the face is ``card % 52`` (rank ``card % 13``, suit
 ``(card // 13) % 4``), and a card code names the face. A deal code lists the faces column by
