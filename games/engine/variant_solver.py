@@ -52,10 +52,14 @@ import os
 import time
 from collections.abc import Callable, Generator, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.engine.actions import DEAL, Action, Deal, Move
 from games.engine.cards import card_code
 from games.engine.deals import SplitMix64
+from games.engine.legal import face_up_cards, variant_actions
+from games.engine.position import Position, initial_position
+from games.engine.resolve import copy_of
 from games.engine.search_base import (
     _CHECK_CLOCK_EVERY,
     _VERDICTS,
@@ -66,11 +70,8 @@ from games.engine.search_base import (
     _load_compiled,
     _OutOfBudget,
 )
-from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red
-
-if TYPE_CHECKING:
-    from games.engine.actions import Action
-    from games.engine.position import Position
+from games.engine.transitions import apply
+from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red, parse_deal_code
 
 __all__ = ["compiled", "dead", "solve_variant", "uses_deadlock_proof"]
 
@@ -135,9 +136,6 @@ def solve_variant(
 
     Compiled where built (``compiled()``), in every variant, Three Blind Mice's deadlock proof
     included: the same answers (verdict, line, nodes) as the search below."""
-    from games.engine.position import Position, initial_position
-    from games.engine.variants import parse_deal_code
-
     started = time.perf_counter()
     if isinstance(source, str):
         source = parse_deal_code(source, variant)
@@ -196,9 +194,6 @@ def _compiled_search(
 def _line_commands(position: Position, steps: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
     """The compiled search's line (card, to, source; a deal is card -1) as API commands, each
     made on the position it is played from, as ``_VariantSearch`` makes them (``_command``)."""
-    from games.engine.actions import DEAL, Move
-    from games.engine.transitions import apply
-
     line: list[dict[str, Any]] = []
     for card, to, source in steps:
         action = DEAL if card < 0 else Move(card, to)
@@ -242,9 +237,6 @@ class _VariantSearch:
         already lies on a card it may go onto, moved to another such card: it builds
         nothing); the deal last.
         """
-        from games.engine.actions import Deal
-        from games.engine.legal import face_up_cards, variant_actions
-
         face_up = face_up_cards(position)
         columns, hidden = position.columns, position.hidden
         onto = self.variant.onto
@@ -325,8 +317,6 @@ class _VariantSearch:
     def _searches(self, root: Position, noise: SplitMix64 | None) -> Generator[None, None, bool]:
         """A depth-first search from ``root`` that yields at every position it counts and
         returns its verdict (``StopIteration.value``): a probe if ``noise`` is given."""
-        from games.engine.transitions import apply
-
         runs = self.variant.runs
         if len(root.collected) == runs:
             return True
@@ -377,9 +367,6 @@ def _finish(search: Generator[None, None, bool], positions: int) -> bool | None:
 def _command(position: Position, action: Action, source: int | None) -> dict[str, Any]:
     """The API's command for ``action`` on ``position``: a move names its face, the column it
     leaves and, where both copies lie face up there, which one (``copy``)."""
-    from games.engine.actions import Deal
-    from games.engine.resolve import copy_of
-
     if isinstance(action, Deal):
         return {"type": "deal"}
     command = {"type": "move", "card": card_code(action.card), "to": action.to, "from": source}

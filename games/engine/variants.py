@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from games.engine import cards, deals
 from games.engine.cards import RANKS, SUITS, card_code
 from games.engine.errors import DealCodeError, UnknownVariantError
 
@@ -308,8 +309,6 @@ def parse_deal_code(code: object, variant: Variant = SCORPION) -> tuple[int, ...
     card codes (208 characters), each face exactly twice; the first occurrence of a face is card
     ``face`` and the second ``face + 52``.
     """
-    from games.engine import cards
-
     if variant.decks == 1:
         return cards.parse_deal_code(code)
     length = variant.deal_code_length
@@ -348,8 +347,6 @@ def parse_deal_code(code: object, variant: Variant = SCORPION) -> tuple[int, ...
 
 def format_deal_code(cards_: Sequence[int], variant: Variant = SCORPION) -> str:
     """The deal code of a deal's cards (the inverse of ``parse_deal_code``)."""
-    from games.engine import cards
-
     if variant.decks == 1:
         return cards.format_deal_code(cards_)
     if sorted(card % FACES for card in cards_) != sorted(
@@ -366,8 +363,6 @@ def deal_code_for_seed(seed: int, variant: Variant = SCORPION) -> str:
     read with the variant's layout). Two decks: the same algorithm on cards 0..103 (the starting
     deck is AS..KC twice), swaps for ``i`` from 103 down to 1.
     """
-    from games.engine import deals
-
     if variant.decks == 1:
         return deals.deal_code_for_seed(seed)
     rng = deals.SplitMix64(deals._check_seed(seed))
