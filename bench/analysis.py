@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
-from games.engine.position import apply, deal_position, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import deal_position
+from games.engine.transitions import apply
 from games.engine.variants import deal_code_for_seed, get_variant
 
 

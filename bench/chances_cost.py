@@ -35,7 +35,9 @@ from games.engine import solver
 from games.engine.chances import ActionChance, VisibleTable, chances
 from games.engine.deals import deal_code_for_seed
 from games.engine.hints import ranked_hints
-from games.engine.position import Position, apply, deal_position, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import Position, deal_position
+from games.engine.transitions import apply
 
 # The service's budgets (games/services/chances.py), repeated so that the bench needs no Django.
 CHANCE_NODE_BUDGET = 20_000

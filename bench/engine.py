@@ -21,7 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
 from games.engine.cards import DECK_SIZE
-from games.engine.position import apply, initial_position, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import initial_position
+from games.engine.transitions import apply
 
 DEFAULT_GAMES = 2_000
 DEFAULT_ROUNDS = 5

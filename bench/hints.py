@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
+from games.engine.actions import DEAL, Action
 from games.engine.cards import parse_card
 from games.engine.chances import (
     DEFAULT_CHANCE_NODE_BUDGET,
@@ -51,16 +52,11 @@ from games.engine.chances import (
 )
 from games.engine.deals import SplitMix64
 from games.engine.hints import ranked_hints
-from games.engine.position import (
-    DEAL,
-    Action,
-    Position,
-    apply,
-    deal_position,
-    legal_actions,
-    resolve_move,
-)
+from games.engine.legal import legal_actions
+from games.engine.position import Position, deal_position
+from games.engine.resolve import resolve_move
 from games.engine.solver import Verdict, solve
+from games.engine.transitions import apply
 from games.engine.variants import VARIANTS, Variant, deal_code_for_seed
 
 

@@ -5,7 +5,7 @@ Run from the repository root: ``python bench/solver.py [--deals 1000] [--start-s
 [--python] [--compare-tail]``.
 Deal ``i`` is ``deal_code_for_seed(start_seed + i, variant)``
 (games/engine/deals.py, the service's own seeds), so the same deals come back on every run and
-machine. Every winning line found is replayed on the engine (games/engine/position.py) to
+machine. Every winning line found is replayed on the engine (games/engine/transitions.py) to
 confirm it wins; ``--cross-check N`` also decides the first N deals by a plain exhaustive search
 (slow) and compares the verdicts.
 
@@ -37,9 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine_description
 from games.engine import solver, variant_solver
+from games.engine.actions import DEAL, Action
 from games.engine.cards import parse_card
-from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
+from games.engine.legal import status
+from games.engine.position import deal_position
+from games.engine.resolve import resolve_move
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, compiled, solve
+from games.engine.transitions import play
 from games.engine.variants import (
     SCORPION,
     VARIANTS,

@@ -27,9 +27,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from games.engine.actions import DEAL, Action
 from games.engine.cards import parse_card
-from games.engine.position import DEAL, Action, Position, play, player_view, resolve_move
+from games.engine.position import Position, player_view
+from games.engine.resolve import resolve_move
 from games.engine.solver import DEFAULT_NODE_BUDGET, Solution, Verdict, compiled, solve
+from games.engine.transitions import play
 from games.engine.variant_solver import compiled as variants_compiled
 from games.engine.variants import SCORPION, VARIANTS
 from games.history import GameState, fold_event, new_game_state

@@ -18,20 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from games.engine.actions import Deal, Move, Record
 from games.engine.errors import EngineError
-from games.engine.position import (
-    Copy,
-    Deal,
-    Move,
-    Position,
-    Record,
-    initial_position,
-    play,
-    replay,
-    resolve_move,
-    status,
-    undo,
-)
+from games.engine.legal import status
+from games.engine.position import Position, initial_position
+from games.engine.resolve import Copy, resolve_move
+from games.engine.transitions import play, replay, undo
 
 # The state is stored every this many events (``games.models.GameSnapshot``), so any earlier
 # state is at most this many folds away from a stored one (``games.selectors``).

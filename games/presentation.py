@@ -11,9 +11,10 @@ from typing import Any
 from django.utils import timezone
 
 from games.analysis import line_steps
+from games.engine.actions import Move
 from games.engine.cards import card_code
 from games.engine.difficulty import Measures
-from games.engine.position import Move, player_view
+from games.engine.position import player_view
 from games.history import OVER, GameState
 from games.models import DailyDeal, Game, GameChances, GameEvent, WinnableDeal
 from games.selectors import AnalysisView, HintsView

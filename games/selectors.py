@@ -17,8 +17,10 @@ from django.http import Http404
 from django.utils.crypto import salted_hmac
 
 from games import history
+from games.engine.actions import Move
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import Copy, Move, Position, copy_of
+from games.engine.position import Position
+from games.engine.resolve import Copy, copy_of
 from games.history import GameState
 from games.models import (
     PLAYED,
@@ -204,7 +206,7 @@ class HintsView:
     # + i), in the order of ``hints``: what a two-deck move needs as ``from``.
     sources: tuple[int | None, ...] = ()
     # Which of two copies face up in its column each move's card is ("upper" or "lower"),
-    # None where its column says it (``games.engine.position.copy_of``): the move's ``copy``.
+    # None where its column says it (``games.engine.resolve.copy_of``): the move's ``copy``.
     copies: tuple[Copy | None, ...] = ()
 
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from accounts.models import AppKind
 from games.api.serializers import MAX_COLUMNS
-from games.engine.position import COPIES
+from games.engine.resolve import COPIES
 from games.models import (
     AnalysisOutcome,
     DifficultyBand,

@@ -17,7 +17,7 @@ from games.deal_choice import DealChoice
 from games.engine.cards import parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
 from games.engine.errors import DealCodeError
-from games.engine.position import COPIES
+from games.engine.resolve import COPIES
 from games.history import Command
 from games.models import (
     DifficultyBand,

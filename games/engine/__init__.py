@@ -4,6 +4,7 @@ solver's searches are also compiled (solver.py, _solver_c.c; variant_solver.py, 
 Everything the web layer, the solver and the tools need is importable from here.
 """
 
+from games.engine.actions import DEAL, Action, AutoStep, Collection, Deal, Flip, Move, Record
 from games.engine.cards import (
     ACE,
     DECK_SIZE,
@@ -30,31 +31,16 @@ from games.engine.errors import (
     UnknownVariantError,
 )
 from games.engine.hints import Hint, ranked_hints
+from games.engine.legal import Status, legal_actions, legal_moves, status
 from games.engine.position import (
     COLUMN_COUNT,
-    DEAL,
-    Action,
-    AutoStep,
-    Collection,
-    Deal,
-    Flip,
-    Move,
     Position,
-    Record,
-    Status,
-    apply,
-    completed_suit,
     deal_position,
     initial_position,
-    legal_actions,
-    legal_moves,
-    play,
     player_view,
-    replay,
-    resolve_move,
-    status,
-    undo,
 )
+from games.engine.resolve import resolve_move
+from games.engine.transitions import apply, completed_suit, play, replay, undo
 from games.engine.variants import SCORPION, VARIANTS, Variant, get_variant
 
 __all__ = [

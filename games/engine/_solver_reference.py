@@ -1,6 +1,6 @@
 """A plain exhaustive search, the yardstick the solver's reductions are tested against.
 
-No pruning of any kind: depth-first over ``games.engine.position`` (the engine's own rules,
+No pruning of any kind: depth-first over ``games.engine.transitions`` (the engine's own rules,
 an implementation independent of the solver's), every legal action tried, a visited set of
 exact positions. Slow (tens of thousands of positions a second), so only for tests and for
 checking the solver offline.
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from games.engine.position import Position, apply, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import Position
+from games.engine.transitions import apply
 
 ReferenceVerdict = Literal["won", "lost", "unknown"]
 

@@ -1,10 +1,11 @@
 /* The search of the other variants (games/engine/variant_solver.py, ``_VariantSearch``),
  * compiled.
  *
- * The same search, step for step: the rules of games/engine/position.py (``_variant_actions``,
- * ``_add_variant_moves``, ``_shadowed``, ``_apply_variant_move``, ``_apply_deal``, ``_settle``,
- * ``completed_run``), the move ordering of ``_VariantSearch._actions`` (its scores, its stable
- * sort, one empty column tried per kind, the probes' SplitMix64 noise drawn in the same order),
+ * The same search, step for step: the rules of games/engine/legal.py (``variant_actions``,
+ * ``_add_variant_moves``, ``_shadowed``) and games/engine/transitions.py
+ * (``_apply_variant_move``, ``_apply_deal``, ``_settle``, ``completed_run``), the move ordering
+ * of ``_VariantSearch._actions`` (its scores, its stable sort, one empty column tried per kind,
+ * the probes' SplitMix64 noise drawn in the same order),
  * the transposition key of ``_VariantSearch._key``, the deadlock proof ``dead`` (where the
  * search uses it: ``uses_deadlock_proof``), and ``_VariantSearch.run``'s probes taking turns
  * with the complete search, each search suspended after the position it counts as Python's
@@ -165,7 +166,7 @@ typedef struct {
     uint8_t index; /* the card's height in its column */
 } Act;
 
-/* position.py's ``_settle``: flips, then collections, in the touched columns, until nothing
+/* transitions.py's ``_settle``: flips, then collections, in the touched columns, until nothing
  * changes. */
 static void settle(const Rules *r, Pos *p, const int *touched, int ntouched) {
     int changed = 1;
@@ -200,7 +201,7 @@ static void settle(const Rules *r, Pos *p, const int *touched, int ntouched) {
     }
 }
 
-/* position.py's ``apply`` (``_apply_deal``, ``_apply_variant_move``) into ``q``. */
+/* transitions.py's ``apply`` (``_apply_deal``, ``_apply_variant_move``) into ``q``. */
 static void apply(const Rules *r, const Pos *p, Act a, Pos *q) {
     int n = 0;
     int touched[MAX_COLUMNS];
@@ -668,7 +669,7 @@ typedef struct {
     const Rules *r;
     int8_t src[MAX_CARDS]; /* face-up cards: column, or column count + reserve slot; else -1 */
     int8_t idx[MAX_CARDS]; /* their height; -1 in the reserve */
-    uint8_t face_up[MAX_CARDS]; /* in ``_face_up_cards``' order */
+    uint8_t face_up[MAX_CARDS]; /* in ``face_up_cards``' order */
     int nface_up;
     uint16_t tried[MAX_CARDS];
     Act raw[MAX_ACTIONS];

@@ -24,6 +24,9 @@ ACE = 0
 
 DEAL_CODE_LENGTH = 2 * DECK_SIZE
 
+# The run that a suit's collection removes, bottom to top: King down to Ace.
+SUIT_RUNS = tuple(tuple(range(suit * 13 + KING, suit * 13 - 1, -1)) for suit in range(len(SUITS)))
+
 _CODE_OF = tuple(r + s for s in SUITS for r in RANKS)
 _CARD_OF = {code: card for card, code in enumerate(_CODE_OF)}
 
@@ -62,6 +65,13 @@ def parse_card(code: object) -> int:
 
 def suit_code(suit_index: int) -> str:
     return SUITS[suit_index]
+
+
+def parse_suit(code: object) -> int:
+    """The suit a one-letter code names (stored positions and records); ValueError otherwise."""
+    if not isinstance(code, str) or len(code) != 1 or code.upper() not in SUITS:
+        raise ValueError(f"a suit is one of {SUITS}, not {code!r}")
+    return SUITS.index(code.upper())
 
 
 def parse_deal_code(code: object) -> tuple[int, ...]:

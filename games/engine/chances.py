@@ -79,18 +79,13 @@ from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import Any, Protocol
 
+from games.engine.actions import DEAL, Action, Deal, Move
 from games.engine.cards import card_code, parse_card
 from games.engine.deals import SplitMix64
-from games.engine.position import (
-    DEAL,
-    Action,
-    Deal,
-    Move,
-    Position,
-    apply,
-    legal_actions,
-)
+from games.engine.legal import legal_actions
+from games.engine.position import Position
 from games.engine.solver import SharedSearch, Solution, Verdict, solve
+from games.engine.transitions import apply
 from games.engine.variants import FACES, SCORPION, Variant
 
 __all__ = [
@@ -198,7 +193,7 @@ class VisibleTable:
 
     def copy_of(self, card: int) -> str | None:
         """Which of two face-up copies lying in one column ``card`` is, "upper" or "lower", as
-        ``games.engine.position.copy_of`` says it (the API's ``copy``); None otherwise."""
+        ``games.engine.resolve.copy_of`` says it (the API's ``copy``); None otherwise."""
         if self.variant.decks == 1:
             return None
         other = (card + FACES) % (2 * FACES)

@@ -40,8 +40,10 @@ from typing import Any, Literal
 
 from games.engine.cards import format_deal_code, parse_deal_code
 from games.engine.hints import ranked_hints
-from games.engine.position import apply, initial_position, legal_actions, status
+from games.engine.legal import legal_actions, status
+from games.engine.position import initial_position
 from games.engine.solver import Solution, solve
+from games.engine.transitions import apply
 
 __all__ = [
     "BANDS",

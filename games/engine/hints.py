@@ -31,16 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.actions import Action, Deal, Move
 from games.engine.cards import ACE, KING, SUITS, card_code
-from games.engine.position import (
-    Action,
-    Deal,
-    Move,
-    Position,
-    completed_run,
-    completed_suit,
-    legal_actions,
-)
+from games.engine.legal import legal_actions
+from games.engine.position import Position
+from games.engine.transitions import completed_run, completed_suit
 from games.engine.variants import FACES, SCORPION
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")  # in the order of cards.SUITS

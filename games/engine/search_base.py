@@ -11,12 +11,10 @@ import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
+from games.engine.actions import DEAL, Action, Move
 from games.engine.cards import parse_card
-
-if TYPE_CHECKING:
-    from games.engine.position import Action
 
 # The same search compiled (games/engine/_solver_c.c, built by setup.py where a C compiler is
 # at hand): it visits the same positions in the same order, finds the same line and counts the
@@ -98,11 +96,9 @@ class Solution:
         return self.verdict == "lost"
 
     def actions(self) -> list[Action]:
-        """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.position.play``.
+        """The line as engine actions (``Move``, ``DEAL``), for ``games.engine.transitions.play``.
         A command names a card by its face: in two decks the card is the copy its ``from``
-        column holds (``games.engine.position.resolve_move``), which this does not look up."""
-        from games.engine.position import DEAL, Move
-
+        column holds (``games.engine.resolve.resolve_move``), which this does not look up."""
         return [
             DEAL if command["type"] == "deal" else Move(parse_card(command["card"]), command["to"])
             for command in self.line

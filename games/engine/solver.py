@@ -65,8 +65,9 @@ import threading
 import time
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.engine.actions import Action, Move
 from games.engine.cards import DECK_SIZE, card_code, parse_deal_code
 from games.engine.search_base import (
     _CHECK_CLOCK_EVERY,
@@ -83,9 +84,6 @@ from games.engine.variant_solver import solve_variant
 from games.engine.variants import SCORPION, Variant
 
 _solver_c: ModuleType | None = _load_compiled(os.environ.get(SOLVER_ENVIRONMENT, "").strip())
-
-if TYPE_CHECKING:
-    from games.engine.position import Action
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
@@ -143,8 +141,6 @@ def _compiled_solve(
     """What ``_Search(...).run(first)`` answers, by the compiled search (``started``: when the
     solve began, for ``Solution.seconds``). ``table``: a ``_solver_c.Table`` of keys proven
     lost, kept from one search to the next (``SharedSearch``), or None."""
-    from games.engine.position import Move
-
     assert _solver_c is not None
     columns, hidden, stock, collected = root
     left = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -365,8 +361,6 @@ class _Search:
         """Search from the root, or from the position after ``first`` (an action legal at the
         root, made here so that the keys stay relative to the root)."""
         if first is not None:
-            from games.engine.position import Move
-
             if isinstance(first, Move):
                 self._move(first.card, first.to)
             else:

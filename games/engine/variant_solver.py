@@ -4,7 +4,8 @@ Scorpion's search (``games.engine.solver._Search``) keys a position by the set o
 which is only sound because there a card, once moved, can never move again; that fails in Wasp
 (any card may go to an empty column and back), Scorpion Tail (a card on ``9S`` may move on to
 an exposed ``9C``) and Double Scorpion (from one copy of its successor to the other). So this
-search works on engine positions (``games.engine.position``), whose rules it shares, with:
+search works on engine positions (``games.engine.position``), whose rules (``games.engine.legal``,
+``games.engine.transitions``) it shares, with:
 
 - a transposition key that treats columns nothing distinguishes as interchangeable (all of
   them, except the stock's target columns while the stock is full) and the two copies of a face
@@ -51,10 +52,14 @@ import os
 import time
 from collections.abc import Callable, Generator, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.engine.actions import DEAL, Action, Deal, Move
 from games.engine.cards import card_code
 from games.engine.deals import SplitMix64
+from games.engine.legal import face_up_cards, variant_actions
+from games.engine.position import Position, initial_position
+from games.engine.resolve import copy_of
 from games.engine.search_base import (
     _CHECK_CLOCK_EVERY,
     _VERDICTS,
@@ -65,10 +70,8 @@ from games.engine.search_base import (
     _load_compiled,
     _OutOfBudget,
 )
-from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red
-
-if TYPE_CHECKING:
-    from games.engine.position import Action, Position
+from games.engine.transitions import apply
+from games.engine.variants import FACES, SCORPION_TAIL, Variant, is_red, parse_deal_code
 
 __all__ = ["compiled", "dead", "solve_variant", "uses_deadlock_proof"]
 
@@ -133,9 +136,6 @@ def solve_variant(
 
     Compiled where built (``compiled()``), in every variant, Three Blind Mice's deadlock proof
     included: the same answers (verdict, line, nodes) as the search below."""
-    from games.engine.position import Position, initial_position
-    from games.engine.variants import parse_deal_code
-
     started = time.perf_counter()
     if isinstance(source, str):
         source = parse_deal_code(source, variant)
@@ -194,8 +194,6 @@ def _compiled_search(
 def _line_commands(position: Position, steps: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
     """The compiled search's line (card, to, source; a deal is card -1) as API commands, each
     made on the position it is played from, as ``_VariantSearch`` makes them (``_command``)."""
-    from games.engine.position import DEAL, Move, apply
-
     line: list[dict[str, Any]] = []
     for card, to, source in steps:
         action = DEAL if card < 0 else Move(card, to)
@@ -239,16 +237,14 @@ class _VariantSearch:
         already lies on a card it may go onto, moved to another such card: it builds
         nothing); the deal last.
         """
-        from games.engine.position import Deal, _face_up_cards, _variant_actions
-
-        face_up = _face_up_cards(position)
+        face_up = face_up_cards(position)
         columns, hidden = position.columns, position.hidden
         onto = self.variant.onto
         count = len(columns)
         stock_targets = len(position.stock)
         tried_empty: set[tuple[int, int]] = set()
         scored: list[tuple[int, int, Action]] = []
-        for order, action in enumerate(_variant_actions(position, face_up)):
+        for order, action in enumerate(variant_actions(position, face_up)):
             if isinstance(action, Deal):
                 scored.append((1_000, order, action))
                 continue
@@ -321,8 +317,6 @@ class _VariantSearch:
     def _searches(self, root: Position, noise: SplitMix64 | None) -> Generator[None, None, bool]:
         """A depth-first search from ``root`` that yields at every position it counts and
         returns its verdict (``StopIteration.value``): a probe if ``noise`` is given."""
-        from games.engine.position import apply
-
         runs = self.variant.runs
         if len(root.collected) == runs:
             return True
@@ -373,8 +367,6 @@ def _finish(search: Generator[None, None, bool], positions: int) -> bool | None:
 def _command(position: Position, action: Action, source: int | None) -> dict[str, Any]:
     """The API's command for ``action`` on ``position``: a move names its face, the column it
     leaves and, where both copies lie face up there, which one (``copy``)."""
-    from games.engine.position import Deal, copy_of
-
     if isinstance(action, Deal):
         return {"type": "deal"}
     command = {"type": "move", "card": card_code(action.card), "to": action.to, "from": source}

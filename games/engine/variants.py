@@ -1,10 +1,11 @@
 """The Scorpion family: each variant is data (layout and rules), read by one engine.
 
 A ``Variant`` says how a deal is laid out (columns, face-down cards, stock, reserve, decks) and
-which rules apply (what may go onto what, what may fill an empty column). The rule functions of
-``games.engine.position`` read ``position.variant``; nothing is copied per variant. Instances are
-singletons kept in ``VARIANTS``: equality and hashing are by identity, so a ``Position`` still
-hashes fast (the solver and the benchmark hash millions of them).
+which rules apply (what may go onto what, what may fill an empty column). The rule functions
+(``games.engine.legal``, ``resolve``, ``transitions``) read ``position.variant``; nothing is
+copied per variant. Instances are singletons kept in ``VARIANTS``: equality and hashing are by
+identity, so a ``Position`` still hashes fast (the solver and the benchmark hash millions of
+them).
 
 Cards of a two-deck variant are ints 0..103: the face is ``card % 52`` (rank ``card % 13``, suit
 ``(card // 13) % 4``), and a card code names the face. A deal code lists the faces column by
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from games.engine import cards, deals
 from games.engine.cards import RANKS, SUITS, card_code
 from games.engine.errors import DealCodeError, UnknownVariantError
 
@@ -307,8 +309,6 @@ def parse_deal_code(code: object, variant: Variant = SCORPION) -> tuple[int, ...
     card codes (208 characters), each face exactly twice; the first occurrence of a face is card
     ``face`` and the second ``face + 52``.
     """
-    from games.engine import cards
-
     if variant.decks == 1:
         return cards.parse_deal_code(code)
     length = variant.deal_code_length
@@ -347,8 +347,6 @@ def parse_deal_code(code: object, variant: Variant = SCORPION) -> tuple[int, ...
 
 def format_deal_code(cards_: Sequence[int], variant: Variant = SCORPION) -> str:
     """The deal code of a deal's cards (the inverse of ``parse_deal_code``)."""
-    from games.engine import cards
-
     if variant.decks == 1:
         return cards.format_deal_code(cards_)
     if sorted(card % FACES for card in cards_) != sorted(
@@ -365,8 +363,6 @@ def deal_code_for_seed(seed: int, variant: Variant = SCORPION) -> str:
     read with the variant's layout). Two decks: the same algorithm on cards 0..103 (the starting
     deck is AS..KC twice), swaps for ``i`` from 103 down to 1.
     """
-    from games.engine import deals
-
     if variant.decks == 1:
         return deals.deal_code_for_seed(seed)
     rng = deals.SplitMix64(deals._check_seed(seed))

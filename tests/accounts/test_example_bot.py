@@ -14,9 +14,13 @@ from typing import Any
 import httpx
 import pytest
 
+from games.engine.actions import DEAL, Action
 from games.engine.cards import parse_card
 from games.engine.deals import deal_code_for_seed
-from games.engine.position import DEAL, Action, deal_position, play, resolve_move, status
+from games.engine.legal import status
+from games.engine.position import deal_position
+from games.engine.resolve import resolve_move
+from games.engine.transitions import play
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "examples" / "device_flow_bot.py"

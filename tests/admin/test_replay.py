@@ -9,9 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engine.actions import DEAL as DEAL_ACTION
+from games.engine.actions import Move
 from games.engine.cards import card_code, parse_deal_code
-from games.engine.position import DEAL as DEAL_ACTION
-from games.engine.position import Move, Position, initial_position, play
+from games.engine.position import Position, initial_position
+from games.engine.transitions import play
 from games.history import Command
 from games.models import Game
 from staff.replay import Replay

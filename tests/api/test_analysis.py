@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from games import analysis, services, tasks
 from games.engine.cards import card_code, parse_deal_code
-from games.engine.position import initial_position, status
+from games.engine.legal import status
+from games.engine.position import initial_position
 from games.models import DailyDeal, Game, GameAnalysis
 from games.selectors import game_state_at
 from games.services import analysis as analysis_services

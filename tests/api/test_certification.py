@@ -13,10 +13,14 @@ from django.db import connection
 from django.test import override_settings
 
 from games import services
+from games.engine.actions import Deal
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.deals import SEED_LIMIT, daily_seed, deal_code_for_seed
-from games.engine.position import Deal, initial_position, play, resolve_move, status
+from games.engine.legal import status
+from games.engine.position import initial_position
+from games.engine.resolve import resolve_move
 from games.engine.solver import solve
+from games.engine.transitions import play
 from games.models import DailyDeal, WinnableDeal
 from games.services import CertificationError, DealChoice
 from tests.api.conftest import DEALS

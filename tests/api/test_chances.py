@@ -13,7 +13,7 @@ from django.conf import settings
 
 from games import services
 from games.engine.chances import VisibleTable, chances
-from games.engine.position import legal_actions
+from games.engine.legal import legal_actions
 from games.engine.variants import VARIANTS
 from games.models import Game, GameChances
 from games.selectors import game_state

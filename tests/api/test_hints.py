@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import Deal
 from games.engine.cards import card_code, format_deal_code
-from games.engine.position import Deal
 from games.models import Game as GameRow
 from tests.api.conftest import Player
 from tests.engine.random_play import Game, deal_with_unseen, games, unseen_cards, with_unseen

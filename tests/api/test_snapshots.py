@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import history, selectors, services
+from games.engine.actions import Deal
 from games.engine.cards import parse_deal_code
 from games.engine.deals import deal_code_for_seed
-from games.engine.position import Deal, legal_actions
+from games.engine.legal import legal_actions
 from games.history import Command, GameState
 from games.models import SNAPSHOT_INTERVAL, Game, GameSnapshot
 from games.presentation import game_representation

@@ -13,19 +13,12 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from games.engine.actions import DEAL, Action, Move, Record
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.deals import SEED_LIMIT, deal_code_for_seed
-from games.engine.position import (
-    DEAL,
-    DEAL_COLUMN_SIZE,
-    Action,
-    Move,
-    Position,
-    Record,
-    apply,
-    initial_position,
-    legal_actions,
-)
+from games.engine.legal import legal_actions
+from games.engine.position import DEAL_COLUMN_SIZE, Position, initial_position
+from games.engine.transitions import apply
 from tests.data import DEALS
 
 # A game ends within about 55 actions (each move lays a card for good on its successor or a

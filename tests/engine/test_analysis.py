@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from games.analysis import analyse, line_steps
+from games.engine.actions import Move as MoveAction
 from games.engine.cards import card_code, parse_card, parse_deal_code
 from games.engine.deals import deal_code_for_seed
-from games.engine.position import Move as MoveAction
-from games.engine.position import Position, legal_actions, play, status
+from games.engine.legal import legal_actions, status
+from games.engine.position import Position
 from games.engine.solver import compiled, solve
+from games.engine.transitions import play
 from games.history import Command, GameState, apply_command, new_game_state
 from tests.data import DEALS
 from tests.engine.test_solver import HARD_SEED, play_line

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import DEAL, Action, Move
 from games.engine.cards import card_code, parse_card
 from games.engine.chances import (
     ActionChance,
@@ -21,16 +22,10 @@ from games.engine.chances import (
     wilson_interval,
 )
 from games.engine.deals import SplitMix64, deal_code_for_seed
-from games.engine.position import (
-    DEAL,
-    Action,
-    Move,
-    Position,
-    apply,
-    deal_position,
-    legal_actions,
-)
+from games.engine.legal import legal_actions
+from games.engine.position import Position, deal_position
 from games.engine.solver import Solution, solve
+from games.engine.transitions import apply
 from tests.data import DEALS
 from tests.engine.random_play import Game, games, unseen_cards, with_unseen
 

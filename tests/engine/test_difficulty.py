@@ -16,7 +16,8 @@ from games.engine.difficulty import (
     rate,
     score,
 )
-from games.engine.position import deal_position, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import deal_position
 from games.engine.solver import solve
 
 # Certified deals of the service's own seeds, one per band (bench/difficulty.py rated them).

@@ -6,7 +6,8 @@ import pytest
 
 from games.engine.cards import parse_card
 from games.engine.errors import EngineError, IllegalMoveError
-from games.engine.position import Position, player_view, resolve_move
+from games.engine.position import Position, player_view
+from games.engine.resolve import resolve_move
 from tests.engine.tables import table
 
 

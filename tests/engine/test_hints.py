@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from games.engine.actions import DEAL, Action, Move
 from games.engine.cards import parse_card
 from games.engine.deals import deal_code_for_seed
 from games.engine.hints import Hint, ranked_hints
-from games.engine.position import DEAL, Action, Move, Position, deal_position, legal_actions
+from games.engine.legal import legal_actions
+from games.engine.position import Position, deal_position
 from tests.engine.tables import run, table
 
 

@@ -10,26 +10,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import DEAL, Deal, Move, Record
 from games.engine.cards import DECK_SIZE, card_code
 from games.engine.errors import IllegalMoveError
 from games.engine.hints import ranked_hints
-from games.engine.position import (
-    COLUMN_COUNT,
-    DEAL,
-    Deal,
-    Move,
-    Position,
-    Record,
-    apply,
-    completed_suit,
-    legal_actions,
-    play,
-    player_view,
-    replay,
-    resolve_move,
-    status,
-    undo,
-)
+from games.engine.legal import legal_actions, status
+from games.engine.position import COLUMN_COUNT, Position, player_view
+from games.engine.resolve import resolve_move
+from games.engine.transitions import apply, completed_suit, play, replay, undo
 from tests.engine.random_play import Game, games, unseen_cards, with_unseen
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)

@@ -7,18 +7,11 @@ from typing import Any
 
 import pytest
 
+from games.engine.actions import DEAL, Move, Record
 from games.engine.cards import parse_card
 from games.engine.errors import IllegalMoveError
-from games.engine.position import (
-    DEAL,
-    Move,
-    Position,
-    Record,
-    initial_position,
-    play,
-    replay,
-    undo,
-)
+from games.engine.position import Position, initial_position
+from games.engine.transitions import play, replay, undo
 from tests.engine.tables import run, table
 
 

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.actions import DEAL, Collection, Flip, Move
 from games.engine.cards import format_deal_code, parse_card
 from games.engine.errors import DealCodeError, IllegalMoveError, StockEmptyError
-from games.engine.position import (
-    DEAL,
-    Collection,
-    Flip,
-    Move,
-    Position,
-    deal_position,
-    initial_position,
-    legal_actions,
-    legal_moves,
-    play,
-    resolve_move,
-    status,
-    undo,
-)
+from games.engine.legal import legal_actions, legal_moves, status
+from games.engine.position import Position, deal_position, initial_position
+from games.engine.resolve import resolve_move
+from games.engine.transitions import play, undo
 from tests.engine.tables import cards, pictures, run, table
 
 

@@ -13,21 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine._solver_reference import exhaustive_verdict
+from games.engine.actions import DEAL, Action, Move
 from games.engine.cards import parse_card, parse_deal_code
 from games.engine.deals import deal_code_for_seed
 from games.engine.errors import DealCodeError
-from games.engine.position import (
-    DEAL,
-    Action,
-    Move,
-    Position,
-    apply,
-    deal_position,
-    legal_actions,
-    play,
-    resolve_move,
-    status,
-)
+from games.engine.legal import legal_actions, status
+from games.engine.position import Position, deal_position
+from games.engine.resolve import resolve_move
 from games.engine.solver import (
     SharedSearch,
     Solution,
@@ -36,6 +28,7 @@ from games.engine.solver import (
     _Search,
     solve,
 )
+from games.engine.transitions import apply, play
 from tests.data import DEALS
 from tests.engine.random_play import Game, games
 from tests.engine.tables import table

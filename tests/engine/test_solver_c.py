@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 
 from games.engine import solver
 from games.engine.deals import deal_code_for_seed
-from games.engine.position import Position, apply, deal_position, legal_actions, status
+from games.engine.legal import legal_actions, status
+from games.engine.position import Position, deal_position
 from games.engine.solver import SharedSearch, Solution, compiled, solve
+from games.engine.transitions import apply
 from tests.data import DEALS
 from tests.engine.random_play import Game, games
 from tests.engine.test_solver import HARD_SEED, play_line

@@ -10,28 +10,15 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import Move, Record
 from games.engine.cards import card_code, parse_card
 from games.engine.errors import EngineError, IllegalMoveError
 from games.engine.hints import PER_CARD_CARRIED_IN_ORDER, ranked_hints
-from games.engine.position import (
-    Copy,
-    Move,
-    Position,
-    Record,
-    _face_up_cards,
-    _face_up_copies,
-    _variant_actions,
-    apply,
-    copy_of,
-    deal_position,
-    legal_actions,
-    legal_moves,
-    player_view,
-    replay,
-    resolve_move,
-    undo,
-)
-from games.engine.position import _source_of as card_source
+from games.engine.legal import face_up_cards, legal_actions, legal_moves, variant_actions
+from games.engine.position import Position, deal_position, player_view
+from games.engine.resolve import Copy, _face_up_copies, copy_of, resolve_move
+from games.engine.resolve import source_of as card_source
+from games.engine.transitions import apply, replay, undo
 from games.engine.variants import (
     DOUBLE_SCORPION,
     FACES,
@@ -269,7 +256,7 @@ def test_resolve_moves_early_returns_change_no_answer(game: Played, data: st.Dat
     # returns, and the face-up copies it looks up are those of the table of every face-up card.
     position = data.draw(st.sampled_from(game.positions))
     variant = position.variant
-    face_up = _face_up_cards(position)
+    face_up = face_up_cards(position)
     for face in range(FACES):
         expected = sorted(
             (
@@ -336,7 +323,7 @@ def test_the_variant_solver_lists_the_legal_actions_from_its_own_face_up_table(
     # The variant solver builds the table of face-up cards once a position, to score the moves
     # and to list them: the list is the rules' own, in their order.
     position = data.draw(st.sampled_from(game.positions))
-    assert _variant_actions(position, _face_up_cards(position)) == legal_actions(position)
+    assert variant_actions(position, face_up_cards(position)) == legal_actions(position)
 
 
 def test_a_king_carries_either_copy_of_its_queen_in_order() -> None:

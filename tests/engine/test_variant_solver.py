@@ -13,19 +13,13 @@ from hypothesis import strategies as st
 
 from games.engine import variant_solver
 from games.engine._solver_reference import exhaustive_verdict
+from games.engine.actions import DEAL, Action
 from games.engine.cards import parse_card
-from games.engine.position import (
-    DEAL,
-    Action,
-    Position,
-    apply,
-    deal_position,
-    legal_actions,
-    play,
-    resolve_move,
-    status,
-)
+from games.engine.legal import legal_actions, status
+from games.engine.position import Position, deal_position
+from games.engine.resolve import resolve_move
 from games.engine.solver import Solution, solve
+from games.engine.transitions import apply, play
 from games.engine.variant_solver import dead, solve_variant, uses_deadlock_proof
 from games.engine.variants import (
     DOUBLE_SCORPION,

@@ -7,25 +7,13 @@ from pathlib import Path
 import pytest
 
 from games.engine import deals
+from games.engine.actions import DEAL, Collection, Move, Record
 from games.engine.cards import SUITS, parse_card
 from games.engine.errors import DealCodeError, IllegalMoveError, UnknownVariantError
-from games.engine.position import (
-    DEAL,
-    Collection,
-    Move,
-    Position,
-    Record,
-    apply,
-    copy_of,
-    deal_position,
-    legal_moves,
-    play,
-    player_view,
-    replay,
-    resolve_move,
-    status,
-    undo,
-)
+from games.engine.legal import legal_moves, status
+from games.engine.position import Position, deal_position, player_view
+from games.engine.resolve import copy_of, resolve_move
+from games.engine.transitions import apply, play, replay, undo
 from games.engine.variants import (
     DOUBLE_SCORPION,
     DOUBLE_SCORPION_3_2,

@@ -6,18 +6,12 @@ from typing import Any
 
 import pytest
 
+from games.engine.actions import DEAL, Action, Record
 from games.engine.cards import parse_card
-from games.engine.position import (
-    DEAL,
-    Action,
-    Position,
-    Record,
-    deal_position,
-    play,
-    resolve_move,
-    status,
-    undo,
-)
+from games.engine.legal import status
+from games.engine.position import Position, deal_position
+from games.engine.resolve import resolve_move
+from games.engine.transitions import play, undo
 from tests.data import DEALS
 
 

@@ -15,9 +15,12 @@ from typing import Any
 import httpx
 import pytest
 
+from games.engine.actions import Deal
 from games.engine.cards import card_code
-from games.engine.position import Deal, deal_position, legal_actions, play, status
+from games.engine.legal import legal_actions, status
+from games.engine.position import deal_position
 from games.engine.solver import solve
+from games.engine.transitions import play
 from games.models import Game
 from tests.data import DEALS
 from tests.web.conftest import (

@@ -20,9 +20,12 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games import selectors, services, tasks
+from games.engine.actions import Deal as DealAction
 from games.engine.cards import parse_card, parse_deal_code
-from games.engine.position import Deal as DealAction
-from games.engine.position import initial_position, play, resolve_move, status
+from games.engine.legal import status
+from games.engine.position import initial_position
+from games.engine.resolve import resolve_move
+from games.engine.transitions import play
 from games.history import Command
 from games.models import DailyDeal, Game, GameAnalysis, GameMode, WinnableDeal
 from scorpion_site.celery import app as celery_app
