@@ -244,7 +244,10 @@ def test_no_page_shows_an_english_sentence_in_french(accounts: Accounts) -> None
         html = response.content.decode()
         assert '<html lang="fr">' in html, path
         assert '<script src="/jsi18n/fr/"></script>' in html, path
-        assert untranslated(visible_pieces(html), entries) == [], path
+        pieces = visible_pieces(html)
+        assert untranslated(pieces, entries) == [], path
+        # No template syntax left as text (a {# comment #} spans one line only).
+        assert [piece for piece in pieces if "{#" in piece or "{%" in piece] == [], path
         # The page is French indeed: not an English page with no catalogued sentence.
         assert "Aller au contenu" in html, path
 
