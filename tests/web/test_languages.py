@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from tests.site.test_languages import french, normalised
-from tests.web.conftest import DESKTOP, shoot
+from tests.web.conftest import DESKTOP, shoot, won_deal
 from tests.web.test_csp import Watcher
-from tests.web.test_guest import confirm, expect
+from tests.web.test_guest import api, confirm, expect
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -158,3 +158,60 @@ def test_the_account_pages_language_wins_over_the_browsers(browser: Any, live_se
     page.select_option("#language", "")
     page.click("#language-form button[type=submit]")
     expect(page.locator("h1")).to_have_text("Votre compte")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["390x844", "844x390"])
+def test_a_french_hint_with_its_chance_shows_whole_on_a_phone(
+    browser: Any, live_server: Any, size: tuple[int, int]
+) -> None:
+    """French is longer than English: the longest hint the page words (a card carrying others,
+    a reason in two parts, its winning chance) still shows whole in the message line."""
+    base = live_server.url
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, locale="fr-FR", has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.click("#play-now")
+    page.wait_for_url("**/play/*/")
+    game = api(page, "POST", "/api/v1/games/", {"code": won_deal()["code"]})["body"]
+    origin, column = next(
+        (i, c) for i, c in enumerate(game["columns"]) if not c["hidden"] and len(c["cards"]) > 3
+    )
+    card, carried = column["cards"][-4], column["cards"][-3:]
+    to = (origin + 1) % 7
+    details = [
+        {"reason": "frees", "card": carried[0], "column": origin + 1},
+        {"reason": "empties_column", "column": origin + 1},
+    ]
+    hints = {
+        "version": 0,
+        "moves": [{"card": card, "from": origin, "to": to, "reason": "", "details": details}],
+        "deal": True,
+    }
+    action = {"type": "move", "card": card, "to": to, "chance": 0.34, "low": 0.28}
+    action |= {"high": 0.41, "wins": 68, "losses": 132, "undecided": 0, "samples": 200}
+    chances = {"status": "ready", "game": game["id"], "version": 0, "samples": 200}
+    chances |= {"node_budget": 20_000, "actions": [action]}
+    page.route("**/hints/", lambda route: route.fulfill(json=hints))
+    page.route(
+        "**/chances/",
+        lambda route: (
+            route.fulfill(json=chances)
+            if route.request.method == "GET"
+            else route.fulfill(status=202, json={**chances, "actions": None})
+        ),
+    )
+    page.goto(f"{base}/play/{game['id']}/")
+    expect(page.locator("#board")).to_have_attribute("data-version", "0")
+    page.keyboard.press("h")
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("si toutes les cartes étaient connues")
+    expect(toast).to_contain_text("34% (28%\u201341%, 200 donnes).")
+    assert toast.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), toast.inner_text()
+    # The longer French words (the header, the controls) never widen the page.
+    widths = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    wide, seen = page.evaluate(widths)
+    assert wide <= seen, (wide, seen)
+    shoot(page, f"languages-hint-fr-{size[0]}x{size[1]}")
