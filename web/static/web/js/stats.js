@@ -5,7 +5,7 @@
 
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { difficultyLabel, formatDuration, h, MODE_LABELS, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, MODE_LABELS, pageLanguage, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WON = "#2e9d57";
@@ -162,7 +162,7 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 function shortDay(day) {
-  return new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" }).format(
+  return new Intl.DateTimeFormat(pageLanguage(), { month: "short", day: "numeric", timeZone: "UTC" }).format(
     new Date(`${day}T00:00:00Z`),
   );
 }

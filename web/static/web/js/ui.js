@@ -125,13 +125,19 @@ export function formatDuration(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+// The page's language (base.html's <html lang>, the account's or the browser's choice): dates
+// are written in it, whatever language the device itself is set to.
+export function pageLanguage() {
+  return document.documentElement.lang || undefined;
+}
+
 export function formatDate(iso, { time = true } = {}) {
   if (!iso) return "–";
   const date = new Date(iso);
   const options = time
     ? { dateStyle: "medium", timeStyle: "short" }
     : { dateStyle: "medium", timeZone: "UTC" };
-  return new Intl.DateTimeFormat(undefined, options).format(date);
+  return new Intl.DateTimeFormat(pageLanguage(), options).format(date);
 }
 
 export const MODE_LABELS = {
