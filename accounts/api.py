@@ -72,11 +72,12 @@ class MeSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField(
         help_text="The name leaderboards show (with a tag), or empty for the masked e-mail."
     )
-    language = serializers.ChoiceField(
-        choices=[FOLLOW_BROWSER, *LANGUAGE_CODES],
+    # A string, not an enum, in answers: a language added to the site is no new type for
+    # clients (the request's field lists the choices).
+    language = serializers.CharField(
         help_text="The language the account reads the site and the API's problem details in, "
-        "when signed in with its browser session: one of the site's languages, or empty to "
-        "follow the browser's Accept-Language (docs/api.md, Languages).",
+        "when signed in with its browser session: one of the site's languages (en, fr), or "
+        "empty to follow the browser's Accept-Language (docs/api.md, Languages).",
     )
 
 
