@@ -9,6 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth.models import User
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -23,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import guests, scopes, selectors, services
+from accounts.language import FOLLOW_BROWSER, LANGUAGE_CODES
 from accounts.models import Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
@@ -70,6 +72,13 @@ class MeSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField(
         help_text="The name leaderboards show (with a tag), or empty for the masked e-mail."
     )
+    # A string, not an enum, in answers: a language added to the site is no new type for
+    # clients (the request's field lists the choices).
+    language = serializers.CharField(
+        help_text="The language the account reads the site and the API's problem details in, "
+        "when signed in with its browser session: one of the site's languages (en, fr), or "
+        "empty to follow the browser's Accept-Language (docs/api.md, Languages).",
+    )
 
 
 def me_body(user: User) -> dict[str, Any]:
@@ -80,6 +89,7 @@ def me_body(user: User) -> dict[str, Any]:
         "date_joined": user.date_joined.isoformat(),
         "guest": bool(profile and profile.guest),
         "display_name": profile.display_name if profile else "",
+        "language": profile.language if profile else FOLLOW_BROWSER,
     }
 
 
@@ -100,16 +110,21 @@ class DisplayNameField(StrictRegexField):
         return super().to_internal_value(normalised(data) if isinstance(data, str) else data)
 
 
+LANGUAGE_REFUSED = gettext_lazy(
+    "Choose one of the site's languages, or nothing to follow the browser's."
+)
+
+
 class MeUpdateSerializer(StrictSerializer):
     display_name = DisplayNameField(
         services.NON_EMPTY_DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
+        required=False,
         error_messages={
             "invalid": services.NAME_SHAPE,
             "max_length": services.NAME_SHAPE,
             "null": services.NAME_SHAPE,
-            "required": 'Send the name as display_name, or "" to show the masked e-mail again.',
         },
         help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
         "a letter or digit), or empty to show the masked e-mail again. Stored NFKC-normalised; "
@@ -117,6 +132,20 @@ class MeUpdateSerializer(StrictSerializer):
         "TR 39 skeleton: look-alike letters of other scripts, case and accents aside). Not "
         "for guests.",
     )
+    language = serializers.ChoiceField(
+        choices=[FOLLOW_BROWSER, *LANGUAGE_CODES],
+        required=False,
+        error_messages={"invalid_choice": LANGUAGE_REFUSED},
+        help_text="The account's language: one of the site's languages, or empty to follow "
+        "the browser's Accept-Language. Guests may choose one too.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError(
+                {"non_field_errors": [gettext("Send display_name, language or both.")]}
+            )
+        return attrs
 
 
 def _name_refused(sentence: str) -> Response:
@@ -141,7 +170,8 @@ class MeView(ApiView):
 
     @extend_schema(
         operation_id="me_partial_update",
-        description="Set the name shown on leaderboards. A guest signs up first (403).",
+        description="Set the name shown on leaderboards (a guest signs up first: 403), the "
+        "account's language, or both.",
         request=MeUpdateSerializer,
         responses={200: MeSerializer},
     )
@@ -152,12 +182,16 @@ class MeView(ApiView):
             if set(update.errors) != {"display_name"}:  # unknown fields, no field at all
                 raise serializers.ValidationError(update.errors)
             return _name_refused(str(update.errors["display_name"][0]))
-        try:
-            services.display_name_set(user=user, name=update.validated_data["display_name"])
-        except services.GuestCannotNameError as error:
-            raise exceptions.PermissionDenied(str(error)) from None
-        except services.DisplayNameRefusedError as error:
-            return _name_refused(str(error))
+        fields = update.validated_data
+        if "display_name" in fields:
+            try:
+                services.display_name_set(user=user, name=fields["display_name"])
+            except services.GuestCannotNameError as error:
+                raise exceptions.PermissionDenied(str(error)) from None
+            except services.DisplayNameRefusedError as error:
+                return _name_refused(str(error))
+        if "language" in fields:
+            services.language_set(user=user, language=fields["language"])
         return Response(me_body(user))
 
     @extend_schema(
@@ -283,7 +317,7 @@ class MeAppView(ApiView):
     def delete(self, request: Request, client_id: str) -> Response:
         refuse_body_fields(request.data)
         if not oauth_services.app_revoke_for_player(user=caller(request), client_id=client_id):
-            raise Http404("no app of that id holds a token of yours")
+            raise Http404(gettext("no app of that id holds a token of yours"))
         return Response(status=204)
 
 
@@ -424,5 +458,5 @@ class MeTokenView(ApiView):
     def delete(self, request: Request, token_id: int) -> Response:
         refuse_body_fields(request.data)
         if not oauth_services.personal_token_revoke(user=caller(request), token_id=token_id):
-            raise Http404("no personal access token of yours has that id")
+            raise Http404(gettext("no personal access token of yours has that id"))
         return Response(status=204)

@@ -29,21 +29,23 @@ from typing import Any
 from allauth.idp.oidc.models import Token
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.authentication import BEARER_REALM, bearer_token
 from accounts.scopes import Scopes, declared_scopes, is_granted
 
-FIRST_PARTY_ONLY = "Only the player's own sessions can do this, no app's token can."
+FIRST_PARTY_ONLY = gettext_lazy("Only the player's own sessions can do this, no app's token can.")
 
 
 def insufficient_scope(needed: Scopes) -> tuple[str, str]:
     """The refusal's (detail, ``WWW-Authenticate`` challenge, RFC 6750 section 3.1)."""
     if needed:
         return (
-            f"This needs the scope {' or '.join(needed)}, which the player did not grant.",
+            gettext("This needs the scope %(scopes)s, which the player did not grant.")
+            % {"scopes": " or ".join(needed)},
             f'{BEARER_REALM}, error="insufficient_scope", scope="{" ".join(needed)}"',
         )
-    return FIRST_PARTY_ONLY, f'{BEARER_REALM}, error="insufficient_scope"'
+    return str(FIRST_PARTY_ONLY), f'{BEARER_REALM}, error="insufficient_scope"'
 
 
 def token_scopes_of(view: Any, method: str) -> Scopes:

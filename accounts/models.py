@@ -77,6 +77,9 @@ class Profile(models.Model):
     # one takes a name that reads as another's ("Ann Lee" with a Cyrillic A is "Ann Lee").
     # Empty when the player has no name.
     name_skeleton = models.CharField(max_length=120, blank=True, default="")
+    # The language the account reads the site in (accounts/language.py): one of
+    # settings.LANGUAGES, or "" to follow the browser's Accept-Language.
+    language = models.CharField(max_length=8, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

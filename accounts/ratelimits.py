@@ -24,6 +24,7 @@ from allauth.account import app_settings as account_settings
 from allauth.core.internal.ratelimit import Rate, get_cache_key, get_rates, parse_rates
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from infrastructure.problems import problem_json_response
 
@@ -131,10 +132,12 @@ class RateLimitResponseMiddleware:
     def _problem(request: HttpRequest, *, too_many_logins: bool) -> HttpResponse:
         wait = retry_after(request, login_failed_key=getattr(request, LOGIN_FAILED_KEY, None))
         detail = (
-            "too many failed log-ins for this account or address"
+            gettext(
+                "too many failed log-ins for this account or address; retry in %(wait)d seconds"
+            )
             if too_many_logins
-            else "too many requests from this address"
+            else gettext("too many requests from this address; retry in %(wait)d seconds")
         )
-        problem = problem_json_response("throttled", f"{detail}; retry in {wait} seconds")
+        problem = problem_json_response("throttled", detail % {"wait": wait})
         problem["Retry-After"] = str(wait)
         return problem

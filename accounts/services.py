@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.locks import account_lock
 from accounts.models import Profile
@@ -29,7 +30,7 @@ DISPLAY_NAME = re.compile(rf"^(?:{_NAME})?$")  # empty: the masked e-mail is sho
 NON_EMPTY_DISPLAY_NAME = re.compile(rf"^{_NAME}$")
 RESERVED_NAMES = {"guest", "staff", "admin", "scorpion"}
 _RESERVED_SKELETONS = frozenset(skeleton(reserved) for reserved in RESERVED_NAMES)
-NAME_SHAPE = (
+NAME_SHAPE = gettext_lazy(
     "A display name has 1 to 30 letters or digits, with single spaces, dots, dashes or "
     "underscores between them."
 )
@@ -53,12 +54,15 @@ def display_name_set(*, user: User, name: str) -> Profile:
         raise DisplayNameRefusedError(NAME_SHAPE)
     if shape in _RESERVED_SKELETONS:
         raise DisplayNameRefusedError(
-            f"The name “{name}” is reserved, or reads as a reserved name: choose another."
+            gettext("The name “%(name)s” is reserved, or reads as a reserved name: choose another.")
+            % {"name": name}
         )
     profile, _ = Profile.objects.get_or_create(user=user)
     if profile.guest:
-        raise GuestCannotNameError("sign up to choose a name for the leaderboards")
-    taken = f"The name “{name}” is taken: another player has it, or one that reads the same."
+        raise GuestCannotNameError(gettext("Sign up to choose a name for the leaderboards."))
+    taken = gettext(
+        "The name “%(name)s” is taken: another player has it, or one that reads the same."
+    ) % {"name": name}
     if shape and Profile.objects.filter(name_skeleton=shape).exclude(pk=profile.pk).exists():
         raise DisplayNameRefusedError(taken)
     profile.display_name, profile.name_skeleton = name, shape
@@ -68,6 +72,15 @@ def display_name_set(*, user: User, name: str) -> Profile:
             profile.save(update_fields=["display_name", "name_skeleton"])
     except IntegrityError:
         raise DisplayNameRefusedError(taken) from None
+    return profile
+
+
+def language_set(*, user: User, language: str) -> Profile:
+    """Set the language the account reads the site in (accounts/language.py), or "" to follow
+    the browser's. A guest may choose one too: it is no public name."""
+    profile, _ = Profile.objects.get_or_create(user=user)
+    profile.language = language
+    profile.save(update_fields=["language"])
     return profile
 
 

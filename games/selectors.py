@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Count, ForeignKey, Q, QuerySet
 from django.http import Http404
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 
 from games import history
 from games.engine.actions import Move
@@ -45,7 +46,7 @@ def game_get(*, owner: User, game_id: UUID) -> Game:
     else:
         game = Game.objects.filter(pk=game_id, owner=owner).first()
     if game is None:
-        raise Http404("no such game")
+        raise Http404(gettext("no such game"))
     return game
 
 
@@ -141,7 +142,7 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
     ``from_deal`` folds the whole log from the deal instead, trusting no derived data (the
     staff's replay viewer, which shows what the log says)."""
     if not 0 <= version <= game.version:
-        raise Http404(f"the game has versions 0 to {game.version}")
+        raise Http404(gettext("the game has versions 0 to %(last)d") % {"last": game.version})
     if from_deal:
         events = game.events.filter(seq__lte=version).order_by("seq")
         state = deal_state(game.deal_code, game.variant)
@@ -154,7 +155,7 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
     if not states:
         # The log was erased after the game was read (the player deleted their data from
         # another device): the game is gone, not broken.
-        raise Http404("no such game")
+        raise Http404(gettext("no such game"))
     *_, (_, state, _) = states
     return state
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from games.engine import position as engine_position
 from games.engine import variants as engine_variants
 from games.engine.errors import UnknownVariantError
@@ -110,51 +112,79 @@ def deal_state(code: str, variant: str) -> GameState:
 
 # How each variant differs from Scorpion, in a sentence (docs/rules.md has the rules).
 _SUMMARIES = {
-    "scorpion": "Seven columns of seven, three face down in each of the first four; a stock "
-    "of three dealt once; any exposed King to an empty column.",
-    "wasp": "Scorpion where any card, with everything on it, may go to an empty column.",
-    "wasp-ii": "Wasp with three face-down cards in each of the first three columns only (Wasp "
-    "as PySolFC dealt it up to 3.2.0).",
-    "scorpion-tail": "Scorpion where a card goes on the next higher card of the other colour.",
-    "three-blind-mice": "Ten columns of five, three face down in each of the last three; no "
-    "stock; a reserve of two face-up cards to play onto the columns.",
-    "double-scorpion": "Two decks: ten columns of ten, a stock of four dealt once onto the "
-    "first four columns; eight runs to collect.",
-    "double-scorpion-3-2": "Double Scorpion as PySolFC dealt it up to 3.2.0: the four cards "
-    "left dealt at the start, no stock; of two face-up copies in one column only the upper one "
-    "moves. Kept for the games begun in it; new games are Double Scorpion.",
+    "scorpion": gettext_lazy(
+        "Seven columns of seven, three face down in each of the first four; a stock "
+        "of three dealt once; any exposed King to an empty column."
+    ),
+    "wasp": gettext_lazy(
+        "Scorpion where any card, with everything on it, may go to an empty column."
+    ),
+    "wasp-ii": gettext_lazy(
+        "Wasp with three face-down cards in each of the first three columns only (Wasp "
+        "as PySolFC dealt it up to 3.2.0)."
+    ),
+    "scorpion-tail": gettext_lazy(
+        "Scorpion where a card goes on the next higher card of the other colour."
+    ),
+    "three-blind-mice": gettext_lazy(
+        "Ten columns of five, three face down in each of the last three; no "
+        "stock; a reserve of two face-up cards to play onto the columns."
+    ),
+    "double-scorpion": gettext_lazy(
+        "Two decks: ten columns of ten, a stock of four dealt once onto the "
+        "first four columns; eight runs to collect."
+    ),
+    "double-scorpion-3-2": gettext_lazy(
+        "Double Scorpion as PySolFC dealt it up to 3.2.0: the four cards "
+        "left dealt at the start, no stock; of two face-up copies in one column only the upper one "
+        "moves. Kept for the games begun in it; new games are Double Scorpion."
+    ),
 }
 
 
 # How each variant is played, in a few sentences: the help of the browser's play page.
 _HOW_TO_PLAY = {
-    "scorpion": "Build down in suit: a face-up card goes onto the card of the same suit one "
-    "rank higher, taking every card on top of it along. Only a King (with whatever lies on it) "
-    "goes into an empty column. A King to Ace run of one suit is collected. Deal the three "
-    "stock cards once, when you like.",
-    "wasp": "Wasp: build down in suit, moving any face-up card with everything on it, as in "
-    "Scorpion; but any card (not only a King) may go into an empty column. A King to Ace run of "
-    "one suit is collected. Deal the three stock cards once.",
-    "wasp-ii": "Wasp II: Wasp, but only the first three columns start with face-down cards. "
-    "Build down in suit, moving any face-up card with everything on it; any card may go into "
-    "an empty column. A King to Ace run of one suit is collected. Deal the three stock cards "
-    "once.",
-    "scorpion-tail": "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), "
-    "moving any face-up card with everything on it. Only a King goes into an empty column. A "
-    "King to Ace run in alternating colours is collected. Deal the three stock cards once.",
-    "three-blind-mice": "Three Blind Mice: ten columns of five, the last three with three "
-    "face-down cards; no stock, but two face-up reserve cards that you can play onto the "
-    "columns. Build down in suit; only a King goes into an empty column; a King to Ace run of "
-    "one suit is collected.",
-    "double-scorpion": "Double Scorpion: two decks in ten columns of ten, four face-down cards "
-    "in each of the first five; deal the four stock cards onto the first four columns once, "
-    "when you like. Build down in suit, moving any face-up card with everything on it (either "
-    "copy of a card); only a King goes into an empty column. Collect all eight King to Ace "
-    "runs.",
-    "double-scorpion-3-2": "Double Scorpion 3.2: two decks in ten columns, four "
-    "face-down cards in each of the first five; no stock. Build down in suit, moving any "
-    "face-up card with everything on it; only a King goes into an empty column. Collect all "
-    "eight King to Ace runs.",
+    "scorpion": gettext_lazy(
+        "Build down in suit: a face-up card goes onto the card of the same suit one "
+        "rank higher, taking every card on top of it along. Only a King (with whatever lies on it) "
+        "goes into an empty column. A King to Ace run of one suit is collected. Deal the three "
+        "stock cards once, when you like."
+    ),
+    "wasp": gettext_lazy(
+        "Wasp: build down in suit, moving any face-up card with everything on it, as in "
+        "Scorpion; but any card (not only a King) may go into an empty column. A King to Ace "
+        "run of one suit is collected. Deal the three stock cards once."
+    ),
+    "wasp-ii": gettext_lazy(
+        "Wasp II: Wasp, but only the first three columns start with face-down cards. "
+        "Build down in suit, moving any face-up card with everything on it; any card may go into "
+        "an empty column. A King to Ace run of one suit is collected. Deal the three stock cards "
+        "once."
+    ),
+    "scorpion-tail": gettext_lazy(
+        "Scorpion Tail: build down in alternating colours (a red 8 on a black 9), "
+        "moving any face-up card with everything on it. Only a King goes into an empty column. A "
+        "King to Ace run in alternating colours is collected. Deal the three stock cards once."
+    ),
+    "three-blind-mice": gettext_lazy(
+        "Three Blind Mice: ten columns of five, the last three with three "
+        "face-down cards; no stock, but two face-up reserve cards that you can play onto the "
+        "columns. Build down in suit; only a King goes into an empty column; a King to Ace run of "
+        "one suit is collected."
+    ),
+    "double-scorpion": gettext_lazy(
+        "Double Scorpion: two decks in ten columns of ten, four face-down cards "
+        "in each of the first five; deal the four stock cards onto the first four columns once, "
+        "when you like. Build down in suit, moving any face-up card with everything on it (either "
+        "copy of a card); only a King goes into an empty column. Collect all eight King to Ace "
+        "runs."
+    ),
+    "double-scorpion-3-2": gettext_lazy(
+        "Double Scorpion 3.2: two decks in ten columns, four "
+        "face-down cards in each of the first five; no stock. Build down in suit, moving any "
+        "face-up card with everything on it; only a King goes into an empty column. Collect all "
+        "eight King to Ace runs."
+    ),
 }
 
 
@@ -171,7 +201,7 @@ def variant_summary(variant: Variant) -> dict[str, Any]:
         "reserve": variant.reserve_size,
         "build": variant.build,
         "empty_column": variant.empty_column,
-        "summary": _SUMMARIES.get(variant.name, variant.title),
+        "summary": str(_SUMMARIES.get(variant.name, variant.title)),
     }
 
 
@@ -188,7 +218,7 @@ def variants_for_browser() -> dict[str, dict[str, Any]]:
     return {
         variant.name: {
             **variant_summary(variant),
-            "how_to_play": _HOW_TO_PLAY.get(variant.name, variant.title),
+            "how_to_play": str(_HOW_TO_PLAY.get(variant.name, variant.title)),
         }
         for variant in VARIANTS.values()
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from infrastructure.problems import PROBLEMS, problem_json_response
@@ -19,15 +20,17 @@ def problem_type(request: HttpRequest, code: str) -> JsonResponse:
     if code not in PROBLEMS:
         # Answered here, not raised: with DEBUG on, Django answers a raised Http404 with its
         # HTML debug page, whatever the path.
-        return problem_json_response("not_found", f"no problem type {code!r}")
+        return problem_json_response(
+            "not_found", gettext("no problem type %(code)r") % {"code": code}
+        )
     if request.method not in ("GET", "HEAD"):
         return problem_json_response(
             "method_not_allowed",
-            f'method "{request.method}" not allowed',
+            gettext('method "%(method)s" not allowed') % {"method": request.method},
             headers={"Allow": "GET, HEAD"},
         )
     status, title = PROBLEMS[code]
-    return JsonResponse({"code": code, "status": status, "title": title})
+    return JsonResponse({"code": code, "status": status, "title": str(title)})
 
 
 # Any method: an unknown path is a 404 whatever the method, and no CSRF check (nothing is
@@ -48,9 +51,11 @@ def no_such_endpoint(request: HttpRequest) -> HttpResponse:
         if request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
         return problem_json_response(
-            "not_found", f"no resource at {path}: the API's paths end with a slash ({path}/)"
+            "not_found",
+            gettext("no resource at %(path)s: the API's paths end with a slash (%(path)s/)")
+            % {"path": path},
         )
-    return problem_json_response("not_found", f"no resource at {path}")
+    return problem_json_response("not_found", gettext("no resource at %(path)s") % {"path": path})
 
 
 def _served(path_info: str) -> bool:

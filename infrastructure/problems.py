@@ -16,6 +16,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -23,50 +25,62 @@ from rest_framework.views import set_rollback
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+StrOrPromise = str | Promise
 
 # code -> (HTTP status, title). The catalogue of every code the API can answer with.
-PROBLEMS: dict[str, tuple[int, str]] = {
-    "illegal_move": (422, "That move is not allowed"),
-    "unknown_card": (400, "Unknown card"),
-    "stock_empty": (422, "The stock has already been dealt"),
-    "nothing_to_undo": (422, "Nothing to undo"),
-    "nothing_to_redo": (422, "Nothing to redo"),
-    "game_finished": (409, "The game is finished"),
-    "version_conflict": (409, "The game changed meanwhile"),
-    "game_not_finished": (409, "The game is not over yet"),
-    "deal_not_revealed": (409, "The daily deal is still secret"),
-    "analysis_needs_worker": (503, "The analysis needs a worker, and none is running"),
-    "variant_not_analysed": (409, "Winning chances are not estimated in this variant"),
-    "idempotency_key_reused": (422, "Idempotency-Key already used for another command"),
-    "validation_error": (400, "The request is not valid"),
-    "unknown_variant": (400, "No game of the Scorpion family has that name"),
-    "variant_not_offered": (400, "That variant is not dealt in this mode"),
-    "malformed_json": (400, "The body is not valid JSON"),
-    "json_too_deep": (400, "The JSON body is nested too deeply"),
-    "not_found": (404, "Not found"),
-    "not_authenticated": (401, "Authentication required"),
-    "permission_denied": (403, "Permission denied"),
-    "insufficient_scope": (403, "The app was not granted the scope this needs"),
-    "method_not_allowed": (405, "Method not allowed"),
-    "not_acceptable": (406, "Not acceptable"),
-    "unsupported_media_type": (415, "Unsupported media type"),
-    "payload_too_large": (413, "The body is too large"),
-    "precondition_failed": (412, "Precondition failed"),
-    "throttled": (429, "Too many requests"),
-    "deal_unavailable": (503, "No certified deal could be found right now"),
-    "difficulty_unavailable": (503, "No deal of that difficulty is ready right now"),
-    "stream_unavailable": (503, "Event streams are not served by this process"),
-    "server_error": (500, "Internal server error"),
+PROBLEMS: dict[str, tuple[int, StrOrPromise]] = {
+    "illegal_move": (422, gettext_lazy("That move is not allowed")),
+    "unknown_card": (400, gettext_lazy("Unknown card")),
+    "stock_empty": (422, gettext_lazy("The stock has already been dealt")),
+    "nothing_to_undo": (422, gettext_lazy("Nothing to undo")),
+    "nothing_to_redo": (422, gettext_lazy("Nothing to redo")),
+    "game_finished": (409, gettext_lazy("The game is finished")),
+    "version_conflict": (409, gettext_lazy("The game changed meanwhile")),
+    "game_not_finished": (409, gettext_lazy("The game is not over yet")),
+    "deal_not_revealed": (409, gettext_lazy("The daily deal is still secret")),
+    "analysis_needs_worker": (
+        503,
+        gettext_lazy("The analysis needs a worker, and none is running"),
+    ),
+    "variant_not_analysed": (
+        409,
+        gettext_lazy("Winning chances are not estimated in this variant"),
+    ),
+    "idempotency_key_reused": (
+        422,
+        gettext_lazy("Idempotency-Key already used for another command"),
+    ),
+    "validation_error": (400, gettext_lazy("The request is not valid")),
+    "unknown_variant": (400, gettext_lazy("No game of the Scorpion family has that name")),
+    "variant_not_offered": (400, gettext_lazy("That variant is not dealt in this mode")),
+    "malformed_json": (400, gettext_lazy("The body is not valid JSON")),
+    "json_too_deep": (400, gettext_lazy("The JSON body is nested too deeply")),
+    "not_found": (404, gettext_lazy("Not found")),
+    "not_authenticated": (401, gettext_lazy("Authentication required")),
+    "permission_denied": (403, gettext_lazy("Permission denied")),
+    "insufficient_scope": (403, gettext_lazy("The app was not granted the scope this needs")),
+    "method_not_allowed": (405, gettext_lazy("Method not allowed")),
+    "not_acceptable": (406, gettext_lazy("Not acceptable")),
+    "unsupported_media_type": (415, gettext_lazy("Unsupported media type")),
+    "payload_too_large": (413, gettext_lazy("The body is too large")),
+    "precondition_failed": (412, gettext_lazy("Precondition failed")),
+    "throttled": (429, gettext_lazy("Too many requests")),
+    "deal_unavailable": (503, gettext_lazy("No certified deal could be found right now")),
+    "difficulty_unavailable": (503, gettext_lazy("No deal of that difficulty is ready right now")),
+    "stream_unavailable": (503, gettext_lazy("Event streams are not served by this process")),
+    "server_error": (500, gettext_lazy("Internal server error")),
 }
 
 
-def problem_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+def problem_body(code: str, detail: StrOrPromise, **extra: Any) -> dict[str, Any]:
+    """The problem's body, its ``title`` and ``detail`` in the request's language (LocaleMiddleware
+    and the account's choice, accounts/language.py); ``code`` and ``type`` never translated."""
     status_code, title = PROBLEMS[code]
     body: dict[str, Any] = {
         "type": f"/api/problems/{code}/",
-        "title": title,
+        "title": str(title),
         "status": status_code,
-        "detail": detail,
+        "detail": str(detail),
         "code": code,
     }
     body.update(extra)
@@ -74,14 +88,14 @@ def problem_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 
 
 def problem_response(
-    code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+    code: str, detail: StrOrPromise, *, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response:
     body = problem_body(code, detail, **extra)
     return Response(body, status=body["status"], headers=headers, content_type=PROBLEM_CONTENT_TYPE)
 
 
 def problem_json_response(
-    code: str, detail: str, *, headers: dict[str, str] | None = None
+    code: str, detail: StrOrPromise, *, headers: dict[str, str] | None = None
 ) -> JsonResponse:
     """The same problem as a plain Django response, for errors raised outside DRF views."""
     body = problem_body(code, detail)
@@ -119,9 +133,9 @@ def api_exception_problem(exc: Exception) -> Response | None:
     # Every error leaves the database as it was: a rejected request changes nothing.
     set_rollback()
     if isinstance(exc, Http404):
-        return problem_response("not_found", str(exc) or "not found")
+        return problem_response("not_found", str(exc) or gettext("not found"))
     if isinstance(exc, DjangoPermissionDenied):
-        return problem_response("permission_denied", "permission denied")
+        return problem_response("permission_denied", gettext("permission denied"))
     if isinstance(exc, exceptions.APIException):
         code = getattr(exc, "problem_code", None) or next(
             (c for cls, c in _DRF_CODES if isinstance(exc, cls)), None
@@ -156,7 +170,9 @@ def api_not_found(request: HttpRequest, exception: Exception | None = None) -> H
     from django.views.defaults import page_not_found
 
     if is_api_path(request):
-        return problem_json_response("not_found", f"no resource at {request.path}")
+        return problem_json_response(
+            "not_found", gettext("no resource at %(path)s") % {"path": request.path}
+        )
     return page_not_found(request, exception or Http404())
 
 
@@ -164,7 +180,7 @@ def api_server_error(request: HttpRequest) -> HttpResponse:
     from django.views.defaults import server_error
 
     if is_api_path(request):
-        return problem_json_response("server_error", "something went wrong on our side")
+        return problem_json_response("server_error", gettext("something went wrong on our side"))
     return server_error(request)
 
 
@@ -223,12 +239,14 @@ def body_length_refusal(request: HttpRequest, limit: int) -> HttpResponse | None
     ``drain_body``); else None."""
     raw = request.META.get("CONTENT_LENGTH") or "0"
     if not _CONTENT_LENGTH.fullmatch(raw.strip()):
-        return problem_json_response("validation_error", "invalid Content-Length")
+        return problem_json_response("validation_error", gettext("invalid Content-Length"))
     length = int(raw)
     if length > limit:
         drain_body(request)
         return problem_json_response(
-            "payload_too_large", f"the body has {length} bytes; the limit is {limit}"
+            "payload_too_large",
+            gettext("the body has %(length)d bytes; the limit is %(limit)d")
+            % {"length": length, "limit": limit},
         )
     return None
 
@@ -274,21 +292,25 @@ def json_depth_exceeds(text: str, limit: int) -> bool:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise MalformedJsonError(f"{name} is not a JSON number")
+    raise MalformedJsonError(gettext("%(name)s is not a JSON number") % {"name": name})
+
+
+def _too_long_number() -> str:
+    return gettext("a number has more than %(most)d characters") % {"most": MAX_JSON_NUMBER_LENGTH}
 
 
 def _parse_int(text: str) -> int:
     if len(text) > MAX_JSON_NUMBER_LENGTH:
-        raise MalformedJsonError(f"a number has more than {MAX_JSON_NUMBER_LENGTH} characters")
+        raise MalformedJsonError(_too_long_number())
     return int(text)
 
 
 def _parse_float(text: str) -> float:
     if len(text) > MAX_JSON_NUMBER_LENGTH:
-        raise MalformedJsonError(f"a number has more than {MAX_JSON_NUMBER_LENGTH} characters")
+        raise MalformedJsonError(_too_long_number())
     value = float(text)
     if not math.isfinite(value):
-        raise MalformedJsonError(f"{text} is too large a number")
+        raise MalformedJsonError(gettext("%(number)s is too large a number") % {"number": text})
     return value
 
 
@@ -301,12 +323,18 @@ def check_json_body(body: bytes, charset: str | None) -> None:
         text = body.decode(charset or "utf-8")
     except LookupError:
         # Only a named charset can be unknown; quote at most 40 characters of it.
-        raise MalformedJsonError(f"unknown charset {(charset or '')[:40]!r}") from None
+        raise MalformedJsonError(
+            gettext("unknown charset %(charset)r") % {"charset": (charset or "")[:40]}
+        ) from None
     except UnicodeDecodeError as exc:
-        raise MalformedJsonError(f"the body is not valid {exc.encoding} text") from None
+        raise MalformedJsonError(
+            gettext("the body is not valid %(encoding)s text") % {"encoding": exc.encoding}
+        ) from None
     if json_depth_exceeds(text, MAX_JSON_DEPTH):
         raise MalformedJsonError(
-            f"arrays and objects may nest at most {MAX_JSON_DEPTH} deep", code="json_too_deep"
+            gettext("arrays and objects may nest at most %(depth)d deep")
+            % {"depth": MAX_JSON_DEPTH},
+            code="json_too_deep",
         )
     try:
         value = json.loads(
@@ -318,11 +346,13 @@ def check_json_body(body: bytes, charset: str | None) -> None:
     except MalformedJsonError:
         raise
     except (ValueError, RecursionError) as exc:
-        raise MalformedJsonError(f"not JSON: {exc}") from None
+        raise MalformedJsonError(gettext("not JSON: %(error)s") % {"error": exc}) from None
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise MalformedJsonError("a string holds an unpaired surrogate (\\ud800-\\udfff)") from None
+        raise MalformedJsonError(
+            gettext("a string holds an unpaired surrogate (\\ud800-\\udfff)")
+        ) from None
 
 
 def _is_json_media_type(content_type: str) -> bool:
@@ -359,7 +389,10 @@ class JsonBodyMiddleware:
                 body = request.body
             except RequestDataTooBig:
                 drain_body(request)
-                return problem_json_response("payload_too_large", f"the limit is {limit} bytes")
+                return problem_json_response(
+                    "payload_too_large",
+                    gettext("the limit is %(limit)d bytes") % {"limit": limit},
+                )
             if body:
                 try:
                     check_json_body(body, (request.content_params or {}).get("charset"))

@@ -208,6 +208,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The request's language from Accept-Language (Content-Language on the answer), before any
+    # middleware that may answer with a problem; a signed-in account's own choice overrides it
+    # (AccountLanguageMiddleware, below), once the session's user is known.
+    "django.middleware.locale.LocaleMiddleware",
     # An app's access token reaches only the API views that accept it (accounts/app_tokens.py).
     "accounts.app_tokens.AppTokenGateMiddleware",
     "infrastructure.problems.ApiBodyLimitMiddleware",
@@ -216,6 +220,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -393,7 +398,13 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages a player can read the site in (docs/web.md, "Languages"): chosen per request by
+# the account's setting (accounts.language.AccountLanguageMiddleware), else Accept-Language
+# (LocaleMiddleware), else English. The catalogues live in scorpion_site/locale/, their compiled
+# .mo files committed, so a fresh clone needs no GNU gettext (docs/web.md says how to update them).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "scorpion_site" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -10,6 +10,7 @@ from uuid import UUID
 from django.contrib.auth.models import User
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -184,7 +185,7 @@ def parse_day(raw: str) -> datetime.date:
     raise serializers.ValidationError(
         # (No upper bound named: LAST_DAY only keeps "the day after" computable; a player's
         # future days get their own answer, "after today".)
-        {"date": ["a date as YYYY-MM-DD, e.g. 2025-01-31"]}
+        {"date": [gettext("a date as YYYY-MM-DD, e.g. 2025-01-31")]}
     )
 
 
@@ -244,14 +245,20 @@ class DailyLeaderboardView(ApiView):
             raise serializers.ValidationError(
                 {
                     "date": [
-                        f"{day.isoformat()} is after today ({today.isoformat()}, UTC): a day's "
-                        "leaderboard opens on that day"
+                        gettext(
+                            "%(day)s is after today (%(today)s, UTC): a day's leaderboard opens "
+                            "on that day"
+                        )
+                        % {"day": day.isoformat(), "today": today.isoformat()}
                     ]
                 }
             )
         board = selectors.daily_leaderboard(day=day, page=page, page_size=page_size, user=me)
         if page > 1 and not board.entries:
-            raise Http404(f"no page {page}: the day has {board.count} players with a win")
+            raise Http404(
+                gettext("no page %(page)d: the day has %(count)d players with a win")
+                % {"page": page, "count": board.count}
+            )
         own = board.me
         return Response(
             {

@@ -3,6 +3,7 @@ from django.urls import path
 from web import views
 
 urlpatterns = [
+    path("jsi18n/<str:language>/", views.LanguageCatalog.as_view(), name="javascript-catalog"),
     path("play/<uuid:game_id>/", views.play, name="web-play"),
     path("daily/", views.daily, name="web-daily"),
     path("stats/", views.stats, name="web-stats"),

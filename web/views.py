@@ -8,14 +8,17 @@ and pass the ids found in the URL.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote, urlencode
 from uuid import UUID
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.i18n import JavaScriptCatalog
 
+from accounts.language import LANGUAGE_CODES
 from games.variants import offered_variant_choices
 
 
@@ -69,6 +72,23 @@ def password_reset(request: HttpRequest, key: str = "") -> HttpResponse:
 def verify_email(request: HttpRequest, key: str) -> HttpResponse:
     """The link of the confirmation mail: the page confirms the address through the API."""
     return render(request, "web/verify_email.html", {"page": "account", "key": key})
+
+
+class LanguageCatalog(JavaScriptCatalog):
+    """The scripts' translations (``gettext``, ``interpolate``) for the language in the path:
+    a script file, since the CSP allows no inline script. The language is in the URL, not
+    taken from the request, so the page and its catalogue always agree (base.html names the
+    page's language) and each language's catalogue is its own URL for caches."""
+
+    domain = "djangojs"
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        language = kwargs.pop("language")
+        if language not in LANGUAGE_CODES:
+            raise Http404("no such language")
+        with translation.override(language):
+            response: HttpResponse = super().get(request, *args, **kwargs)
+        return response
 
 
 def to_verify_email(request: HttpRequest, key: str) -> HttpResponse:

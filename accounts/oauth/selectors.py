@@ -10,6 +10,7 @@ from allauth.idp.oidc.models import Client, Token
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from accounts.models import AppKind, AppPlayer, AppSuspension
 from accounts.scopes import ALL_SCOPES
@@ -68,7 +69,7 @@ def developer_app(*, owner: User, client_id: str) -> Client:
     """One of the developer's apps; anyone else's (or none) is a 404, as for games."""
     app = developer_apps(owner=owner).filter(id=client_id).first()
     if app is None:
-        raise Http404("no such app of yours")
+        raise Http404(gettext("no such app of yours"))
     return app
 
 

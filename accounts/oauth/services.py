@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.guests import is_guest
 from accounts.models import AppKind, AppPlayer, AppSuspension, SpentRefreshToken
@@ -24,7 +25,7 @@ from accounts.scopes import ALL_SCOPES, API_SCOPES
 from games.models import Game
 
 MAX_APPS_PER_DEVELOPER = 20
-GUESTS_REGISTER_NO_APPS = (
+GUESTS_REGISTER_NO_APPS = gettext_lazy(
     "A guest account cannot register apps: sign up first (your games stay with you), then "
     "come back to register your app."
 )
@@ -54,7 +55,8 @@ def app_register(
         User.objects.select_for_update().filter(pk=owner.pk).first()
         if Client.objects.filter(owner=owner).count() >= MAX_APPS_PER_DEVELOPER:
             raise ValidationError(
-                f"You already have {MAX_APPS_PER_DEVELOPER} apps: delete one you no longer use."
+                gettext("You already have %(most)d apps: delete one you no longer use.")
+                % {"most": MAX_APPS_PER_DEVELOPER}
             )
         app = Client(
             name=name,
@@ -99,7 +101,7 @@ def app_rotate_secret(*, app: Client) -> str:
     """A new secret for a confidential app; the old one stops working at once. Tokens already
     issued stay valid (the players' grants do not depend on the secret)."""
     if app.type != Client.Type.CONFIDENTIAL:
-        raise ValidationError("A public app has no secret.")
+        raise ValidationError(gettext("A public app has no secret."))
     secret = get_adapter().generate_client_secret()
     app.set_secret(secret)
     app.save(update_fields=["secret"])
@@ -181,7 +183,7 @@ PERSONAL_TOKEN_PREFIX = "scp_"  # so that a leaked one is recognisable (secret s
 PERSONAL_TOKEN_DAYS = (7, 30, 90, 365)  # the lifetimes offered; None: until revoked
 
 
-GUESTS_MAKE_NO_TOKENS = "A guest account cannot make tokens: sign up first."
+GUESTS_MAKE_NO_TOKENS = gettext_lazy("A guest account cannot make tokens: sign up first.")
 
 
 class PersonalTokenError(ValueError):
@@ -230,11 +232,14 @@ def personal_token_create(
     if is_guest(user):
         raise PermissionError(GUESTS_MAKE_NO_TOKENS)
     if not 1 <= len(name) <= 60:
-        raise PersonalTokenError("Give the token a name of 1 to 60 characters.")
+        raise PersonalTokenError(gettext("Give the token a name of 1 to 60 characters."))
     if not scopes or not set(scopes) <= set(API_SCOPES):
-        raise PersonalTokenError(f"Choose one or more of the scopes {', '.join(API_SCOPES)}.")
+        raise PersonalTokenError(
+            gettext("Choose one or more of the scopes %(scopes)s.")
+            % {"scopes": ", ".join(API_SCOPES)}
+        )
     if days is not None and days not in PERSONAL_TOKEN_DAYS:
-        raise PersonalTokenError("A token lives 7, 30, 90 or 365 days, or until revoked.")
+        raise PersonalTokenError(gettext("A token lives 7, 30, 90 or 365 days, or until revoked."))
     value = PERSONAL_TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         # The player's row serialises their new tokens, so that the count below holds.
@@ -242,7 +247,8 @@ def personal_token_create(
         live = Token.objects.valid().filter(user=user, client_id=PERSONAL_CLIENT_ID)
         if live.count() >= MAX_PERSONAL_TOKENS:
             raise PersonalTokenError(
-                f"You have {MAX_PERSONAL_TOKENS} tokens already: revoke one you no longer use."
+                gettext("You have %(most)d tokens already: revoke one you no longer use.")
+                % {"most": MAX_PERSONAL_TOKENS}
             )
         token = Token(
             type=Token.Type.ACCESS_TOKEN,

@@ -10,6 +10,7 @@ from typing import Any
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from games.api.refusals import engine_error_detail
 from games.engine.errors import EngineError
 from games.presentation import game_representation
 from games.services import (
@@ -36,11 +37,13 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, VersionConflictError):
         return problem_response("version_conflict", str(exc), game=game_representation(exc.game))
     if isinstance(exc, UnknownVariantError):  # an EngineError: answered with its own code
-        return problem_response("unknown_variant", str(exc), variants=offered_variant_names())
+        return problem_response(
+            "unknown_variant", engine_error_detail(exc), variants=offered_variant_names()
+        )
     if isinstance(exc, EngineError):
         if exc.details:
-            return problem_response(exc.code, str(exc), details=exc.details)
-        return problem_response(exc.code, str(exc))
+            return problem_response(exc.code, engine_error_detail(exc), details=exc.details)
+        return problem_response(exc.code, engine_error_detail(exc))
     if isinstance(exc, AnalysisUnavailableError):
         retry_after = exc.extra.get("retry_after")
         return problem_response(

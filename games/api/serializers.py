@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.refusals import engine_error_detail
 from games.deal_choice import DealChoice
 from games.engine.cards import parse_card
 from games.engine.deals import PYSOL_MAX_GAME_NUMBER, PYSOL_MIN_GAME_NUMBER
@@ -53,7 +56,14 @@ class UnknownVariantProblem(serializers.ValidationError):
 
     def __init__(self, name: str) -> None:
         names = ", ".join(offered_variant_names())
-        super().__init__({"variant": [f"no variant named {name[:40]!r}; the variants: {names}"]})
+        super().__init__(
+            {
+                "variant": [
+                    gettext("no variant named %(name)r; the variants: %(names)s")
+                    % {"name": name[:40], "names": names}
+                ]
+            }
+        )
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -78,11 +88,13 @@ class StrictSerializer(serializers.Serializer[Any]):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise serializers.ValidationError(
-                {"non_field_errors": ["the body must be a JSON object"]}
+                {"non_field_errors": [gettext("the body must be a JSON object")]}
             )
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+            raise serializers.ValidationError(
+                {name: [gettext("unknown field")] for name in unknown}
+            )
         return super().to_internal_value(data)
 
 
@@ -140,7 +152,7 @@ class GameCreateSerializer(StrictSerializer):
             try:
                 attrs["code"] = normalise_deal_code(attrs["code"], variant)
             except DealCodeError as exc:
-                raise serializers.ValidationError({"code": [str(exc)]}) from exc
+                raise serializers.ValidationError({"code": [engine_error_detail(exc)]}) from exc
         return attrs
 
     def _validate_sources(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -149,22 +161,28 @@ class GameCreateSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {
                     "non_field_errors": [
-                        f"give at most one of seed, code, pysol_number, not {sources}"
+                        gettext("give at most one of seed, code, pysol_number, not %(given)s")
+                        % {"given": sources}
                     ]
                 }
             )
         mode = attrs.get("mode")
         if sources and mode not in (None, GameMode.SEEDED):
             raise serializers.ValidationError(
-                {"mode": [f"a game from a {sources[0]} is a 'seeded' game, not {mode!r}"]}
+                {
+                    "mode": [
+                        gettext("a game from a %(source)s is a 'seeded' game, not %(mode)r")
+                        % {"source": sources[0], "mode": mode}
+                    ]
+                }
             )
         if mode == GameMode.SEEDED and not sources:
             raise serializers.ValidationError(
-                {"mode": ["a seeded game needs a seed, a code or a pysol_number"]}
+                {"mode": [gettext("a seeded game needs a seed, a code or a pysol_number")]}
             )
         if "difficulty" in attrs and mode != GameMode.WINNABLE:
             raise serializers.ValidationError(
-                {"difficulty": ["only a winnable game has a difficulty to choose"]}
+                {"difficulty": [gettext("only a winnable game has a difficulty to choose")]}
             )
         return attrs
 
@@ -208,7 +226,7 @@ class QuerySerializer(StrictSerializer):
             repeated = [name for name, values in data.lists() if len(values) > 1]
             if repeated:
                 raise serializers.ValidationError(
-                    {name: ["give this parameter once"] for name in repeated}
+                    {name: [gettext("give this parameter once")] for name in repeated}
                 )
             data = {name: values[0] for name, values in data.lists()}
         return super().to_internal_value(data)
@@ -252,8 +270,13 @@ class GameListQuerySerializer(QuerySerializer):
     id_prefix = IdPrefixField(
         required=False,
         error_messages={
-            "invalid": f"{MIN_ID_PREFIX} to 32 hex digits (0-9, a-f): the start of a game's "
-            "id without its hyphens, e.g. 6e495f3a"
+            "invalid": format_lazy(
+                gettext_lazy(
+                    "{most} to 32 hex digits (0-9, a-f): the start of a game's id without its "
+                    "hyphens, e.g. 6e495f3a"
+                ),
+                most=MIN_ID_PREFIX,
+            )
         },
         help_text=f"Only the games whose id starts with these {MIN_ID_PREFIX} to 32 hex digits "
         "(the id without its hyphens; either case), e.g. 6e495f3a.",
@@ -312,12 +335,15 @@ class CommandSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and "card" not in attrs:
-            raise serializers.ValidationError({"card": ['a move names a card, e.g. "8H"']})
+            raise serializers.ValidationError({"card": [gettext('a move names a card, e.g. "8H"')]})
         if attrs["type"] != "move":
             extra = [name for name in ("card", "to", "from", "copy") if attrs.get(name) is not None]
             if extra:
                 raise serializers.ValidationError(
-                    {name: [f"only a move takes {name}"] for name in extra}
+                    {
+                        name: [gettext("only a move takes %(field)s") % {"field": name}]
+                        for name in extra
+                    }
                 )
         return attrs
 

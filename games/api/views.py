@@ -12,6 +12,7 @@ from allauth.idp.oidc.models import Token
 from django.contrib.auth.models import User
 from django.http import Http404, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -169,11 +170,13 @@ def _expected_version(request: Request, body_version: int | None) -> int | None:
     if if_match is not None and if_match.strip() != "*":
         match = _ETAG.match(if_match.strip())
         if match is None or int(match.group(1)) > MAX_VERSION:
-            raise serializers.ValidationError({"If-Match": ['an ETag of this API, e.g. "7"']})
+            raise serializers.ValidationError(
+                {"If-Match": [gettext('an ETag of this API, e.g. "7"')]}
+            )
         header_version = int(match.group(1))
     if header_version is not None and body_version is not None and header_version != body_version:
         raise serializers.ValidationError(
-            {"expected_version": ["disagrees with the If-Match header"]}
+            {"expected_version": [gettext("disagrees with the If-Match header")]}
         )
     return body_version if body_version is not None else header_version
 
@@ -185,7 +188,11 @@ def _idempotency_key(request: Request) -> str | None:
     key = key.strip()
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise serializers.ValidationError(
-            {"Idempotency-Key": [f"1 to {MAX_IDEMPOTENCY_KEY} printable characters"]}
+            {
+                "Idempotency-Key": [
+                    gettext("1 to %(most)d printable characters") % {"most": MAX_IDEMPOTENCY_KEY}
+                ]
+            }
         )
     return key
 
@@ -430,7 +437,7 @@ class GameStatesView(ApiView):
         limit = query.validated_data.get("limit", STATES_PAGE)
         game = selectors.game_get(owner=player(request), game_id=game_id)
         if start > game.version:
-            raise Http404(f"the game has versions 0 to {game.version}")
+            raise Http404(gettext("the game has versions 0 to %(last)d") % {"last": game.version})
         stop = min(game.version, start + limit - 1)
         results = []
         for version, state, event in selectors.game_states(game=game, start=start, stop=stop):

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.utils.translation import gettext
 
 from games import selectors
 from games.analysis import analyse, analysis_budgets, inline_analysis_budgets
@@ -100,8 +101,10 @@ class AnalysisNeedsWorkerError(AnalysisUnavailableError):
     def __init__(self) -> None:
         super().__init__(
             "analysis_needs_worker",
-            "this game's analysis needs more search than a request may do, and no worker "
-            "computes analyses right now: ask again later",
+            gettext(
+                "this game's analysis needs more search than a request may do, and no worker "
+                "computes analyses right now: ask again later"
+            ),
             retry_after=ANALYSIS_NEEDS_WORKER_RETRY_AFTER,
         )
 
@@ -184,15 +187,19 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
     if not game.is_finished:
         raise AnalysisUnavailableError(
             "game_not_finished",
-            f"the game is {game.status}: its analysis is served once it is over",
+            gettext("the game is %(status)s: its analysis is served once it is over")
+            % {"status": game.status},
         )
     if not game.reveals_deal:
         assert game.daily_date is not None
         moment = daily_reveal_moment(game.daily_date)
         raise AnalysisUnavailableError(
             "deal_not_revealed",
-            f"the daily deal of {game.daily_date.isoformat()} is secret until "
-            f"{moment.isoformat()}: so is the analysis of its games",
+            gettext(
+                "the daily deal of %(day)s is secret until %(moment)s: so is the analysis of "
+                "its games"
+            )
+            % {"day": game.daily_date.isoformat(), "moment": moment.isoformat()},
             available_at=moment.isoformat(),
         )
     stored = GameAnalysis.objects.filter(game=game).first()
@@ -208,5 +215,5 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
         return AnalysisAnswer(game, None)
     analysis = game_analysis_ensure(game_id=game.pk, inline=True)
     if analysis is None:
-        raise Http404("no such game")  # erased meanwhile, with the player's data
+        raise Http404(gettext("no such game"))  # erased meanwhile, with the player's data
     return AnalysisAnswer(game, analysis)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
+from django.utils.translation import gettext
 
 from games.engine.cards import parse_deal_code
 from games.engine.deals import daily_seed, deal_code_for_seed, random_seed
@@ -91,7 +92,10 @@ def _daily_certify(
         solution = _certify(deal_code, node_budget=DAILY_NODE_BUDGET)
         if solution is not None:
             return candidate, seed, deal_code, solution
-    raise CertificationError(f"no winnable deal among {MAX_DAILY_CANDIDATES} candidates of {day}")
+    raise CertificationError(
+        gettext("no winnable deal among %(count)d candidates of %(day)s")
+        % {"count": MAX_DAILY_CANDIDATES, "day": day}
+    )
 
 
 def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
@@ -216,7 +220,9 @@ def winnable_pool_add(*, max_attempts: int = 200) -> WinnableDeal:
         deal = _winnable_certify_random()
         if deal is not None:
             return deal
-    raise CertificationError(f"no winnable deal among {max_attempts} random deals")
+    raise CertificationError(
+        gettext("no winnable deal among %(count)d random deals") % {"count": max_attempts}
+    )
 
 
 def _thinnest_band() -> int:
@@ -320,10 +326,7 @@ def _winnable_band_inline(*, owner: User, difficulty: str) -> WinnableDeal:
     solver_runs.solver_run_take(owner=owner)
     if not cache.add(BAND_INLINE_LOCK, True, BAND_INLINE_LOCK_SECONDS):
         transaction.on_commit(_pool_top_up_enqueue, robust=True)
-        raise DifficultyUnavailableError(
-            f"no {difficulty} deal you have not played is ready right now; try again in a few "
-            "minutes or pick another difficulty"
-        )
+        raise DifficultyUnavailableError(_no_band_deal(difficulty))
     try:
         return _winnable_band_certify(difficulty=difficulty)
     finally:
@@ -338,10 +341,14 @@ def _winnable_band_certify(*, difficulty: str) -> WinnableDeal:
         if deal.difficulty_band == difficulty:
             return deal
     transaction.on_commit(_pool_top_up_enqueue, robust=True)
-    raise DifficultyUnavailableError(
-        f"no {difficulty} deal you have not played is ready right now; try again in a few "
+    raise DifficultyUnavailableError(_no_band_deal(difficulty))
+
+
+def _no_band_deal(difficulty: str) -> str:
+    return gettext(
+        "no %(difficulty)s deal you have not played is ready right now; try again in a few "
         "minutes or pick another difficulty"
-    )
+    ) % {"difficulty": difficulty}
 
 
 def _pool_top_up_enqueue() -> bool:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from games import selectors
 from games.engine.chances import DEFAULT_CHANCE_NODE_BUDGET, TimeUp, VisibleTable, chances
@@ -130,16 +131,21 @@ def game_chances_request(*, owner: User, game_id: UUID, show: bool) -> ChancesAn
     game = selectors.game_get(owner=owner, game_id=game_id)
     if game.is_finished:
         raise ChancesUnavailableError(
-            "game_finished", f"the game is {game.status}: chances are for games in play"
+            "game_finished",
+            gettext("the game is %(status)s: chances are for games in play")
+            % {"status": game.status},
         )
     if game.variant not in CHANCES_VARIANTS:
         # Elsewhere the solver decides too few sampled deals within the budget for a chance to
         # mean anything (games/variants.py).
         raise ChancesUnavailableError(
             "variant_not_analysed",
-            f"winning chances are not estimated in {variant_named(game.variant).title} games "
-            "yet: the solver leaves too many sampled deals undecided for a chance to rank the "
-            "moves (the hints still do)",
+            gettext(
+                "winning chances are not estimated in %(variant)s games yet: the solver leaves "
+                "too many sampled deals undecided for a chance to rank the moves (the hints "
+                "still do)"
+            )
+            % {"variant": variant_named(game.variant).title},
         )
     stored = GameChances.objects.filter(game=game, version=game.version).first()
     if stored is None:

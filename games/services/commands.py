@@ -15,6 +15,7 @@ from allauth.idp.oidc.models import Client
 from django.contrib.auth.models import User
 from django.db import connection, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import AppKind
 from games import history, selectors
@@ -41,9 +42,16 @@ class VersionConflictError(Exception):
         self.game = game
         self.expected = expected
         super().__init__(
-            f"the game is at version {game.version}"
-            + ("" if expected is None else f", not {expected}")
-            + ": it changed meanwhile; reload it and try again"
+            gettext(
+                "the game is at version %(version)d: it changed meanwhile; reload it and try again"
+            )
+            % {"version": game.version}
+            if expected is None
+            else gettext(
+                "the game is at version %(version)d, not %(expected)d: it changed meanwhile; "
+                "reload it and try again"
+            )
+            % {"version": game.version, "expected": expected}
         )
 
 
@@ -125,7 +133,10 @@ def game_execute_command(
             if prior is not None:
                 if prior.request_fingerprint != fingerprint:
                     raise IdempotencyKeyReusedError(
-                        "this Idempotency-Key was already used for a different command on this game"
+                        gettext(
+                            "this Idempotency-Key was already used for a different command on "
+                            "this game"
+                        )
                     )
                 # The game may have been read before the first command committed and its
                 # event after: read the game again, which now includes that command (it

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.locks import account_lock
 from games import selectors
@@ -86,17 +87,26 @@ def game_create(
         # variant); a new game takes today's rules (docs/rules.md, "The Scorpion family").
         offered = ", ".join(name for name, _ in offered_variant_choices())
         raise VariantNotOfferedError(
-            f"{chosen.title} is kept for the games begun in it; a new game is one of {offered}"
+            gettext(
+                "%(variant)s is kept for the games begun in it; a new game is one of %(offered)s"
+            )
+            % {"variant": chosen.title, "offered": offered}
         )
     if variant not in CERTIFIED_VARIANTS and choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
         raise VariantNotOfferedError(
-            f"the {choice.mode} mode deals Scorpion only, not {variant}: the daily challenge is "
-            "one deal for everyone, and its deals and the winnable pool are certified by the "
-            "Scorpion solver ahead of time (play a random or seeded game of this variant)"
+            gettext(
+                "the %(mode)s mode deals Scorpion only, not %(variant)s: the daily challenge is "
+                "one deal for everyone, and its deals and the winnable pool are certified by the "
+                "Scorpion solver ahead of time (play a random or seeded game of this variant)"
+            )
+            % {"mode": choice.mode, "variant": variant}
         )
     if variant != DEFAULT_VARIANT and choice.pysol_number is not None:
         raise VariantNotOfferedError(
-            f"PySolFC numbers deal Scorpion only, not {variant}: give a seed or a deal code"
+            gettext(
+                "PySolFC numbers deal Scorpion only, not %(variant)s: give a seed or a deal code"
+            )
+            % {"variant": variant}
         )
     creation = _Creation(owner, idempotency_key, fingerprint, app)
     if choice.mode == GameMode.DAILY:
@@ -192,7 +202,7 @@ def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game |
     prior = Game.objects.filter(owner=owner, creation_key=key).first()
     if prior is not None and prior.creation_fingerprint != fingerprint:
         raise IdempotencyKeyReusedError(
-            "this Idempotency-Key was already used for a different request"
+            gettext("this Idempotency-Key was already used for a different request")
         )
     return prior
 
@@ -255,12 +265,12 @@ def _create_game(
             # Not while the player's data or account is being deleted (accounts.services):
             # the new game lands after the deletion, or not at all if the account went.
             if not account_lock(user_id=creation.owner.pk):
-                raise Http404("no such account: it was closed")
+                raise Http404(gettext("no such account: it was closed"))
             if (
                 restarted_from is not None
                 and not Game.objects.filter(pk=restarted_from.pk).exists()
             ):
-                raise Http404("no such game")  # erased meanwhile, with the player's data
+                raise Http404(gettext("no such game"))  # erased meanwhile, with the player's data
             if ranked:
                 # The player's identities claim the day's ranked attempt in the same savepoint
                 # as the game: two racing first attempts (two devices, or two accounts of one

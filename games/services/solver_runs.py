@@ -9,6 +9,7 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from infrastructure import throttles
 
@@ -20,8 +21,11 @@ class SolverLimitError(Exception):
     def __init__(self, wait: float) -> None:
         self.wait = wait
         super().__init__(
-            "you have asked for as much solver work (winning chances, analyses, deals "
-            f"certified on the spot) as is allowed for now; retry in {math.ceil(wait)} seconds"
+            gettext(
+                "you have asked for as much solver work (winning chances, analyses, deals "
+                "certified on the spot) as is allowed for now; retry in %(wait)d seconds"
+            )
+            % {"wait": math.ceil(wait)}
         )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -120,8 +121,10 @@ def _opener(request: Request) -> Opener | None:
 def _unavailable() -> Response:
     return problem_response(
         "stream_unavailable",
-        "event streams are served by the ASGI stream server (docs/architecture.md), not by "
-        "this process",
+        gettext(
+            "event streams are served by the ASGI stream server (docs/architecture.md), not by "
+            "this process"
+        ),
     )
 
 
@@ -131,7 +134,10 @@ def _take_slot(opener: Opener, user_id: int) -> str:
         limit = settings.STREAM_MAX_PER_USER
         raise exceptions.Throttled(
             wait=settings.STREAM_HEARTBEAT_SECONDS,
-            detail=f"at most {limit} streams may be open at once for one player: close one.",
+            detail=gettext(
+                "at most %(most)d streams may be open at once for one player: close one."
+            )
+            % {"most": limit},
         )
     return slot
 

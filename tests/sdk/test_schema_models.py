@@ -205,6 +205,9 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "NullEnum",
         "DaysEnum",
         "ScopesEnum",
+        # PATCH /api/v1/me/'s language: one of the site's languages, or "" (BlankEnum).
+        "LanguageEnum",
+        "BlankEnum",
     }
     # Read by hand: a command's answer is a Game and its event; a page is a Page; deletion
     # counts are dicts; Modes is Stats.modes; Problem is read into the exceptions.

@@ -423,7 +423,9 @@ def test_the_account_pages_name_password_export_and_deletion(
 
     page.click("#delete-data")
     confirm(page)
-    expect(page.locator(".danger-zone .status")).to_contain_text("Deleted 1 games")
+    expect(page.locator(".danger-zone .status")).to_contain_text(
+        "Deleted 1 game and its statistics."
+    )
     assert not Game.objects.exists()
 
     page.click("#delete-account")

@@ -19,13 +19,17 @@ from scorpion_client.models._fields import (
 @dataclass
 class Me:
     """The signed-in account; ``guest``: made by "Play now" in a browser, not signed up yet;
-    ``display_name``: the name on leaderboards ("" shows the masked e-mail)."""
+    ``display_name``: the name on leaderboards ("" shows the masked e-mail); ``language``: the
+    language the account reads the site in when signed in with its browser session ("en",
+    "fr", or "" for the browser's own). The SDK itself speaks English: it sends no
+    ``Accept-Language``, so the server's ``detail`` words reach it in English."""
 
     id: int | str
     email: str
     date_joined: dt.datetime | None = None
     guest: bool = False
     display_name: str = ""
+    language: str = ""
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -39,7 +43,8 @@ class Me:
             date_joined=_opt_datetime(data.get("date_joined")),
             guest=data.get("guest") is True,
             display_name=_opt_str(data.get("display_name")) or "",
-            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name")),
+            language=_opt_str(data.get("language")) or "",
+            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name", "language")),
         )
 
 

@@ -30,7 +30,7 @@ function required(...fields) {
   const empty = fields.find((field) => !field.value.trim());
   if (empty) {
     empty.focus();
-    throw new Error("Please fill in every field.");
+    throw new Error(gettext("Please fill in every field."));
   }
 }
 
@@ -44,7 +44,7 @@ function wireGuest() {
       location.assign("/account/?welcome=1");
       return "";
     }
-    return "Almost there: open the link we sent to your e-mail address.";
+    return gettext("Almost there: open the link we sent to your e-mail address.");
   });
   wireForm(document.getElementById("login-form"), async ({ email, password }) => {
     required(email, password);
@@ -63,8 +63,8 @@ function wireGuest() {
       return "";
     }
     return result.pending.includes("verify_email")
-      ? "Almost there: open the link we sent to your e-mail address, then log in. Until then you play on as the guest."
-      : "One more step is needed before you can log in.";
+      ? gettext("Almost there: open the link we sent to your e-mail address, then log in. Until then you play on as the guest.")
+      : gettext("One more step is needed before you can log in.");
   });
 }
 
@@ -82,8 +82,8 @@ async function showEmails(box) {
             "li",
             {},
             h("strong", {}, address.email),
-            address.primary ? " · primary" : "",
-            address.verified ? " · confirmed" : " · waiting for confirmation (see your mail)",
+            address.primary ? ` · ${gettext("primary")}` : "",
+            address.verified ? ` · ${gettext("confirmed")}` : ` · ${gettext("waiting for confirmation (see your mail)")}`,
           ),
         ),
       ),
@@ -102,8 +102,8 @@ function wirePlayer() {
   wireForm(nameForm, async ({ display_name }) => {
     const mine = await me.setName(display_name.value.trim());
     return mine.display_name
-      ? `Saved: leaderboards show you as ${mine.display_name}.`
-      : "Saved: leaderboards show your initial.";
+      ? interpolate(gettext("Saved: leaderboards show you as %(name)s."), { name: mine.display_name }, true)
+      : gettext("Saved: leaderboards show your initial.");
   });
 
   const emails = document.getElementById("emails");
@@ -113,7 +113,7 @@ function wirePlayer() {
     await account.changeEmail(email.value.trim());
     await showEmails(emails);
     email.value = "";
-    return "We sent a link to the new address: it replaces the old one once you open it.";
+    return gettext("We sent a link to the new address: it replaces the old one once you open it.");
   });
 
   wireForm(document.getElementById("password-form"), async ({ current_password, new_password }) => {
@@ -121,7 +121,7 @@ function wirePlayer() {
     await account.changePassword(current_password.value, new_password.value);
     current_password.value = "";
     new_password.value = "";
-    return "Your password is changed.";
+    return gettext("Your password is changed.");
   });
 
   const zone = document.querySelector(".danger-zone");
@@ -142,21 +142,25 @@ function wirePlayer() {
   };
   document.getElementById("delete-data").addEventListener("click", () =>
     guarded(
-      "Delete every game and all your statistics? Your account stays. This cannot be undone.",
-      "Delete my games",
+      gettext("Delete every game and all your statistics? Your account stays. This cannot be undone."),
+      gettext("Delete my games"),
       async () => {
         const { deleted } = await me.deleteData();
-        status.textContent = `Deleted ${deleted.games} games and their statistics.`;
+        status.textContent = interpolate(
+          ngettext("Deleted %(n)s game and its statistics.", "Deleted %(n)s games and their statistics.", deleted.games),
+          { n: deleted.games },
+          true,
+        );
       },
     ),
   );
   document.getElementById("delete-account").addEventListener("click", () =>
     guarded(
-      "Delete your account, with every game and statistic? You will be logged out everywhere. This cannot be undone.",
-      "Delete my account",
+      gettext("Delete your account, with every game and statistic? You will be logged out everywhere. This cannot be undone."),
+      gettext("Delete my account"),
       async () => {
         await me.deleteAccount(); // the other tabs hear of it (api.js accountChanged)
-        noticeOnNextPage("Your account is deleted, with its games and statistics.");
+        noticeOnNextPage(gettext("Your account is deleted, with its games and statistics."));
         location.assign("/");
       },
     ),
@@ -169,13 +173,13 @@ function wireReset(page) {
   wireForm(document.getElementById("request-form"), async ({ email }) => {
     required(email);
     await account.requestReset(email.value.trim());
-    return "If an account has this address, a link to reset its password is on its way.";
+    return gettext("If an account has this address, a link to reset its password is on its way.");
   });
   wireForm(document.getElementById("reset-form"), async ({ password }) => {
     required(password);
     await account.reset(page.dataset.key, password.value);
     password.value = "";
-    return "Your password is set: log in with it.";
+    return gettext("Your password is set: log in with it.");
   });
 }
 
@@ -183,12 +187,22 @@ async function verify(page) {
   const status = document.getElementById("verify-status");
   try {
     await account.verifyEmail(page.dataset.key);
-    status.textContent = "Your e-mail address is confirmed.";
+    status.textContent = gettext("Your e-mail address is confirmed.");
     page.dataset.verified = "true";
   } catch (error) {
-    status.textContent = `This link cannot confirm an address: ${error.detail}`;
+    status.textContent = interpolate(gettext("This link cannot confirm an address: %(detail)s"), { detail: error.detail }, true);
     page.dataset.verified = "false";
   }
+}
+
+// --- everyone: the account's language (PATCH /api/v1/me/), the page drawn again in it ---
+
+function wireLanguage() {
+  wireForm(document.getElementById("language-form"), async ({ language }) => {
+    await me.setLanguage(language.value);
+    location.reload();
+    return "";
+  });
 }
 
 wireHeader();
@@ -196,6 +210,7 @@ const accountPage = document.getElementById("account-page");
 if (accountPage) {
   if (accountPage.dataset.guest === "true") wireGuest();
   else wirePlayer();
+  wireLanguage();
 }
 const resetPage = document.getElementById("reset-page");
 if (resetPage) wireReset(resetPage);

@@ -8,7 +8,7 @@
 export class ApiError extends Error {
   constructor(status, problem) {
     const body = problem && typeof problem === "object" ? problem : {};
-    super(body.detail || body.title || `The server answered ${status}.`);
+    super(body.detail || body.title || interpolate(gettext("The server answered %(status)s."), { status }, true));
     this.status = status;
     this.code = body.code || (status === 0 ? "network" : "error");
     this.detail = this.message;
@@ -39,12 +39,13 @@ function noteServerClock(response) {
 
 // A wait in words: "in 40 seconds", "in 27 minutes", "in about 2 hours".
 export function waitText(seconds) {
-  if (!Number.isFinite(seconds) || seconds <= 0) return "in a moment";
-  if (seconds < 60) return `in ${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? "" : "s"}`;
+  if (!Number.isFinite(seconds) || seconds <= 0) return gettext("in a moment");
+  const n = Math.ceil(seconds);
+  if (seconds < 60) return interpolate(ngettext("in %(n)s second", "in %(n)s seconds", n), { n }, true);
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  if (minutes < 60) return interpolate(ngettext("in %(n)s minute", "in %(n)s minutes", minutes), { n: minutes }, true);
   const hours = Math.round(minutes / 60);
-  return `in about ${hours} hour${hours === 1 ? "" : "s"}`;
+  return interpolate(ngettext("in about %(n)s hour", "in about %(n)s hours", hours), { n: hours }, true);
 }
 
 // allauth answers `{"status", "errors": [{"message", "param"}]}`; the API, problem details.
@@ -54,7 +55,7 @@ function problemOf(data, status, retryAfter) {
   if (status === 429) {
     const body = data && typeof data === "object" && !Array.isArray(data) ? data : {};
     const wait = Number.parseInt(retryAfter || "", 10);
-    return { ...body, code: body.code || "throttled", detail: `Too many requests for now: try again ${waitText(wait)}.` };
+    return { ...body, code: body.code || "throttled", detail: interpolate(gettext("Too many requests for now: try again %(wait)s."), { wait: waitText(wait) }, true) };
   }
   if (data && Array.isArray(data.errors) && !data.detail) {
     const words = data.errors.map((e) => AUTH_WORDS[e.code] || e.message);
@@ -75,7 +76,7 @@ function problemOf(data, status, retryAfter) {
 // allauth's words that mislead where the page already asked for the field: its "Please type
 // your current password." answers a current password that was typed, but is wrong.
 const AUTH_WORDS = {
-  enter_current_password: "That is not your current password.",
+  enter_current_password: gettext("That is not your current password."),
 };
 
 // "display_name: use letters..." -> "Use letters...": a field's raw name at the start of a
@@ -113,7 +114,7 @@ export async function request(method, path, body, { allowStatus = [] } = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, { detail: "The server cannot be reached: check the connection." });
+    throw new ApiError(0, { detail: gettext("The server cannot be reached: check the connection.") });
   }
   noteServerClock(response);
   const text = await response.text();
@@ -249,6 +250,8 @@ export const me = {
     return status === 200 ? data : null;
   },
   setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
+  // "" follows the browser's Accept-Language; else one of the site's languages.
+  setLanguage: (language) => json("PATCH", "/api/v1/me/", { language }),
   deleteData: () => json("DELETE", "/api/v1/me/data/"),
   deleteAccount: () =>
     changeAccount(async () => {

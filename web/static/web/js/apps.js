@@ -10,10 +10,10 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
     const source = document.getElementById(button.dataset.copy);
     try {
       await navigator.clipboard.writeText(source.textContent.trim());
-      toast("Copied");
+      toast(gettext("Copied"));
     } catch {
       getSelection().selectAllChildren(source);
-      toast("Selected: copy it with your keyboard");
+      toast(gettext("Selected: copy it with your keyboard"));
     }
   });
 }
@@ -22,7 +22,7 @@ for (const form of document.querySelectorAll("form[data-confirm]")) {
   form.addEventListener("submit", async (event) => {
     if (form.dataset.confirmed === "yes") return;
     event.preventDefault();
-    if (await confirmDialog(form.dataset.confirm, form.dataset.confirmLabel || "Yes")) {
+    if (await confirmDialog(form.dataset.confirm, form.dataset.confirmLabel || gettext("Yes"))) {
       form.dataset.confirmed = "yes";
       form.requestSubmit();
     }

@@ -6,12 +6,15 @@ import { h, variantInfo } from "scorpion/ui.js";
 
 // U+FE0E asks for the text form of the symbol, never an emoji picture.
 export const SUITS = {
-  S: { name: "spades", symbol: "\u2660\uFE0E", colour: "black" },
-  H: { name: "hearts", symbol: "\u2665\uFE0E", colour: "red" },
-  D: { name: "diamonds", symbol: "\u2666\uFE0E", colour: "red" },
-  C: { name: "clubs", symbol: "\u2663\uFE0E", colour: "black" },
+  S: { name: gettext("spades"), symbol: "\u2660\uFE0E", colour: "black" },
+  H: { name: gettext("hearts"), symbol: "\u2665\uFE0E", colour: "red" },
+  D: { name: gettext("diamonds"), symbol: "\u2666\uFE0E", colour: "red" },
+  C: { name: gettext("clubs"), symbol: "\u2663\uFE0E", colour: "black" },
 };
-const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const RANK_NAMES = { A: gettext("ace"), T: "10", J: gettext("jack"), Q: gettext("queen"), K: gettext("king") };
+// The same with its article, where a sentence names the card ("the queen of spades"): each
+// language puts its own (French: "la dame", "le roi", "l'as").
+const THE_RANK = { A: gettext("the ace"), J: gettext("the jack"), Q: gettext("the queen"), K: gettext("the king") };
 const RANK_TEXT = { T: "10" };
 
 export function rankText(code) {
@@ -23,7 +26,14 @@ export function rankText(code) {
 export function cardLabel(code) {
   const rank = code[0].toUpperCase();
   const suit = SUITS[code[1].toUpperCase()];
-  return `${RANK_NAMES[rank] || rank} of ${suit.name}`;
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[rank] || rank, suit: suit.name }, true);
+}
+
+// "8H" -> "the 8 of hearts", "QS" -> "the queen of spades": a card named in a sentence.
+export function theCard(code) {
+  const rank = code[0].toUpperCase();
+  const the = THE_RANK[rank] || interpolate(gettext("the %(rank)s"), { rank: rankText(code) }, true);
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: the, suit: SUITS[code[1].toUpperCase()].name }, true);
 }
 
 // What a card shows in its corner ("Q♠", "10♥"): its accessible name starts with it, so that
@@ -39,6 +49,11 @@ export function cardName(code) {
 
 export function suitName(suit) {
   return SUITS[suit].name;
+}
+
+// "hearts collected": a run of the suit, taken off the table.
+function collectedText(suit) {
+  return interpolate(gettext("%(suit)s collected"), { suit: suitName(suit) }, true);
 }
 
 // The top corner is the card's one text ("Q♠", which its name starts with); the centre and the
@@ -77,14 +92,14 @@ export function cardElement(code, { interactive = false, column = null, index = 
 }
 
 export function backElement() {
-  return h("span", { class: "card back", role: "img", "aria-label": "face-down card" });
+  return h("span", { class: "card back", role: "img", "aria-label": gettext("face-down card") });
 }
 
 function columnLabel(index, column) {
-  const parts = [`Column ${index + 1}`];
-  if (!column.hidden && !column.cards.length) parts.push("empty");
-  if (column.hidden) parts.push(`${column.hidden} face-down`);
-  if (column.cards.length) parts.push(`${column.cards.length} face-up`);
+  const parts = [interpolate(gettext("Column %(n)s"), { n: index + 1 }, true)];
+  if (!column.hidden && !column.cards.length) parts.push(gettext("empty"));
+  if (column.hidden) parts.push(interpolate(gettext("%(n)s face-down"), { n: column.hidden }, true));
+  if (column.cards.length) parts.push(interpolate(gettext("%(n)s face-up"), { n: column.cards.length }, true));
   return parts.join(", ");
 }
 
@@ -96,7 +111,8 @@ function columnLabel(index, column) {
 function copyLabel(code, c, i, columns) {
   if (columns.length < 2) return cardName(code);
   const sameColumn = columns.filter((other) => other === c).length > 1;
-  return `${cardName(code)}, column ${c + 1}${sameColumn ? `, face-up card ${i + 1}` : ""}`;
+  const where = interpolate(gettext("%(card)s, column %(column)s"), { card: cardName(code), column: c + 1 }, true);
+  return sameColumn ? interpolate(gettext("%(card)s, face-up card %(n)s"), { card: where, n: i + 1 }, true) : where;
 }
 
 // Draws `game` into `root`. Only what changed is redrawn: a card already on the table keeps
@@ -198,7 +214,9 @@ function reserveElement(game, interactive) {
     card.dataset.key = `${code}.r`;
     return card;
   });
-  const label = cards.length ? `Reserve: ${game.reserve.map(cardLabel).join(", ")}` : "Reserve: empty";
+  const label = cards.length
+    ? interpolate(gettext("Reserve: %(cards)s"), { cards: game.reserve.map(cardLabel).join(", ") }, true)
+    : gettext("Reserve: empty");
   return h(
     "div",
     { class: "reserve", role: "group", "aria-label": label },
@@ -215,10 +233,12 @@ export function hasStock(game) {
 
 function stockElement(game, interactive) {
   const stockLabel = game.stock
-    ? `Stock: ${game.stock} cards${interactive ? `. Deal them onto columns 1 to ${game.stock}` : ""}`
+    ? interactive
+      ? interpolate(gettext("Stock: %(n)s cards. Deal them onto columns 1 to %(n)s"), { n: game.stock }, true)
+      : interpolate(gettext("Stock: %(n)s cards"), { n: game.stock }, true)
     : hasStock(game)
-      ? "Stock: dealt"
-      : "No stock in this game";
+      ? gettext("Stock: dealt")
+      : gettext("No stock in this game");
   // Without a stock its place names what lies beside it: Three Blind Mice's reserve, which
   // would otherwise look like collected cards (the arrow follows the layout, in the CSS). In
   // Double Scorpion (PySolFC 3.2) it stays empty: an outline there would look like a place for
@@ -228,7 +248,7 @@ function stockElement(game, interactive) {
     : hasStock(game)
       ? [h("span", { class: "empty-slot", "aria-hidden": "true" })]
       : hasReserve(game)
-        ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, "Reserve")]
+        ? [h("span", { class: "reserve-caption", "aria-hidden": "true" }, gettext("Reserve"))]
         : [];
   const stock =
     interactive && game.stock
@@ -249,18 +269,18 @@ function foundationsElement(game) {
     const slot = suit
       ? h(
           "div",
-          { class: "slot filled", role: "listitem", "aria-label": `${suitName(suit)} collected` },
+          { class: "slot filled", role: "listitem", "aria-label": collectedText(suit) },
           cardElement(`K${suit}`),
         )
       : h(
           "div",
-          { class: "slot", role: "listitem", "aria-label": "empty slot" },
+          { class: "slot", role: "listitem", "aria-label": gettext("empty slot") },
           h("span", { class: "empty-slot", "aria-hidden": "true" }),
         );
     slot.querySelector(".card")?.setAttribute("aria-hidden", "true");
     slots.push(slot);
   }
-  return h("div", { class: "foundations", role: "list", "aria-label": "Collected suits" }, ...slots);
+  return h("div", { class: "foundations", role: "list", "aria-label": gettext("Collected suits") }, ...slots);
 }
 
 // --- fitting the table to the screen ---
@@ -475,19 +495,23 @@ export function describeRecord(record) {
   if (!record) return "";
   if (record.type === "deal" || (record.dealt && record.dealt.length && !record.card)) {
     const cards = (record.dealt || []).map(cardLabel).join(", ");
-    return cards ? `Dealt the stock: ${cards}` : "Dealt the stock";
+    return cards ? interpolate(gettext("Dealt the stock: %(cards)s"), { cards }, true) : gettext("Dealt the stock");
   }
   const parts = [];
   if (record.card) {
-    const count = record.count > 1 ? ` (with ${record.count - 1} more)` : "";
-    const from = record.from !== undefined && record.from !== null ? ` from column ${record.from + 1}` : "";
-    const to = record.to !== undefined && record.to !== null ? ` to column ${record.to + 1}` : "";
+    const count = record.count > 1 ? ` ${interpolate(gettext("(with %(n)s more)"), { n: record.count - 1 }, true)}` : "";
+    const from =
+      record.from !== undefined && record.from !== null
+        ? ` ${interpolate(gettext("from column %(n)s"), { n: record.from + 1 }, true)}`
+        : "";
+    const to =
+      record.to !== undefined && record.to !== null ? ` ${interpolate(gettext("to column %(n)s"), { n: record.to + 1 }, true)}` : "";
     parts.push(`${cardLabel(record.card)}${count}${from}${to}`);
   }
   for (const flip of record.flipped || []) {
-    parts.push(`turned up ${cardLabel(flip.card)} in column ${flip.column + 1}`);
+    parts.push(interpolate(gettext("turned up %(card)s in column %(n)s"), { card: cardLabel(flip.card), n: flip.column + 1 }, true));
   }
-  for (const run of record.collected || []) parts.push(`${suitName(run.suit)} collected`);
+  for (const run of record.collected || []) parts.push(collectedText(run.suit));
   return parts.join("; ");
 }
 
@@ -497,11 +521,11 @@ export function describeEvent(event) {
     case "deal":
       return describeRecord({ ...event, type: event.type });
     case "undo":
-      return `Undo: ${describeRecord({ type: event.undone?.card ? "move" : "deal", ...event.undone })}`;
+      return interpolate(gettext("Undo: %(what)s"), { what: describeRecord({ type: event.undone?.card ? "move" : "deal", ...event.undone }) }, true);
     case "redo":
-      return `Redo: ${describeRecord({ type: event.redone?.card ? "move" : "deal", ...event.redone })}`;
+      return interpolate(gettext("Redo: %(what)s"), { what: describeRecord({ type: event.redone?.card ? "move" : "deal", ...event.redone }) }, true);
     case "resign":
-      return "Resigned";
+      return gettext("Resigned");
     default:
       return event.type;
   }

@@ -2,7 +2,7 @@
 
 import { daily, games, pathOf, request } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDate, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDate, formatDuration, h, movesText, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const todayBox = document.getElementById("today");
 const boardBox = document.getElementById("leaderboard");
@@ -28,45 +28,66 @@ async function play(button) {
 
 function showToday(summary) {
   const parts = [];
-  parts.push(h("p", {}, `The deal of ${formatDate(`${summary.date}T00:00:00Z`, { time: false })} (UTC), the same for every player.`));
+  const day = formatDate(`${summary.date}T00:00:00Z`, { time: false });
+  parts.push(h("p", {}, interpolate(gettext("The deal of %(day)s (UTC), the same for every player."), { day }, true)));
   if (summary.difficulty) {
     // Announced before play, like its being winnable (docs/difficulty.md, "Fair play").
     parts.push(
       h(
         "p",
         { id: "daily-difficulty" },
-        "Difficulty: ",
-        h("span", { class: `badge difficulty-${summary.difficulty}` }, summary.difficulty),
-        summary.difficulty_score === null ? "" : ` (${summary.difficulty_score} out of 100)`,
+        `${gettext("Difficulty:")} `,
+        h("span", { class: `badge difficulty-${summary.difficulty}` }, difficultyLabel(summary.difficulty)),
+        summary.difficulty_score === null
+          ? ""
+          : ` ${interpolate(gettext("(%(score)s out of 100)"), { score: summary.difficulty_score }, true)}`,
       ),
     );
   }
   if (summary.solved) {
-    parts.push(h("p", { class: "badge won" }, "Solved"));
+    parts.push(h("p", { class: "badge won" }, gettext("Solved")));
   }
   if (summary.ranked_game) {
     const ranked = STATUS_LABELS[summary.ranked_status] || summary.ranked_status;
     parts.push(
-      h("p", { id: "ranked-attempt" }, `Your ranked attempt: ${ranked}. Only your first attempt of the day ranks; later attempts are practice.`),
+      h(
+        "p",
+        { id: "ranked-attempt" },
+        interpolate(
+          gettext("Your ranked attempt: %(status)s. Only your first attempt of the day ranks; later attempts are practice."),
+          { status: ranked },
+          true,
+        ),
+      ),
     );
   } else {
-    parts.push(h("p", { class: "muted" }, "Your first attempt of the day is the one that ranks."));
+    parts.push(h("p", { class: "muted" }, gettext("Your first attempt of the day is the one that ranks.")));
   }
   if (summary.attempts) {
     parts.push(
-      h("p", {}, `Your attempts today: ${summary.attempts}${summary.status ? ` · latest: ${STATUS_LABELS[summary.status] || summary.status}` : ""}.`),
+      h(
+        "p",
+        {},
+        summary.status
+          ? interpolate(
+              gettext("Your attempts today: %(n)s · latest: %(status)s."),
+              { n: summary.attempts, status: STATUS_LABELS[summary.status] || summary.status },
+              true,
+            )
+          : interpolate(gettext("Your attempts today: %(n)s."), { n: summary.attempts }, true),
+      ),
     );
   }
   const actions = h("div", { class: "choices" });
   const open = summary.game && (summary.status === "playing" || summary.status === "stuck");
   if (open) {
-    const label = summary.game === summary.ranked_game ? "Resume your ranked attempt" : "Resume today's practice";
+    const label = summary.game === summary.ranked_game ? gettext("Resume your ranked attempt") : gettext("Resume today's practice");
     actions.append(h("a", { class: "button primary", href: `/play/${summary.game}/` }, label));
   }
   const start = h(
     "button",
     { type: "button", class: open ? "" : "primary", id: "play-daily" },
-    summary.ranked_game || summary.ranked_available === false ? "Practice attempt (does not rank)" : "Play today's deal",
+    summary.ranked_game || summary.ranked_available === false ? gettext("Practice attempt (does not rank)") : gettext("Play today's deal"),
   );
   start.addEventListener("click", () => play(start));
   actions.append(start);
@@ -74,26 +95,30 @@ function showToday(summary) {
   redraw(todayBox, ...parts);
 }
 
+function leaderboardOf(day) {
+  return interpolate(gettext("Leaderboard of %(day)s"), { day }, true);
+}
+
 function showBoard(board) {
   links = { next: pathOf(board.next), previous: pathOf(board.previous) };
   prev.hidden = !links.previous;
   next.hidden = !links.next;
   const isToday = today && board.date === today.date;
-  title.textContent = isToday ? "Today's leaderboard" : `Leaderboard of ${board.date}`;
+  title.textContent = isToday ? gettext("Today's leaderboard") : leaderboardOf(board.date);
   if (board.me) {
     redraw(
       myRank,
-      "Your rank: ",
+      `${gettext("Your rank:")} `,
       h("strong", {}, `#${board.me.rank}`),
-      ` of ${board.count} · ${formatDuration(board.me.time)} · ${board.me.moves} moves`,
+      ` ${interpolate(gettext("of %(count)s"), { count: board.count }, true)} · ${formatDuration(board.me.time)} · ${movesText(board.me.moves)}`,
     );
   } else {
     myRank.textContent = isToday
-      ? "Win today's deal to get on the board."
-      : "You have no win on this day.";
+      ? gettext("Win today's deal to get on the board.")
+      : gettext("You have no win on this day.");
   }
   if (!board.results.length) {
-    redraw(boardBox, h("p", { class: "muted" }, "No winner yet."));
+    redraw(boardBox, h("p", { class: "muted" }, gettext("No winner yet.")));
     return;
   }
   redraw(
@@ -101,17 +126,17 @@ function showBoard(board) {
     h(
       "table",
       { class: "data" },
-      h("caption", { class: "visually-hidden" }, `Wins of ${board.date}, fastest first`),
+      h("caption", { class: "visually-hidden" }, interpolate(gettext("Wins of %(day)s, fastest first"), { day: board.date }, true)),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { scope: "col", class: "num" }, "Rank"),
-          h("th", { scope: "col" }, "Player"),
-          h("th", { scope: "col", class: "num" }, "Time"),
-          h("th", { scope: "col", class: "num" }, "Moves"),
+          h("th", { scope: "col", class: "num" }, gettext("Rank")),
+          h("th", { scope: "col" }, gettext("Player")),
+          h("th", { scope: "col", class: "num" }, gettext("Time")),
+          h("th", { scope: "col", class: "num" }, gettext("Moves")),
         ),
       ),
       h(
@@ -122,7 +147,7 @@ function showBoard(board) {
             "tr",
             { class: entry.is_me ? "me" : null },
             h("td", { class: "num" }, String(entry.rank)),
-            h("td", {}, entry.player, entry.is_me ? " (you)" : ""),
+            h("td", {}, entry.player, entry.is_me ? ` ${gettext("(you)")}` : ""),
             h("td", { class: "num" }, formatDuration(entry.time)),
             h("td", { class: "num" }, String(entry.moves)),
           ),
@@ -148,7 +173,7 @@ async function loadBoard(pathOrDate) {
     showBoard(board);
   } catch (error) {
     // The server says what is wrong with the day (a future one, say) in words.
-    const heading = pathOrDate.startsWith("/") ? title.textContent : `Leaderboard of ${pathOrDate}`;
+    const heading = pathOrDate.startsWith("/") ? title.textContent : leaderboardOf(pathOrDate);
     showBoardError(heading, error.detail);
   }
 }
@@ -159,7 +184,10 @@ dayInput.addEventListener("change", () => {
   // A typed date past max still has a value (the server refuses it, saying why); one the box
   // cannot read (half typed, or cleared) has none: say so instead of leaving the last board.
   if (dayInput.value) loadBoard(dayInput.value);
-  else showBoardError("Leaderboard", `Pick a whole date, up to today (${dayInput.max}, UTC).`);
+  else {
+    const message = interpolate(gettext("Pick a whole date, up to today (%(today)s, UTC)."), { today: dayInput.max }, true);
+    showBoardError(gettext("Leaderboard"), message);
+  }
 });
 
 async function main() {

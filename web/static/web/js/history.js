@@ -33,8 +33,12 @@ function row(game) {
       [
         modeLabel(game),
         // A bot's game (it never ranks) and a game of a deal already seen (no records).
-        game.played_by_app?.kind === "bot" ? `played by a bot${game.played_by_app.name ? ` (${game.played_by_app.name})` : ""}` : null,
-        game.known_deal ? "known deal" : null,
+        game.played_by_app?.kind === "bot"
+          ? game.played_by_app.name
+            ? interpolate(gettext("played by a bot (%(name)s)"), { name: game.played_by_app.name }, true)
+            : gettext("played by a bot")
+          : null,
+        game.known_deal ? gettext("known deal") : null,
         movesText(game.moves),
         game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
       ]
@@ -43,8 +47,8 @@ function row(game) {
     ),
     h("span", { class: "when" }, formatDate(game.finished_at || game.created_at)),
     over
-      ? h("a", { href: `/history/${game.id}/` }, "Replay")
-      : h("a", { href: `/play/${game.id}/` }, "Resume"),
+      ? h("a", { href: `/history/${game.id}/` }, gettext("Replay"))
+      : h("a", { href: `/play/${game.id}/` }, gettext("Resume")),
   );
 }
 
@@ -53,12 +57,12 @@ function show(page) {
   older.hidden = !links.next;
   newer.hidden = !links.previous;
   if (!page.results.length) {
-    redraw(box, h("p", { class: "muted" }, "No game here yet."));
+    redraw(box, h("p", { class: "muted" }, gettext("No game here yet.")));
     return;
   }
   redraw(
     box,
-    h("p", { class: "muted" }, `${page.count} game${page.count === 1 ? "" : "s"}`),
+    h("p", { class: "muted" }, interpolate(ngettext("%(n)s game", "%(n)s games", page.count), { n: page.count }, true)),
     h("ul", { class: "game-list" }, page.results.map(row)),
   );
 }

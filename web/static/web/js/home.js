@@ -28,7 +28,7 @@ function wireAuthForm(form, action) {
     const email = form.elements.email.value.trim();
     const password = form.elements.password.value;
     if (!email || !password) {
-      error.textContent = "Enter your e-mail address and a password.";
+      error.textContent = gettext("Enter your e-mail address and a password.");
       (email ? form.elements.password : form.elements.email).focus();
       return;
     }
@@ -40,8 +40,8 @@ function wireAuthForm(form, action) {
         return;
       }
       error.textContent = result.pending?.includes("verify_email")
-        ? "Almost there: open the link we sent to your e-mail address, then log in."
-        : "One more step is needed before you can log in.";
+        ? gettext("Almost there: open the link we sent to your e-mail address, then log in.")
+        : gettext("One more step is needed before you can log in.");
     } catch (failure) {
       error.textContent = failure.detail;
     } finally {
@@ -72,8 +72,8 @@ function gameSummary(game) {
 
 function gameLink(game) {
   return isOver(game)
-    ? h("a", { href: `/history/${game.id}/` }, "Replay")
-    : h("a", { href: `/play/${game.id}/` }, "Resume");
+    ? h("a", { href: `/history/${game.id}/` }, gettext("Replay"))
+    : h("a", { href: `/play/${game.id}/` }, gettext("Resume"));
 }
 
 async function showResume(box) {
@@ -87,7 +87,7 @@ async function showResume(box) {
     );
     const latest = open[0];
     if (!latest) {
-      redraw(box, h("p", { class: "muted" }, "No game in progress: deal a new one."));
+      redraw(box, h("p", { class: "muted" }, gettext("No game in progress: deal a new one.")));
       return;
     }
     redraw(
@@ -96,9 +96,9 @@ async function showResume(box) {
         "p",
         {},
         h("strong", {}, STATUS_LABELS[latest.status]),
-        ` · ${gameSummary(latest)} · last played ${formatDate(latest.updated_at)}`,
+        ` · ${gameSummary(latest)} · ${interpolate(gettext("last played %(when)s"), { when: formatDate(latest.updated_at) }, true)}`,
       ),
-      h("a", { class: "button primary", href: `/play/${latest.id}/`, id: "resume-latest" }, "Resume latest game"),
+      h("a", { class: "button primary", href: `/play/${latest.id}/`, id: "resume-latest" }, gettext("Resume latest game")),
     );
   } catch (error) {
     drawFailure(box, error.detail);
@@ -109,7 +109,7 @@ async function showRecent(box) {
   try {
     const page = await games.list({ page_size: 8 });
     if (!page.results.length) {
-      redraw(box, h("p", { class: "muted" }, "Your games will be listed here."));
+      redraw(box, h("p", { class: "muted" }, gettext("Your games will be listed here.")));
       return;
     }
     redraw(
@@ -192,9 +192,9 @@ function wireNewGame(section) {
   const kind = form.elements.kind;
   const value = form.elements.value;
   const hints = {
-    seed: "e.g. 123456789 (0 up to 2^63 − 1)",
-    code: "104 characters: 52 cards such as KD7DJS… (208 for Double Scorpion)",
-    pysol_number: "e.g. 1234, as in PySolFC",
+    seed: gettext("e.g. 123456789 (0 up to 2^63 − 1)"),
+    code: gettext("104 characters: 52 cards such as KD7DJS… (208 for Double Scorpion)"),
+    pysol_number: gettext("e.g. 1234, as in PySolFC"),
   };
   const showHint = () => {
     value.placeholder = hints[kind.value];
@@ -210,13 +210,13 @@ function wireNewGame(section) {
     if (kind.value === "code") {
       const code = raw.replace(/\s+/g, "").toUpperCase();
       if (!code) {
-        error.textContent = "Enter a deal code.";
+        error.textContent = gettext("Enter a deal code.");
         return;
       }
       body = withVariant({ code });
     } else {
       if (!/^\d+$/.test(raw)) {
-        error.textContent = "Enter a whole number.";
+        error.textContent = gettext("Enter a whole number.");
         value.focus();
         return;
       }

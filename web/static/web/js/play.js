@@ -19,19 +19,20 @@
 
 import { games, serverNow } from "scorpion/api.js";
 import {
-  cardLabel,
   describeRecord,
   hasStock,
   layoutTable,
   renderTable,
   runsToCollect,
   suitName,
+  theCard,
 } from "scorpion/cards.js";
 import { follow, wakeOnReturn } from "scorpion/live.js";
 import { showWinResult } from "scorpion/win.js";
 import {
   announce,
   confirmDialog,
+  difficultyLabel,
   formatDuration,
   h,
   hideToast,
@@ -39,6 +40,7 @@ import {
   MODE_LABELS,
   redraw,
   showNoSuchGame,
+  STATUS_LABELS,
   toast,
   variantRules,
   variantTitle,
@@ -252,10 +254,10 @@ function describeMode(g) {
   const parts = [MODE_LABELS[g.mode] || g.mode];
   if (g.variant && g.variant !== "scorpion") parts.unshift(variantTitle(g.variant));
   if (g.daily_date) parts.push(g.daily_date);
-  if (g.difficulty) parts.push(g.difficulty);
-  if (isPractice(g)) parts.push("practice: does not rank");
+  if (g.difficulty) parts.push(difficultyLabel(g.difficulty));
+  if (isPractice(g)) parts.push(gettext("practice: does not rank"));
   if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
-  else if (g.seed !== null && g.seed !== undefined) parts.push(`seed ${g.seed}`);
+  else if (g.seed !== null && g.seed !== undefined) parts.push(interpolate(gettext("seed %(seed)s"), { seed: g.seed }, true));
   return parts.join(" · ");
 }
 
@@ -265,9 +267,11 @@ function describeMode(g) {
 function dailyNote() {
   if (game.mode !== "daily") return "";
   const parts = [];
-  if (isPractice(game)) parts.push("This was a practice attempt: it does not rank.");
-  else parts.push("This was your ranked attempt of the day.");
-  if (!game.code) parts.push(`The deal stays secret until ${revealDate(game.daily_date)} 00:00 UTC.`);
+  if (isPractice(game)) parts.push(gettext("This was a practice attempt: it does not rank."));
+  else parts.push(gettext("This was your ranked attempt of the day."));
+  if (!game.code) {
+    parts.push(interpolate(gettext("The deal stays secret until %(day)s 00:00 UTC."), { day: revealDate(game.daily_date) }, true));
+  }
   return h("p", { class: "daily-note" }, parts.join(" "));
 }
 
@@ -279,7 +283,7 @@ function revealDate(day) {
 }
 
 function againLabel() {
-  return game.mode === "daily" ? "Practice this deal" : "Play this deal again";
+  return game.mode === "daily" ? gettext("Practice this deal") : gettext("Play this deal again");
 }
 
 // A game left for another (restarted, or a new game of its kind started, here or on another
@@ -300,13 +304,13 @@ async function findSuccessor(left) {
   if (!next || successor.of !== left.id || game?.id !== left.id) return;
   successor.game = next;
   renderBanner();
-  announce(`${successorNote(next)} Continue it with "Continue the new game".`);
+  announce(`${successorNote(next)} ${gettext("Continue it with “Continue the new game”.")}`);
 }
 
 function successorNote(next) {
   return next.restarted_from === game.id
-    ? "This deal was restarted: the new game is in play."
-    : "A new game of this kind is in play.";
+    ? gettext("This deal was restarted: the new game is in play.")
+    : gettext("A new game of this kind is in play.");
 }
 
 function renderBanner() {
@@ -315,33 +319,39 @@ function renderBanner() {
   if (status === "won") {
     redraw(
       banner,
-      h("h2", { tabindex: "-1" }, "You won!"),
+      h("h2", { tabindex: "-1" }, gettext("You won!")),
       h(
         "p",
         {},
-        `All ${runsToCollect(game) === 8 ? "eight runs" : "four suits"} collected in ${game.moves} moves and ${formatDuration(game.elapsed_seconds)}.`,
+        interpolate(
+          runsToCollect(game) === 8
+            ? gettext("All eight runs collected in %(moves)s moves and %(time)s.")
+            : gettext("All four suits collected in %(moves)s moves and %(time)s."),
+          { moves: game.moves, time: formatDuration(game.elapsed_seconds) },
+          true,
+        ),
       ),
       dailyNote(),
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
-        h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
-        h("a", { class: "button", href: "/stats/" }, "Your statistics"),
+        h("button", { type: "button", class: "primary", onclick: newGame }, gettext("New game")),
+        h("a", { class: "button", href: `/history/${game.id}/` }, gettext("Replay this game")),
+        h("a", { class: "button", href: "/stats/" }, gettext("Your statistics")),
       ),
     );
     showWinResult(banner, game); // the win moment (win.js)
   } else if (status === "stuck") {
     redraw(
       banner,
-      h("h2", { tabindex: "-1" }, "No moves available"),
-      h("p", {}, "Undo to try another way, restart the deal, or resign."),
+      h("h2", { tabindex: "-1" }, gettext("No moves available")),
+      h("p", {}, gettext("Undo to try another way, restart the deal, or resign.")),
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: () => command({ type: "undo" }) }, "Undo"),
-        h("button", { type: "button", onclick: restart }, "Restart"),
-        h("button", { type: "button", onclick: resign }, "Resign"),
+        h("button", { type: "button", class: "primary", onclick: () => command({ type: "undo" }) }, gettext("Undo")),
+        h("button", { type: "button", onclick: restart }, gettext("Restart")),
+        h("button", { type: "button", onclick: resign }, gettext("Resign")),
       ),
     );
   } else if (status === "resigned" || status === "abandoned") {
@@ -349,18 +359,18 @@ function renderBanner() {
     const next = status === "abandoned" && successor.of === game.id ? successor.game : null;
     redraw(
       banner,
-      h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
+      h("h2", { tabindex: "-1" }, status === "resigned" ? gettext("Game over: resigned") : gettext("Game over: left for a new game")),
       next ? h("p", { class: "successor" }, successorNote(next)) : "",
       dailyNote(),
       h(
         "div",
         { class: "actions" },
         next
-          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, "Continue the new game")
+          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, gettext("Continue the new game"))
           : "",
-        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, "New game"),
+        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, gettext("New game")),
         h("button", { type: "button", onclick: restart }, againLabel()),
-        h("a", { class: "button", href: `/history/${game.id}/` }, "Replay this game"),
+        h("a", { class: "button", href: `/history/${game.id}/` }, gettext("Replay this game")),
       ),
     );
   } else {
@@ -409,7 +419,7 @@ function showRules(g) {
   const variant = g.variant || "scorpion";
   rules.textContent = variantRules(variant) || variantRules("scorpion");
   const title = document.getElementById("rules-title");
-  if (title) title.textContent = `How to play ${variantTitle(variant)}`;
+  if (title) title.textContent = interpolate(gettext("How to play %(game)s"), { game: variantTitle(variant) }, true);
 }
 
 // --- talking to the server ---
@@ -418,7 +428,7 @@ async function load({ quiet = false } = {}) {
   try {
     const fresh = await games.get(gameId);
     if (game && fresh.version > game.version && !quiet) {
-      toast("This game was played elsewhere meanwhile: showing its current position.");
+      toast(gettext("This game was played elsewhere meanwhile: showing its current position."));
     }
     if (!game || fresh.version !== game.version || fresh.status !== game.status) setGame(fresh);
     followGame();
@@ -465,8 +475,8 @@ function gone() {
   predictions = [];
   board.dataset.gone = "true";
   board.replaceChildren(
-    h("p", { class: "error", role: "alert" }, "This game no longer exists: your games were deleted. "),
-    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+    h("p", { class: "error", role: "alert" }, `${gettext("This game no longer exists: your games were deleted.")} `),
+    h("a", { class: "button primary", href: "/" }, gettext("To the lobby")),
   );
   banner.hidden = true;
   for (const control of Object.values(controls)) control.disabled = true;
@@ -482,15 +492,17 @@ function arrive(data) {
     return;
   }
   const event = setGame(data);
-  announce(`Played on another device: ${event ? describeRemote(event) : "the game changed"}.`);
+  announce(
+    interpolate(gettext("Played on another device: %(what)s."), { what: event ? describeRemote(event) : gettext("the game changed") }, true),
+  );
   board.dataset.remoteVersion = String(game.version);
 }
 
 function describeRemote(event) {
-  if (event.type === "undo") return `undone ${describeRecord(event.undone)}`;
-  if (event.type === "redo") return `redone ${describeRecord(event.redone)}`;
-  if (event.type === "resign") return "resigned";
-  if (event.type === "abandon") return "left for a new game";
+  if (event.type === "undo") return interpolate(gettext("undone %(what)s"), { what: describeRecord(event.undone) }, true);
+  if (event.type === "redo") return interpolate(gettext("redone %(what)s"), { what: describeRecord(event.redone) }, true);
+  if (event.type === "resign") return gettext("resigned");
+  if (event.type === "abandon") return gettext("left for a new game");
   return describeRecord(event);
 }
 
@@ -583,11 +595,17 @@ async function attempt(body, mayReplay, prediction = null) {
       }
       forget(prediction);
       render();
-      toast(`The game was played on another device meanwhile${why ? `: ${why}` : ""}.`);
+      toast(
+        why
+          ? interpolate(gettext("The game was played on another device meanwhile: %(why)s."), { why }, true)
+          : gettext("The game was played on another device meanwhile."),
+      );
     } else if (error.code === "illegal_move" && !mayReplay) {
       forget(prediction);
       render();
-      toast(`The game was played on another device meanwhile: ${refusalText(error)}`, { kind: "error" });
+      toast(interpolate(gettext("The game was played on another device meanwhile: %(why)s"), { why: refusalText(error) }, true), {
+        kind: "error",
+      });
     } else if (error.code === "game_finished") {
       forget(prediction);
       await load({ quiet: true });
@@ -605,56 +623,64 @@ async function attempt(body, mayReplay, prediction = null) {
 // a card that is no longer face up cannot be played, an undo or redo would now reverse or
 // replay another move than the one the player saw, and a deal needs a stock.
 function staleReason(body) {
-  if (!playable(game)) return `it is ${game.status}`;
+  if (!playable(game)) return interpolate(gettext("it is %(status)s"), { status: (STATUS_LABELS[game.status] || game.status).toLowerCase() }, true);
   if (body.type === "move") {
     const faceUp = game.columns.some((column) => column.cards.includes(body.card));
     if (faceUp) return "";
-    if (game.collected.includes(body.card[1])) return `the ${cardLabel(body.card)} has been collected`;
-    return `the ${cardLabel(body.card)} is no longer face up`;
+    if (game.collected.includes(body.card[1])) return interpolate(gettext("%(card)s has been collected"), { card: theCard(body.card) }, true);
+    return interpolate(gettext("%(card)s is no longer face up"), { card: theCard(body.card) }, true);
   }
   if (body.type === "deal") {
     if (game.stock) return "";
-    return hasStock(game) ? "the stock has already been dealt" : "this game has no stock to deal";
+    return hasStock(game) ? gettext("the stock has already been dealt") : gettext("this game has no stock to deal");
   }
   if (body.type === "resign") return "";
-  return `your ${body.type} was not applied, so as not to ${body.type} another move than the one you saw`;
+  return body.type === "undo"
+    ? gettext("your undo was not applied, so as not to undo another move than the one you saw")
+    : gettext("your redo was not applied, so as not to redo another move than the one you saw");
 }
 
 // A refused command in words, from the problem's `details` (docs/api.md, "Errors"); the
 // server's own words only for a reason this page does not know, with card codes spelt out.
 function refusalText(error) {
   const d = error.problem?.details;
-  const the = (code) => `the ${cardLabel(code)}`;
+  // The sentence with its fields: the cards named in words ("the 5 of spades"), columns as numbers.
+  const say = (text) =>
+    interpolate(
+      text,
+      { card: d.card && theCard(d.card), onto: d.onto && theCard(d.onto), column: d.column, onto_column: d.onto_column, to: d.to },
+      true,
+    );
   const words = d && {
-    not_face_up: () => (d.card ? `${the(d.card)} is not face up.` : "That card is not face up yet."),
-    collected: () => `${the(d.card)} has already been collected.`,
-    no_such_column: () => "There is no such column.",
-    already_there: () => `${the(d.card)} is already in column ${d.column}.`,
-    not_a_king: () => `Only a king can go to an empty column, not ${the(d.card)}.`,
+    not_face_up: () => (d.card ? say(gettext("%(card)s is not face up.")) : gettext("That card is not face up yet.")),
+    collected: () => say(gettext("%(card)s has already been collected.")),
+    no_such_column: () => gettext("There is no such column."),
+    already_there: () => say(gettext("%(card)s is already in column %(column)s.")),
+    not_a_king: () => say(gettext("Only a king can go to an empty column, not %(card)s.")),
     onto_not_exposed: () =>
       d.onto_state === "covered"
-        ? `${the(d.card)} can only go on ${the(d.onto)}, which is covered by other cards in column ${d.onto_column}.`
-        : `${the(d.card)} can only go on ${the(d.onto)}, which is not face up yet.`,
-    onto_own_column: () => `${the(d.card)} can only go on ${the(d.onto)}, which lies above it in its own column.`,
-    wrong_column: () => `${the(d.card)} can only go on ${the(d.onto)}, in column ${d.onto_column}.`,
-    column_not_empty: () => `A king can only go to an empty column, and column ${d.to} is not empty.`,
-    already_at_bottom: () => `${the(d.card)} already lies at the bottom of its column.`,
-    no_empty_column: () => `There is no empty column for ${the(d.card)}.`,
-    stock_empty: () => (hasStock(game) ? "The stock has already been dealt." : "This game has no stock to deal."),
+        ? say(gettext("%(card)s can only go on %(onto)s, which is covered by other cards in column %(onto_column)s."))
+        : say(gettext("%(card)s can only go on %(onto)s, which is not face up yet.")),
+    onto_own_column: () => say(gettext("%(card)s can only go on %(onto)s, which lies above it in its own column.")),
+    wrong_column: () => say(gettext("%(card)s can only go on %(onto)s, in column %(onto_column)s.")),
+    column_not_empty: () => say(gettext("A king can only go to an empty column, and column %(to)s is not empty.")),
+    already_at_bottom: () => say(gettext("%(card)s already lies at the bottom of its column.")),
+    no_empty_column: () => say(gettext("There is no empty column for %(card)s.")),
+    stock_empty: () => (hasStock(game) ? gettext("The stock has already been dealt.") : gettext("This game has no stock to deal.")),
   }[d.reason];
-  const text = words ? words() : spellCards(humanColumns(error.detail || "That did not work."));
+  const text = words ? words() : spellCards(humanColumns(error.detail || gettext("That did not work.")));
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // "frees 6C" -> "frees the 6 of clubs": card codes in server text, spelt out.
 function spellCards(text) {
-  return text.replace(/\b([A2-9TJQK])([SHDC])\b/g, (code) => `the ${cardLabel(code)}`);
+  return text.replace(/\b([A2-9TJQK])([SHDC])\b/g, (code) => theCard(code));
 }
 
 function describeEventForPlayer(body, event) {
   if (!event) return "";
-  if (body.type === "undo") return `Undone: ${describeRecord(event.undone)}`;
-  if (body.type === "redo") return `Redone: ${describeRecord(event.redone)}`;
+  if (body.type === "undo") return interpolate(gettext("Undone: %(what)s"), { what: describeRecord(event.undone) }, true);
+  if (body.type === "redo") return interpolate(gettext("Redone: %(what)s"), { what: describeRecord(event.redone) }, true);
   return describeRecord(event);
 }
 
@@ -664,8 +690,8 @@ async function mayLeaveSuccessor(mode) {
   const next = successor.of === game?.id ? successor.game : null;
   if (!next || next.mode !== mode) return true;
   return confirmDialog(
-    "The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?",
-    "Start another",
+    gettext("The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?"),
+    gettext("Start another"),
   );
 }
 
@@ -684,8 +710,8 @@ async function newGame() {
 
 async function restart() {
   // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
-  const question = "Restart this deal? This attempt ends and counts as played, not won.";
-  if (!finished(game) && game.started_at && !(await confirmDialog(question, "Restart"))) return;
+  const question = gettext("Restart this deal? This attempt ends and counts as played, not won.");
+  if (!finished(game) && game.started_at && !(await confirmDialog(question, gettext("Restart")))) return;
   if (finished(game) && !(await mayLeaveSuccessor(game.mode))) return;
   controls.restart.disabled = true;
   try {
@@ -698,7 +724,7 @@ async function restart() {
 }
 
 async function resign() {
-  if (await confirmDialog("Resign this game? It ends here and counts as a loss.", "Resign")) {
+  if (await confirmDialog(gettext("Resign this game? It ends here and counts as a loss."), gettext("Resign"))) {
     await command({ type: "resign" });
   }
 }
@@ -727,15 +753,18 @@ async function hint() {
     return;
   }
   const options = [...hints.moves.map((m) => ({ kind: "move", ...m }))];
-  if (hints.deal) options.push({ kind: "deal", reason: "deal the stock cards" });
+  if (hints.deal) options.push({ kind: "deal", reason: gettext("deal the stock cards") });
   if (!options.length) {
-    toast("No moves available.");
+    toast(gettext("No moves available."));
     return;
   }
   hintIndex = (hintIndex + 1) % options.length;
   hintShown = options[hintIndex];
   highlight(hintShown);
-  const where = options.length > 1 ? `Hint ${hintIndex + 1} of ${options.length}: ` : "Hint: ";
+  const where =
+    options.length > 1
+      ? interpolate(gettext("Hint %(n)s of %(count)s: "), { n: hintIndex + 1, count: options.length }, true)
+      : gettext("Hint: ");
   const shown = hintShown;
   hintMessage = where + hintText(shown);
   toast(hintMessage, { ms: 6000 });
@@ -778,7 +807,7 @@ async function chanceText(option) {
       return "";
     }
   }
-  if (chances.status !== "ready") return " Winning chances: still computing, ask again in a moment.";
+  if (chances.status !== "ready") return ` ${gettext("Winning chances: still computing, ask again in a moment.")}`;
   const found = chances.actions.find((action) =>
     option.kind === "deal"
       ? action.type === "deal"
@@ -794,32 +823,35 @@ async function chanceText(option) {
   // means a tap away (#chance-help, below the table).
   const help = document.getElementById("chance-help");
   if (help) help.hidden = false;
-  return ` Chance of winning after it, if every card were known: ${percent(found.chance)} (${percent(found.low)}–${percent(found.high)}, ${found.samples} deals).`;
+  const figures = { chance: percent(found.chance), low: percent(found.low), high: percent(found.high), samples: found.samples };
+  return ` ${interpolate(gettext("Chance of winning after it, if every card were known: %(chance)s (%(low)s–%(high)s, %(samples)s deals)."), figures, true)}`;
 }
 
 // "columns 1, 2 and 3": where a stock of n cards is dealt (Double Scorpion's four: 1 to 4).
 function stockColumns(count) {
   const numbers = Array.from({ length: Math.max(count, 1) }, (_, i) => String(i + 1));
   const last = numbers.pop();
-  return numbers.length ? `columns ${numbers.join(", ")} and ${last}` : `column ${last}`;
+  return numbers.length
+    ? interpolate(gettext("columns %(numbers)s and %(last)s"), { numbers: numbers.join(", "), last }, true)
+    : interpolate(gettext("column %(n)s"), { n: last }, true);
 }
 
 function hintText(option) {
-  if (option.kind === "deal") return `deal the stock onto ${stockColumns(game.stock)}.`;
+  if (option.kind === "deal") return interpolate(gettext("deal the stock onto %(columns)s."), { columns: stockColumns(game.stock) }, true);
   const column = game.columns[option.to];
   const onto = column.cards.length
-    ? `onto the ${cardLabel(column.cards[column.cards.length - 1])}`
-    : `to the empty column ${option.to + 1}`;
+    ? interpolate(gettext("onto %(card)s"), { card: theCard(column.cards[column.cards.length - 1]) }, true)
+    : interpolate(gettext("to the empty column %(n)s"), { n: option.to + 1 }, true);
   // The reason's first part often restates the move itself; the rest says why it is good.
   const why = option.details
-    ? option.details.map(hintReason).filter(Boolean).join(", and ")
+    ? option.details.map(hintReason).filter(Boolean).join(gettext(", and "))
     : (option.reason || "")
         .split("; ")
         .filter((part) => part && !/^(moves|puts) /.test(part))
         .map((part) => spellCards(humanColumns(part)))
         .join("; ");
-  const reason = why ? `: it ${why}` : "";
-  return `move the ${cardLabel(option.card)} ${onto}${reason}.`;
+  const move = interpolate(gettext("move %(card)s %(onto)s"), { card: theCard(option.card), onto }, true);
+  return why ? interpolate(gettext("%(move)s: it %(why)s."), { move, why }, true) : `${move}.`;
 }
 
 // One part of a hint's reason, from its details (columns 1 to 7); "" for a part that only
@@ -827,13 +859,13 @@ function hintText(option) {
 function hintReason(detail) {
   switch (detail.reason) {
     case "completes_run":
-      return `completes the run of ${suitName(detail.suit)}`;
+      return interpolate(gettext("completes the run of %(suit)s"), { suit: suitName(detail.suit) }, true);
     case "turns_face_up":
-      return `turns up the face-down card in column ${detail.column}`;
+      return interpolate(gettext("turns up the face-down card in column %(n)s"), { n: detail.column }, true);
     case "empties_column":
-      return `empties column ${detail.column}`;
+      return interpolate(gettext("empties column %(n)s"), { n: detail.column }, true);
     case "frees":
-      return `frees the ${cardLabel(detail.card)}, which can then move`;
+      return interpolate(gettext("frees %(card)s, which can then move"), { card: theCard(detail.card) }, true);
     default:
       return "";
   }
@@ -1094,7 +1126,7 @@ document.addEventListener("keydown", (event) => {
     hint();
   } else if (key === "d") {
     event.preventDefault();
-    if (game && !hasStock(game)) toast("This game has no stock to deal.");
+    if (game && !hasStock(game)) toast(gettext("This game has no stock to deal."));
     else if (game && playable(game)) command({ type: "deal" });
   } else if (key === "Escape") {
     hintShown = null;

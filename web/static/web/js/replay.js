@@ -80,7 +80,9 @@ async function show(version) {
   renderTable(board, state, { interactive: false });
   range.value = String(version);
   count.textContent = `${version} / ${last}`;
-  text.textContent = state.event ? `Step ${version}: ${describeEvent(state.event)}.` : "The deal.";
+  text.textContent = state.event
+    ? interpolate(gettext("Step %(n)s: %(what)s."), { n: version, what: describeEvent(state.event) }, true)
+    : gettext("The deal.");
   buttons.first.disabled = buttons.prev.disabled = version === 0;
   buttons.next.disabled = buttons.last.disabled = version === last;
   // The next page, ahead of time, when the end of this one comes near.
@@ -91,7 +93,7 @@ async function show(version) {
 function stop() {
   clearInterval(timer);
   timer = 0;
-  buttons.play.textContent = "Play";
+  buttons.play.textContent = gettext("Play");
   buttons.play.setAttribute("aria-pressed", "false");
 }
 
@@ -101,7 +103,7 @@ function play() {
     return;
   }
   if (current >= last) show(0);
-  buttons.play.textContent = "Pause";
+  buttons.play.textContent = gettext("Pause");
   buttons.play.setAttribute("aria-pressed", "true");
   timer = setInterval(() => show(wanted + 1), 700);
 }
@@ -115,10 +117,10 @@ function describeGame(g) {
 function showActions(g) {
   const items = [];
   if (g.status === "playing" || g.status === "stuck") {
-    items.push(h("a", { class: "button primary", href: `/play/${g.id}/` }, "Back to this game"));
+    items.push(h("a", { class: "button primary", href: `/play/${g.id}/` }, gettext("Back to this game")));
   }
   if (g.code) {
-    const again = h("button", { type: "button" }, "Play this deal again");
+    const again = h("button", { type: "button" }, gettext("Play this deal again"));
     again.addEventListener("click", async () => {
       try {
         const created = await games.create({ code: g.code });
@@ -131,7 +133,7 @@ function showActions(g) {
   }
   if (!items.length) return;
   actions.replaceChildren(
-    g.code ? h("p", {}, "Deal code: ", h("code", { class: "deal-code" }, g.code)) : "",
+    g.code ? h("p", {}, `${gettext("Deal code:")} `, h("code", { class: "deal-code" }, g.code)) : "",
     h("div", { class: "actions" }, ...items),
   );
   actions.hidden = false;
@@ -184,13 +186,15 @@ async function main() {
 
 const panel = document.getElementById("analysis");
 const DEAL_VERDICTS = {
-  won: "The deal could be won from the start.",
-  lost: "The deal could not be won, whatever the play.",
-  unknown: "Whether the deal could be won is unknown: the solver could not decide this deal within its budget.",
+  won: gettext("The deal could be won from the start."),
+  lost: gettext("The deal could not be won, whatever the play."),
+  unknown: gettext("Whether the deal could be won is unknown: the solver could not decide this deal within its budget."),
 };
 
 function lineCommandText(command) {
-  return command.type === "deal" ? "Deal the stock" : `${cardLabel(command.card)} to column ${command.to + 1}`;
+  return command.type === "deal"
+    ? gettext("Deal the stock")
+    : interpolate(gettext("%(card)s to column %(n)s"), { card: cardLabel(command.card), n: command.to + 1 }, true);
 }
 
 async function loadAnalysis(attempt = 0) {
@@ -199,12 +203,12 @@ async function loadAnalysis(attempt = 0) {
   try {
     body = await games.analysis(gameId);
   } catch (error) {
-    panel.replaceChildren(h("h2", {}, "Analysis"), h("p", {}, error.detail));
+    panel.replaceChildren(h("h2", {}, gettext("Analysis")), h("p", {}, error.detail));
     panel.hidden = false;
     return;
   }
   if (body.status === "pending") {
-    panel.replaceChildren(h("h2", {}, "Analysis"), h("p", {}, "The solver is on it…"));
+    panel.replaceChildren(h("h2", {}, gettext("Analysis")), h("p", {}, gettext("The solver is on it…")));
     panel.hidden = false;
     if (attempt < 30) setTimeout(() => loadAnalysis(attempt + 1), 1000 * (body.retry_after || 2));
     return;
@@ -213,26 +217,30 @@ async function loadAnalysis(attempt = 0) {
 }
 
 function renderAnalysis(analysis) {
-  const parts = [h("h2", {}, "Analysis"), h("p", {}, DEAL_VERDICTS[analysis.deal] || analysis.deal)];
+  const parts = [h("h2", {}, gettext("Analysis")), h("p", {}, DEAL_VERDICTS[analysis.deal] || analysis.deal)];
   const turn = analysis.last_winnable_version;
   if (analysis.outcome === "won") {
-    parts.push(h("p", {}, "You won it."));
+    parts.push(h("p", {}, gettext("You won it.")));
   } else if (analysis.outcome === "slipped") {
-    const jump = h("button", { type: "button", id: "analysis-turn" }, `Go to step ${turn}`);
+    const jump = h("button", { type: "button", id: "analysis-turn" }, interpolate(gettext("Go to step %(n)s"), { n: turn }, true));
     jump.addEventListener("click", async () => {
       await show(turn);
       bringTableIntoView();
     });
     parts.push(
       h("p", { id: "analysis-turning-point" },
-        `Still winnable after step ${turn}; step ${turn + 1} lost it: ${describeEvent(analysis.losing_event)}.`),
+        interpolate(
+          gettext("Still winnable after step %(n)s; step %(next)s lost it: %(what)s."),
+          { n: turn, next: turn + 1, what: describeEvent(analysis.losing_event) },
+          true,
+        )),
       h("div", { class: "actions" }, jump),
     );
   } else if (analysis.outcome === "ended_winnable") {
-    parts.push(h("p", { id: "analysis-turning-point" }, `The game ended at step ${turn} while it could still be won.`));
+    parts.push(h("p", { id: "analysis-turning-point" }, interpolate(gettext("The game ended at step %(n)s while it could still be won."), { n: turn }, true)));
   } else if (analysis.outcome === "unknown") {
     parts.push(h("p", { id: "analysis-undecided" },
-      "Where the game turned is unknown: the solver could not decide it within its budget."));
+      gettext("Where the game turned is unknown: the solver could not decide it within its budget.")));
   }
   if (analysis.line.length) parts.push(...lineViewer(analysis));
   panel.replaceChildren(...parts);
@@ -254,19 +262,27 @@ function lineViewer(analysis) {
   const from = analysis.line_version;
   let index = -1;
   const label = h("p", { id: "line-step", "aria-live": "polite" });
-  const prev = h("button", { type: "button", id: "line-prev" }, "Previous");
-  const next = h("button", { type: "button", id: "line-next", class: "primary" }, "Step through the winning line");
+  const prev = h("button", { type: "button", id: "line-prev" }, gettext("Previous"));
+  const next = h("button", { type: "button", id: "line-next", class: "primary" }, gettext("Step through the winning line"));
   async function showStep(wantedIndex) {
     stop();
     index = Math.max(-1, Math.min(steps.length - 1, wantedIndex));
     if (index < 0) {
       await show(from);
-      label.textContent = `The winning line starts at step ${from}.`;
+      label.textContent = interpolate(gettext("The winning line starts at step %(n)s."), { n: from }, true);
     } else {
       const step = steps[index];
       renderTable(board, { ...step, version: from, status: game.status }, { interactive: false });
-      label.textContent = `Winning line, ${index + 1} / ${steps.length}: ${lineCommandText(step.command)}.`;
-      text.textContent = `Not played: the solver's winning line from step ${from}, ${index + 1} / ${steps.length}.`;
+      label.textContent = interpolate(
+        gettext("Winning line, %(i)s / %(count)s: %(what)s."),
+        { i: index + 1, count: steps.length, what: lineCommandText(step.command) },
+        true,
+      );
+      text.textContent = interpolate(
+        gettext("Not played: the solver's winning line from step %(n)s, %(i)s / %(count)s."),
+        { n: from, i: index + 1, count: steps.length },
+        true,
+      );
       // The slider and the count say the game's step the line branches from, even when the
       // line was entered from another step (they said "0 / 11" beside a line from step 11).
       current = wanted = from;
@@ -279,7 +295,7 @@ function lineViewer(analysis) {
     }
     prev.disabled = index < 0;
     next.disabled = index >= steps.length - 1;
-    next.textContent = "Next";
+    next.textContent = gettext("Next");
     bringTableIntoView();
   }
   const stepper = { step: (delta) => showStep(index + delta) };
@@ -287,7 +303,13 @@ function lineViewer(analysis) {
   prev.addEventListener("click", () => showStep(index - 1));
   next.addEventListener("click", () => showStep(index + 1));
   return [
-    h("p", {}, `A winning line of ${steps.length} steps from ${from ? `step ${from}` : "the deal"}.`),
+    h(
+      "p",
+      {},
+      from
+        ? interpolate(gettext("A winning line of %(count)s steps from step %(n)s."), { count: steps.length, n: from }, true)
+        : interpolate(gettext("A winning line of %(count)s steps from the deal."), { count: steps.length }, true),
+    ),
     h("div", { class: "actions" }, prev, next),
     label,
   ];

@@ -5,7 +5,7 @@
 
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { formatDuration, h, MODE_LABELS, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, MODE_LABELS, pageLanguage, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WON = "#2e9d57";
@@ -22,25 +22,23 @@ function orDash(value) {
 
 function figureList(figures) {
   const rows = [
-    ["Played", orDash(figures.played)],
-    ["Won", orDash(figures.won)],
-    ["Resigned", orDash(figures.resigned)],
-    ["Abandoned", orDash(figures.abandoned)],
-    ["Win rate", percent(figures.win_rate)],
-    ["In play", orDash(figures.in_play)],
-    ["Current streak", orDash(figures.current_streak)],
-    ["Best streak", orDash(figures.best_streak)],
-    ["Best time", formatDuration(figures.best_time)],
-    ["Fewest moves", orDash(figures.fewest_moves)],
-    ["Average win", formatDuration(figures.average_win_time)],
-    ["Clean wins", orDash(figures.clean_wins)],
+    ["played", pgettext("games counted", "Played"), orDash(figures.played)],
+    ["won", pgettext("games counted", "Won"), orDash(figures.won)],
+    ["resigned", pgettext("games counted", "Resigned"), orDash(figures.resigned)],
+    ["abandoned", pgettext("games counted", "Abandoned"), orDash(figures.abandoned)],
+    ["win-rate", gettext("Win rate"), percent(figures.win_rate)],
+    ["in-play", pgettext("games counted", "In play"), orDash(figures.in_play)],
+    ["current-streak", gettext("Current streak"), orDash(figures.current_streak)],
+    ["best-streak", gettext("Best streak"), orDash(figures.best_streak)],
+    ["best-time", gettext("Best time"), formatDuration(figures.best_time)],
+    ["fewest-moves", gettext("Fewest moves"), orDash(figures.fewest_moves)],
+    ["average-win", gettext("Average win"), formatDuration(figures.average_win_time)],
+    ["clean-wins", gettext("Clean wins"), orDash(figures.clean_wins)],
   ];
   return h(
     "dl",
     { class: "figures" },
-    rows.map(([label, value]) =>
-      h("div", { dataset: { figure: label.toLowerCase().replace(/ /g, "-") } }, h("dt", {}, label), h("dd", {}, value)),
-    ),
+    rows.map(([key, label, value]) => h("div", { dataset: { figure: key } }, h("dt", {}, label), h("dd", {}, value))),
   );
 }
 
@@ -48,20 +46,20 @@ function figureList(figures) {
 // A table wider than a phone scrolls sideways in its box: the box is a labelled region that
 // takes the keyboard focus, so the arrow keys can scroll it (axe: scrollable-region-focusable).
 function scrollBox(label, table) {
-  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${label}: table` }, table);
+  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(name)s: table"), { name: label }, true) }, table);
 }
 
 function variantTable(variants) {
   const rows = {};
   for (const row of variants || []) rows[row.variant] = row;
-  return modeTable(rows, { heading: "Game", label: variantTitle, empty: "No figures per game yet." });
+  return modeTable(rows, { heading: gettext("Game"), label: variantTitle, empty: gettext("No figures per game yet.") });
 }
 
 // The daily and winnable games by the difficulty band of their deal (docs/difficulty.md).
 function bandTable(bands) {
   const names = ["easy", "medium", "hard"].filter((name) => bands && bands[name]);
   if (!names.some((name) => bands[name].played)) {
-    return h("p", { class: "muted" }, "No daily or winnable game played yet.");
+    return h("p", { class: "muted" }, gettext("No daily or winnable game played yet."));
   }
   return h(
     "table",
@@ -72,10 +70,10 @@ function bandTable(bands) {
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Difficulty"),
-        h("th", { scope: "col", class: "num" }, "Played"),
-        h("th", { scope: "col", class: "num" }, "Won"),
-        h("th", { scope: "col", class: "num" }, "Win rate"),
+        h("th", { scope: "col" }, gettext("Difficulty")),
+        h("th", { scope: "col", class: "num" }, pgettext("games counted", "Played")),
+        h("th", { scope: "col", class: "num" }, pgettext("games counted", "Won")),
+        h("th", { scope: "col", class: "num" }, gettext("Win rate")),
       ),
     ),
     h(
@@ -85,7 +83,7 @@ function bandTable(bands) {
         h(
           "tr",
           { dataset: { band: name } },
-          h("th", { scope: "row" }, name),
+          h("th", { scope: "row" }, difficultyLabel(name)),
           h("td", { class: "num" }, orDash(bands[name].played)),
           h("td", { class: "num" }, orDash(bands[name].won)),
           h("td", { class: "num" }, percent(bands[name].win_rate)),
@@ -95,7 +93,10 @@ function bandTable(bands) {
   );
 }
 
-function modeTable(modes, { heading = "Deal", label = (name) => MODE_LABELS[name] || name, empty = "No figures per kind of deal yet." } = {}) {
+function modeTable(
+  modes,
+  { heading = gettext("Deal"), label = (name) => MODE_LABELS[name] || name, empty = gettext("No figures per kind of deal yet.") } = {},
+) {
   const names = Object.keys(modes || {});
   if (!names.length) return h("p", { class: "muted" }, empty);
   return h(
@@ -108,11 +109,11 @@ function modeTable(modes, { heading = "Deal", label = (name) => MODE_LABELS[name
         "tr",
         {},
         h("th", { scope: "col" }, heading),
-        h("th", { scope: "col", class: "num" }, "Played"),
-        h("th", { scope: "col", class: "num" }, "Won"),
-        h("th", { scope: "col", class: "num" }, "Win rate"),
-        h("th", { scope: "col", class: "num" }, "Best time"),
-        h("th", { scope: "col", class: "num" }, "Fewest moves"),
+        h("th", { scope: "col", class: "num" }, pgettext("games counted", "Played")),
+        h("th", { scope: "col", class: "num" }, pgettext("games counted", "Won")),
+        h("th", { scope: "col", class: "num" }, gettext("Win rate")),
+        h("th", { scope: "col", class: "num" }, gettext("Best time")),
+        h("th", { scope: "col", class: "num" }, gettext("Fewest moves")),
       ),
     ),
     h(
@@ -161,7 +162,7 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 function shortDay(day) {
-  return new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" }).format(
+  return new Intl.DateTimeFormat(pageLanguage(), { month: "short", day: "numeric", timeZone: "UTC" }).format(
     new Date(`${day}T00:00:00Z`),
   );
 }
@@ -185,7 +186,7 @@ function chart(won, resigned, width) {
     counts.set(day, { won: counts.get(day)?.won || 0, resigned: (counts.get(day)?.resigned || 0) + 1 });
   }
   if (!counts.size) {
-    return h("p", { class: "muted", id: "chart-empty" }, "Win or resign a game to see your results here.");
+    return h("p", { class: "muted", id: "chart-empty" }, gettext("Win or resign a game to see your results here."));
   }
   const today = new Date().toISOString().slice(0, 10);
   const latest = [...counts.keys()].sort().at(-1);
@@ -200,9 +201,13 @@ function chart(won, resigned, width) {
   const totalWon = won.length;
   const totalResigned = resigned.length;
   const title = svg("title", { id: "chart-svg-title" });
-  title.textContent = "Results per day";
+  title.textContent = gettext("Results per day");
   const desc = svg("desc", { id: "chart-svg-desc" });
-  desc.textContent = `Games won and resigned on each of the ${DAYS} days up to ${end}: ${totalWon} won and ${totalResigned} resigned in all.`;
+  desc.textContent = interpolate(
+    gettext("Games won and resigned on each of the %(days)s days up to %(end)s: %(won)s won and %(resigned)s resigned in all."),
+    { days: DAYS, end, won: totalWon, resigned: totalResigned },
+    true,
+  );
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
@@ -224,7 +229,7 @@ function chart(won, resigned, width) {
     if (c.won) {
       const bar = svg("rect", { x, y: y(c.won), width: w, height: y(0) - y(c.won), fill: WON, rx: 2, "data-day": day });
       bar.append(svg("title"));
-      bar.firstChild.textContent = `${shortDay(day)}: ${c.won} won`;
+      bar.firstChild.textContent = interpolate(gettext("%(day)s: %(n)s won"), { day: shortDay(day), n: c.won }, true);
       root.append(bar);
     }
     if (c.resigned) {
@@ -237,7 +242,7 @@ function chart(won, resigned, width) {
         rx: 2,
       });
       bar.append(svg("title"));
-      bar.firstChild.textContent = `${shortDay(day)}: ${c.resigned} resigned`;
+      bar.firstChild.textContent = interpolate(gettext("%(day)s: %(n)s resigned"), { day: shortDay(day), n: c.resigned }, true);
       root.append(bar);
     }
     if ((DAYS - 1 - i) % every === 0) {
@@ -261,17 +266,17 @@ function chart(won, resigned, width) {
     h(
       "div",
       { class: "legend" },
-      h("span", { style: { "--c": WON } }, `Won (${totalWon})`),
-      h("span", { style: { "--c": RESIGNED } }, `Resigned (${totalResigned})`),
+      h("span", { style: { "--c": WON } }, interpolate(pgettext("games counted", "Won (%(n)s)"), { n: totalWon }, true)),
+      h("span", { style: { "--c": RESIGNED } }, interpolate(pgettext("games counted", "Resigned (%(n)s)"), { n: totalResigned }, true)),
     ),
     h(
       "details",
       {},
-      h("summary", {}, "As a table"),
+      h("summary", {}, gettext("As a table")),
       h(
         "table",
         { class: "data" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Day"), h("th", { class: "num" }, "Won"), h("th", { class: "num" }, "Resigned"))),
+        h("thead", {}, h("tr", {}, h("th", {}, gettext("Day")), h("th", { class: "num" }, pgettext("games counted", "Won")), h("th", { class: "num" }, pgettext("games counted", "Resigned")))),
         h(
           "tbody",
           {},
@@ -296,8 +301,8 @@ async function main() {
   ]);
   if (figures.status === "fulfilled") {
     redraw(figuresBox, figureList(figures.value));
-    redraw(modesBox, scrollBox("By kind of deal", modeTable(figures.value.modes)));
-    redraw(variantsBox, scrollBox("By game of the family", variantTable(figures.value.variants)));
+    redraw(modesBox, scrollBox(gettext("By kind of deal"), modeTable(figures.value.modes)));
+    redraw(variantsBox, scrollBox(gettext("By game of the family"), variantTable(figures.value.variants)));
     redraw(bandsBox, bandTable(figures.value.difficulty));
   } else {
     const error = figures.reason instanceof ApiError ? figures.reason : { detail: String(figures.reason) };

@@ -62,7 +62,7 @@ export function redraw(box, ...children) {
 // throwing the player's list (and their keyboard focus in it) away for an error.
 export function drawFailure(box, detail) {
   if (box.dataset.drawn === "true" && !box.querySelector(":scope > .error")) {
-    toast(`Could not refresh: ${detail}`, { kind: "error" });
+    toast(interpolate(gettext("Could not refresh: %(detail)s"), { detail }, true), { kind: "error" });
     return;
   }
   redraw(box, h("p", { class: "error" }, detail));
@@ -125,22 +125,28 @@ export function formatDuration(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+// The page's language (base.html's <html lang>, the account's or the browser's choice): dates
+// are written in it, whatever language the device itself is set to.
+export function pageLanguage() {
+  return document.documentElement.lang || undefined;
+}
+
 export function formatDate(iso, { time = true } = {}) {
   if (!iso) return "–";
   const date = new Date(iso);
   const options = time
     ? { dateStyle: "medium", timeStyle: "short" }
     : { dateStyle: "medium", timeZone: "UTC" };
-  return new Intl.DateTimeFormat(undefined, options).format(date);
+  return new Intl.DateTimeFormat(pageLanguage(), options).format(date);
 }
 
 export const MODE_LABELS = {
-  random: "Random deal",
-  seeded: "Chosen deal",
-  daily: "Daily challenge",
-  winnable: "Winnable deal",
+  random: gettext("Random deal"),
+  seeded: gettext("Chosen deal"),
+  daily: gettext("Daily challenge"),
+  winnable: gettext("Winnable deal"),
   // Statistics only: later attempts at a day's daily challenge (they never rank).
-  daily_practice: "Daily challenge, practice",
+  daily_practice: gettext("Daily challenge, practice"),
 };
 
 // The games of the Scorpion family, as the page embeds them (games.variants.variants_for_browser,
@@ -162,7 +168,7 @@ export function variantInfo(name) {
 
 // "1 move", "2 moves": a count with its word.
 export function movesText(n) {
-  return n === 1 ? "1 move" : `${n} moves`;
+  return interpolate(ngettext("%(n)s move", "%(n)s moves", n), { n }, true);
 }
 
 export function variantTitle(name) {
@@ -182,17 +188,30 @@ export function isPractice(game) {
 // The mode of a game as a short label, practice attempts marked as such.
 export function modeLabel(game) {
   let label = MODE_LABELS[game.mode] || game.mode;
-  if (game.variant && game.variant !== "scorpion") label = `${variantTitle(game.variant)}, ${label.toLowerCase()}`;
-  return isPractice(game) ? `${label} (practice)` : label;
+  if (game.variant && game.variant !== "scorpion") {
+    label = interpolate(gettext("%(variant)s, %(mode)s"), { variant: variantTitle(game.variant), mode: label.toLowerCase() }, true);
+  }
+  return isPractice(game) ? interpolate(gettext("%(mode)s (practice)"), { mode: label }, true) : label;
 }
 
 export const STATUS_LABELS = {
-  playing: "In play",
-  stuck: "No moves available",
-  won: "Won",
-  resigned: "Resigned",
-  abandoned: "Abandoned",
+  playing: gettext("In play"),
+  stuck: gettext("No moves available"),
+  won: gettext("Won"),
+  resigned: gettext("Resigned"),
+  abandoned: gettext("Abandoned"),
 };
+
+// A deal's difficulty band (docs/difficulty.md) in words; the API's own word otherwise.
+const DIFFICULTY_LABELS = {
+  easy: gettext("easy"),
+  medium: gettext("medium"),
+  hard: gettext("hard"),
+};
+
+export function difficultyLabel(band) {
+  return DIFFICULTY_LABELS[band] || band;
+}
 
 // Won, resigned or abandoned: the game accepts no more commands.
 export const OVER = ["won", "resigned", "abandoned"];
@@ -256,9 +275,13 @@ export function noticeOnNextPage(message) {
 }
 
 function switchedNotice(account, fromGuest) {
-  if (account.guest) return "Playing as a guest in another tab: this tab now shows the guest's games.";
-  const left = fromGuest ? " The guest's games stay with the guest." : "";
-  return `Logged in as ${account.email} in another tab: this tab now shows that account.${left}`;
+  if (account.guest) return gettext("Playing as a guest in another tab: this tab now shows the guest's games.");
+  const switched = interpolate(
+    gettext("Logged in as %(email)s in another tab: this tab now shows that account."),
+    { email: account.email },
+    true,
+  );
+  return fromGuest ? `${switched} ${gettext("The guest's games stay with the guest.")}` : switched;
 }
 
 // The header, on every page (`next`: where a signed-out page goes once signed in, from the
@@ -341,13 +364,13 @@ function followAccount(header, account) {
     if (account.guest ? shown === null : shown === account.email) return; // as drawn
     const drawnForGuest = document.querySelector("[data-guest='true']") !== null;
     if (!account.guest && !drawnForGuest) {
-      const logout = h("button", { type: "button", id: "logout", class: "link-button" }, "Log out");
+      const logout = h("button", { type: "button", id: "logout", class: "link-button" }, gettext("Log out"));
       const current = document.body.classList.contains("page-account") ? "page" : null;
-      const who = { class: "who", href: "/account/", title: `Your account: ${account.email}`, "aria-current": current };
+      const who = { class: "who", href: "/account/", title: interpolate(gettext("Your account: %(email)s"), { email: account.email }, true), "aria-current": current };
       box.classList.remove("guest");
       redraw(box, h("a", who, account.email), logout);
       wireLogout(logout);
-      announce(`Signed in as ${account.email}.`);
+      announce(interpolate(gettext("Signed in as %(email)s."), { email: account.email }, true));
       return;
     }
   } else if (account) {
@@ -369,9 +392,9 @@ export function showNoSuchGame(box) {
     h(
       "p",
       { class: "error", role: "alert" },
-      "This game is not among your games: it was deleted, or it is another account's. ",
+      `${gettext("This game is not among your games: it was deleted, or it is another account's.")} `,
     ),
-    h("a", { class: "button primary", href: "/" }, "To the lobby"),
+    h("a", { class: "button primary", href: "/" }, gettext("To the lobby")),
   );
 }
 
@@ -384,7 +407,7 @@ export function showError(container, error) {
 export function confirmDialog(question, confirmLabel) {
   return new Promise((resolve) => {
     const yes = h("button", { type: "submit", class: "danger", value: "yes" }, confirmLabel);
-    const no = h("button", { type: "submit", value: "no", autofocus: true }, "Cancel");
+    const no = h("button", { type: "submit", value: "no", autofocus: true }, gettext("Cancel"));
     const dialog = h(
       "dialog",
       { class: "confirm", "aria-labelledby": "confirm-question" },

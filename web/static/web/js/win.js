@@ -39,16 +39,25 @@ export function untilNextDaily(nextIso, now = serverNow()) {
 
 function render(result) {
   const items = [
-    h("li", {}, "Time ", h("strong", {}, formatDuration(result.time)), result.best_time ? h("span", { class: "best" }, " · new best time!") : null),
-    h("li", {}, "Moves ", h("strong", {}, String(result.moves)), result.fewest_moves ? h("span", { class: "best" }, " · fewest yet!") : null),
-    h("li", {}, "Streak ", h("strong", {}, String(result.current_streak)), result.current_streak >= result.best_streak && result.current_streak > 1 ? h("span", { class: "best" }, " · your best!") : ` (best ${result.best_streak})`),
+    h("li", {}, `${gettext("Time")} `, h("strong", {}, formatDuration(result.time)), result.best_time ? h("span", { class: "best" }, ` · ${gettext("new best time!")}`) : null),
+    h("li", {}, `${gettext("Moves")} `, h("strong", {}, String(result.moves)), result.fewest_moves ? h("span", { class: "best" }, ` · ${gettext("fewest yet!")}`) : null),
+    h(
+      "li",
+      {},
+      `${gettext("Streak")} `,
+      h("strong", {}, String(result.current_streak)),
+      result.current_streak >= result.best_streak && result.current_streak > 1
+        ? h("span", { class: "best" }, ` · ${gettext("your best!")}`)
+        : ` ${interpolate(gettext("(best %(n)s)"), { n: result.best_streak }, true)}`,
+    ),
   ];
-  if (result.first_win) items.unshift(h("li", { class: "best" }, "Your first win of this kind!"));
+  if (result.first_win) items.unshift(h("li", { class: "best" }, gettext("Your first win of this kind!")));
   if (result.daily_rank) {
-    items.push(h("li", {}, "Today's rank ", h("strong", {}, `${result.daily_rank} of ${result.daily_count}`)));
+    const rank = interpolate(gettext("%(rank)s of %(count)s"), { rank: result.daily_rank, count: result.daily_count }, true);
+    items.push(h("li", {}, `${gettext("Today's rank")} `, h("strong", {}, rank)));
   }
   const next = h("strong", { class: "next-daily" }, untilNextDaily(result.next_daily_at));
-  items.push(h("li", {}, "Next daily in ", next));
+  items.push(h("li", {}, `${gettext("Next daily in")} `, next));
   clearInterval(countdown);
   countdown = setInterval(() => {
     if (!next.isConnected) return clearInterval(countdown);
