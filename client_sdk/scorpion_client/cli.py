@@ -33,7 +33,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from scorpion_client import _sync
+from scorpion_client import _sync, cli_social
 from scorpion_client._core import DEFAULT_BASE_URL, StreamOptions
 from scorpion_client._sync import GameHandle, Scorpion
 from scorpion_client.config import StoredToken, TokenStore
@@ -83,7 +83,14 @@ class CliError(Exception):
 # The terminal client's OAuth app: a public client (no secret) that logs in by the device
 # flow. ``--client-id`` or ``$SCORPION_CLIENT_ID`` name another one.
 DEFAULT_CLIENT_ID = "scorpion-cli"
-SCOPES = ("games:play", "games:read", "stats:read", "account:read")
+SCOPES = (
+    "games:play",
+    "games:read",
+    "stats:read",
+    "account:read",
+    "social:read",
+    "social:write",
+)
 
 __all__ = ["main", "parse_move", "run"]
 
@@ -725,6 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
         )
+    cli_social.add_parsers(commands)
     return parser
 
 
@@ -774,6 +782,8 @@ def run(
         "analyse": cli.analyse,
         "analyze": cli.analyse,
         "chances": cli.chances,
+        "challenge": lambda: cli_social.challenge(cli),
+        "friends": lambda: cli_social.friends(cli),
     }
     try:
         return handlers[args.command]()
