@@ -2,7 +2,7 @@
 // among the player and their friends (GET /api/v1/daily/{date}/leaderboard/friends/).
 
 import { request } from "scorpion/api.js";
-import { friendsBoardTable } from "scorpion/social-ui.js";
+import { friendsBoardTable } from "scorpion/boards.js";
 import { h, redraw } from "scorpion/ui.js";
 
 const box = document.getElementById("friends-board");

@@ -3,7 +3,7 @@
 // friends, and the challenges made and played.
 
 import { request } from "scorpion/api.js";
-import { friendsBoardTable } from "scorpion/social-ui.js";
+import { friendsBoardTable } from "scorpion/boards.js";
 import { h, redraw, setBusy, toast, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
