@@ -8,7 +8,7 @@ import pytest
 from social.models import Block, Challenge, ChallengeAttempt, Friendship, Invite
 from tests.accounts.conftest import App, app, authorize, bearer
 from tests.api.conftest import Player
-from tests.social.conftest import finished_game, named
+from tests.social.conftest import LINE, finished_game, named
 from tests.social.test_friends import befriend
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +63,26 @@ def test_an_app_reads_friends_only_with_social_read_and_writes_with_social_write
     assert games_only.get("/api/v1/challenges/").status_code == 403
     writer = bearer(authorize(player, app, "social:write").access_token)
     assert writer.post("/api/v1/invites/", {}, format="json").status_code == 201
+
+
+def test_a_bots_game_of_a_challenge_is_on_no_board(two_players: tuple[Player, Player]) -> None:
+    from tests.accounts.conftest import register
+
+    ann, bob = two_players
+    challenge = ann.post("/api/v1/challenges/", {"game": finished_game(ann)["id"]}).json()
+    bot = register(name="Racer", kind="bot")
+    botted = bearer(authorize(bob, bot, "games:play social:read").access_token)
+    game = botted.post(f"/api/v1/challenges/{challenge['id']}/play/", {}, format="json")
+    assert game.status_code == 201, game.content
+    assert game.json()["played_by_app"]["kind"] == "bot"
+    for step in LINE:
+        assert (
+            botted.post(
+                f"/api/v1/games/{game.json()['id']}/commands/", step, format="json"
+            ).status_code
+            == 200
+        )
+    seen = botted.get(f"/api/v1/challenges/{challenge['id']}/").json()
+    assert seen["finished"] is True
+    assert [entry["is_me"] for entry in seen["board"]] == [False]  # the creator's alone
+    assert len(ann.get(f"/api/v1/challenges/{challenge['id']}/").json()["board"]) == 1
