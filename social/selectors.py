@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from accounts.names import display_name, normalised, skeleton
@@ -76,7 +76,7 @@ def player_named(*, name: str) -> User | None:
     return user
 
 
-def friendships_of(*, user_id: int) -> Any:
+def friendships_of(*, user_id: int) -> QuerySet[Friendship]:
     return Friendship.objects.filter(Q(requester_id=user_id) | Q(addressee_id=user_id))
 
 
