@@ -24,6 +24,8 @@ GAMES_READ_SCOPE = "games:read"
 GAMES_PLAY_SCOPE = "games:play"
 STATS_READ_SCOPE = "stats:read"
 ACCOUNT_READ_SCOPE = "account:read"
+SOCIAL_READ_SCOPE = "social:read"
+SOCIAL_WRITE_SCOPE = "social:write"
 
 # What the consent page, the OpenAPI schema and docs/third-party.md say each scope allows.
 API_SCOPES: dict[str, str] = {
@@ -31,6 +33,8 @@ API_SCOPES: dict[str, str] = {
     GAMES_READ_SCOPE: "See your games, their full history and your daily challenge",
     STATS_READ_SCOPE: "See your statistics and the daily leaderboards",
     ACCOUNT_READ_SCOPE: "See your account: e-mail address and the date you joined",
+    SOCIAL_READ_SCOPE: "See your friends, your challenges and their boards, and the friends' board",
+    SOCIAL_WRITE_SCOPE: "Make and close challenges, ask, accept, remove and block friends, invite",
 }
 OPENID_SCOPES: dict[str, str] = {
     "openid": "Know who you are on Scorpion (a player number, nothing else)",
@@ -46,6 +50,8 @@ GAMES_PLAY: Scopes = (GAMES_PLAY_SCOPE,)
 GAMES_READ_OR_PLAY: Scopes = (GAMES_READ_SCOPE, GAMES_PLAY_SCOPE)
 STATS_READ: Scopes = (STATS_READ_SCOPE,)
 ACCOUNT_READ: Scopes = (ACCOUNT_READ_SCOPE,)
+SOCIAL_READ: Scopes = (SOCIAL_READ_SCOPE,)
+SOCIAL_WRITE: Scopes = (SOCIAL_WRITE_SCOPE,)
 FIRST_PARTY: Scopes = ()
 
 

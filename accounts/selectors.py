@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from games.models import Game, GameEvent
+from social import selectors as social_selectors
 from stats import selectors as stats_selectors
 
 EXPORT_FORMAT = "scorpion-export/1"
@@ -121,6 +122,8 @@ def account_export(*, user: User) -> dict[str, Any]:
         },
         "stats": stats_selectors.stats_for(user=user).to_dict(),
         "games": [_game(game) for game in games],
+        # Challenges made and played, friends, requests, invites and blocks (social).
+        "social": social_selectors.social_export(user=user),
     }
 
 

@@ -16,6 +16,7 @@ from accounts.locks import account_lock
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
 from games import services as game_services
+from social import services as social_services
 from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or
@@ -91,8 +92,13 @@ _NAMES = {
     "games.Game": "games",
     "games.GameEvent": "events",
     "stats.PlayerStats": "stats",
+    "social.Challenge": "social",
+    "social.ChallengeAttempt": "social",
+    "social.Friendship": "social",
+    "social.Invite": "social",
+    "social.Block": "social",
 }
-DATA_KEYS = ("games", "events", "stats")
+DATA_KEYS = ("games", "events", "stats", "social")
 ACCOUNT_KEYS = ("account", "email_addresses", "sessions", *DATA_KEYS, "other")
 
 
@@ -105,18 +111,21 @@ def _tally(per_model: dict[str, int], keys: tuple[str, ...]) -> dict[str, int]:
 
 
 def account_data_delete(*, user: User) -> dict[str, int]:
-    """Remove the player's games (their events go with them) and statistics,
+    """Remove the player's games (their events go with them), statistics, challenges,
+    friendships and invites (social.services.player_social_delete: not their blocks),
     keeping the account. One transaction: all of it goes, or nothing. Safe to run while the
     player plays on (``account_lock``, ``games.services.owner_games_lock``): what they do
     lands before or after."""
     with transaction.atomic():
         if not account_lock(user_id=user.pk):
             return _tally({}, DATA_KEYS)  # closed meanwhile: nothing of it is left
+        # First: a challenge made from one of the games would otherwise outlive it.
+        social = social_services.player_social_delete(user_id=user.pk)
         games = game_services.owner_games_delete(user_id=user.pk)
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
         _, stats = PlayerStats.objects.filter(user=user).delete()
-    return _tally({**games, **stats}, DATA_KEYS)
+    return _tally({**social, **games, **stats}, DATA_KEYS)
 
 
 def _session_store_class() -> type:

@@ -60,6 +60,9 @@ STRICT_REQUEST_COMPONENTS = (
     "CommandRequest",
     "PatchedMeUpdateRequest",
     "PersonalTokenCreateRequest",
+    "ChallengeCreateRequest",
+    "FriendRequestRequest",
+    "BlockCreateRequest",
 )
 
 

@@ -201,6 +201,7 @@ INSTALLED_APPS = [
     "allauth.idp.oidc",
     "games",
     "stats",
+    "social",
     "staff",
     "web",
 ]
@@ -525,6 +526,9 @@ IDP_OIDC_RATE_LIMITS = {"device_code": "30/m/ip"}
 # Every API view (infrastructure.api.ApiView) refuses an app's token that lacks the scope the
 # view declares; the shared base calls the accounts' check by this path, knowing no app itself.
 API_SCOPE_CHECK = "accounts.permissions.enforce_token_scope"
+# Told of every game that ends, in the transaction that ends it (games.services.commands), by
+# dotted path so that the games import none of the layers above them.
+GAME_FINISHED_HOOKS = ["social.services.notices.game_finished"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -565,6 +569,11 @@ REST_FRAMEWORK = {
         # follow a brisk player; at the measured maxima (docs/benchmarks.md) that is 40 s of CPU a
         # minute inline, per account.
         "solver": env_rate("THROTTLE_SOLVER", "20/min"),
+        # What a player can make for others (social): challenges, friend requests (by name or
+        # by accepting an invite) and invite links, each counted per account when made.
+        "challenge": env_rate("THROTTLE_CHALLENGE", "30/day"),
+        "follow": env_rate("THROTTLE_FOLLOW", "50/day"),
+        "invite": env_rate("THROTTLE_INVITE", "10/day"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -582,6 +591,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DifficultyEnum": "games.models.DifficultyBand",
         "AppKindEnum": "accounts.models.AppKind",
+        "FriendshipStatusEnum": "social.models.FriendshipStatus",
+        # The games' own status keeps its name beside the friendships' (the SDK reads it).
+        "StatusEnum": "games.models.GameStatus",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web import views
+from web import social_views, views
 
 urlpatterns = [
     path("jsi18n/<str:language>/", views.LanguageCatalog.as_view(), name="javascript-catalog"),
@@ -10,6 +10,9 @@ urlpatterns = [
     path("history/", views.history, name="web-history"),
     path("history/<uuid:game_id>/", views.replay, name="web-replay"),
     path("account/", views.account, name="web-account"),
+    path("challenges/<uuid:challenge_id>/", social_views.challenge, name="web-challenge"),
+    path("friends/", social_views.friends, name="web-friends"),
+    path("friends/invite/<uuid:invite_id>/", social_views.invite, name="web-invite"),
     path("account/password/reset/", views.password_reset, name="web-password-reset"),
     path(
         "account/password/reset/<str:key>/",

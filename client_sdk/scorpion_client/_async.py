@@ -25,6 +25,7 @@ from scorpion_client._async_account import AsyncMeResource, AsyncStatsResource
 from scorpion_client._async_auth import AsyncAuthResource, AsyncOAuthResource
 from scorpion_client._async_daily import AsyncDailyResource
 from scorpion_client._async_games import AsyncGameHandle, AsyncGamesResource
+from scorpion_client._async_social import AsyncSocialResource
 from scorpion_client._core import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -121,6 +122,7 @@ class AsyncScorpion(BaseClient):
         self.daily = AsyncDailyResource(self)
         self.stats = AsyncStatsResource(self)
         self.me = AsyncMeResource(self)
+        self.social = AsyncSocialResource(self)
 
     def with_options(
         self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None

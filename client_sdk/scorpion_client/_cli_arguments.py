@@ -7,13 +7,21 @@ import os
 from collections.abc import Sequence
 from typing import get_args
 
+from scorpion_client import cli_social
 from scorpion_client._core import DEFAULT_BASE_URL
 from scorpion_client.models import Variant
 
 # The terminal client's OAuth app: a public client (no secret) that logs in by the device
 # flow. ``--client-id`` or ``$SCORPION_CLIENT_ID`` name another one.
 DEFAULT_CLIENT_ID = "scorpion-cli"
-SCOPES = ("games:play", "games:read", "stats:read", "account:read")
+SCOPES = (
+    "games:play",
+    "games:read",
+    "stats:read",
+    "account:read",
+    "social:read",
+    "social:write",
+)
 
 
 # The variants a new game may be in: double-scorpion-3-2 is kept for the games begun in it.
@@ -116,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--wait", type=float, default=60.0, help="seconds to wait for a worker (default 60)"
         )
+    cli_social.add_parsers(commands)
     return parser
 
 

@@ -27,6 +27,7 @@ from scorpion_client._sync_account import MeResource, StatsResource
 from scorpion_client._sync_auth import AuthResource, OAuthResource
 from scorpion_client._sync_daily import DailyResource
 from scorpion_client._sync_games import GameHandle, GamesResource
+from scorpion_client._sync_social import SocialResource
 from scorpion_client._core import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -123,6 +124,7 @@ class Scorpion(BaseClient):
         self.daily = DailyResource(self)
         self.stats = StatsResource(self)
         self.me = MeResource(self)
+        self.social = SocialResource(self)
 
     def with_options(
         self, *, timeout: Timeout | NotGiven = NOT_GIVEN, max_retries: int | None = None

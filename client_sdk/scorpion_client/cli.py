@@ -28,6 +28,7 @@ from rich.text import Text
 
 # The names marked noqa stay importable from here as they were before the terminal client was
 # split into its _cli_* modules (the app and scopes of the device log-in, the parser, ...).
+from scorpion_client import cli_social
 from scorpion_client._cli_account import AccountCommands
 from scorpion_client._cli_arguments import (  # noqa: F401
     DEFAULT_CLIENT_ID,
@@ -126,6 +127,8 @@ def run(
         "analyse": cli.analyse,
         "analyze": cli.analyse,
         "chances": cli.chances,
+        "challenge": lambda: cli_social.challenge(cli),
+        "friends": lambda: cli_social.friends(cli),
     }
     try:
         return handlers[args.command]()

@@ -523,6 +523,8 @@ class VariantsView(ApiView):
             scopes.GAMES_READ_SCOPE,
             scopes.STATS_READ_SCOPE,
             scopes.ACCOUNT_READ_SCOPE,
+            scopes.SOCIAL_READ_SCOPE,
+            scopes.SOCIAL_WRITE_SCOPE,
         )
     }
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
 from uuid import UUID
 
 from allauth.idp.oidc.models import Client
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, models, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 
 from accounts.models import AppKind
@@ -189,6 +192,8 @@ def game_execute_command(
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
                 game_analysis_enqueue_on_commit(game=game)
+                for hook in game_finished_hooks():
+                    hook(game=game)
         elif not _append(game, changes, event):
             continue  # another command got there first; nothing was written
         # Live streams get the event once it is durable (a lost publish is repaired from the
@@ -202,6 +207,15 @@ def game_execute_command(
         return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)
+
+
+@functools.cache
+def game_finished_hooks() -> tuple[Callable[..., None], ...]:
+    """The functions told of every game that ends, in the transaction that ends it
+    (``settings.GAME_FINISHED_HOOKS``, dotted paths: the layers above the games, such as the
+    challenges' notices in social, are named there so that the games import none of them)."""
+    paths: list[str] = getattr(settings, "GAME_FINISHED_HOOKS", [])
+    return tuple(import_string(path) for path in paths)
 
 
 def _append(game: Game, changes: dict[str, Any], event: GameEvent) -> bool:

@@ -185,6 +185,34 @@ def game_restart(
     )
 
 
+def game_create_shared(
+    *,
+    owner: User,
+    variant: str,
+    deal_code: str,
+    seed: int | None,
+    difficulty: str = "",
+    app: PlayingApp | None = None,
+) -> Game:
+    """A new game of a deal another player chose from a game of theirs (a challenge: social),
+    at version 0. Dealt as a seeded game, but not supplied by this player: its deal stays
+    secret from them until the game ends, as for a random deal. A game of a known deal
+    (``Game.known_deal``): it sets no records, touches no streak and feeds no calibration,
+    since the deal was chosen by a player who has seen it whole (who could open the link from
+    a second account). No PySolFC number, which every answer shows and which names the deal.
+    """
+    variant_named(variant)  # raises UnknownVariantError
+    return _create_game(
+        _Creation(owner, None, "", app),
+        mode=GameMode.SEEDED,
+        variant=variant,
+        deal_code=deal_code,
+        seed=seed,
+        difficulty=difficulty,
+        known_deal=True,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Creation:
     """Who creates a game, the Idempotency-Key (with its request's fingerprint) if any, and
@@ -233,10 +261,13 @@ def _create_game(
     restarted_from: Game | None = None,
     ranked: bool = False,
     claims: Sequence[str] = (),
+    known_deal: bool = False,
 ) -> Game:
     state = deal_state(deal_code, variant)
-    known_deal = (restarted_from is not None and restarted_from.is_finished) or _deal_seen(
-        owner=creation.owner, variant=variant, deal_code=deal_code
+    known_deal = (
+        known_deal
+        or (restarted_from is not None and restarted_from.is_finished)
+        or _deal_seen(owner=creation.owner, variant=variant, deal_code=deal_code)
     )
     fields: dict[str, Any] = {
         "owner": creation.owner,

@@ -11,6 +11,8 @@ from django.apps import apps
 from scorpion_client import cli
 
 migration = importlib.import_module("accounts.migrations.0003_terminal_app")
+# The social scopes it may also ask for (the challenge and friends commands).
+social_scopes = importlib.import_module("social.migrations.0002_terminal_app_social_scopes")
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +21,10 @@ pytestmark = pytest.mark.django_db
 def _as_migrated() -> None:
     """The database as the migrations leave it: a transactional test that ran before on the
     same pytest-xdist worker flushed every table, the migration's row included. The migration's
-    own function makes it again (a no-op when it is there: it leaves an existing app alone)."""
+    own function makes it again (a no-op when it is there: it leaves an existing app alone),
+    and the social migration's adds its scopes (a no-op when they are there)."""
     migration.create_terminal_app(apps, None)
+    social_scopes.add_scopes(apps, None)
 
 
 def test_the_migration_made_the_terminal_app_for_the_device_flow() -> None:
@@ -49,6 +53,11 @@ def test_the_migration_is_idempotent_and_reversible() -> None:
     assert Client.objects.filter(id="scorpion-cli").count() == 1
     assert Client.objects.get(id="scorpion-cli").name == "Renamed by staff"  # left alone
 
+    social_scopes.remove_scopes(apps, None)
+    assert "social:read" not in Client.objects.get(id="scorpion-cli").get_scopes()
+    social_scopes.add_scopes(apps, None)
+    social_scopes.add_scopes(apps, None)
+    assert set(Client.objects.get(id="scorpion-cli").get_scopes()) == set(cli.SCOPES)
     migration.delete_terminal_app(apps, None)
     assert not Client.objects.filter(id="scorpion-cli").exists()
     migration.create_terminal_app(apps, None)

@@ -506,7 +506,9 @@ def test_every_operation_requires_authentication(
             # (tests/api/test_variants.py); still throttled like every request.
             assert client.get(path).status_code == 200
             continue
-        url = re.sub(r"\{[^}]+\}", "0", path.replace("{game_id}", GAME_PLACEHOLDER))
+        for uuid_parameter in ("{game_id}", "{challenge_id}", "{invite_id}"):
+            path = path.replace(uuid_parameter, GAME_PLACEHOLDER)  # a uuid, as their URLs take
+        url = re.sub(r"\{[^}]+\}", "0", path)
         for headers in ({}, {"X-Session-Token": "not-a-session-token"}):
             response = client.generic(method, url, headers=headers)
             assert response.status_code == 401, (method, url, headers, response.content)

@@ -30,6 +30,9 @@ from tests.sdk.test_cli import scripted
 pytestmark = pytest.mark.django_db(transaction=True)
 
 terminal_app_migration = importlib.import_module("accounts.migrations.0003_terminal_app")
+social_scopes_migration = importlib.import_module(
+    "social.migrations.0002_terminal_app_social_scopes"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +40,7 @@ def terminal_app() -> Client:
     """The app as the migration leaves it. (A transactional test before this one flushed the
     tables, the migration's rows with them: the migration's own function puts it back.)"""
     terminal_app_migration.create_terminal_app(apps, None)
+    social_scopes_migration.add_scopes(apps, None)
     return Client.objects.get(id=cli.DEFAULT_CLIENT_ID)
 
 

@@ -62,13 +62,18 @@ def test_left_out_entries_still_exist_and_say_why() -> None:
 
 
 def test_every_sdk_endpoint_is_used_by_a_method() -> None:
-    """Each declared endpoint is built by some operation of the shared request specs (or,
-    the consent page's URL, by the OAuth helpers)."""
+    """Each declared endpoint is built by some operation of the shared request specs (``Ops``,
+    and ``SocialOps`` for challenges and friends; or, the consent page's URL, by the OAuth
+    helpers)."""
     import inspect
 
-    from scorpion_client import _core, endpoints, oauth
+    from scorpion_client import _core, endpoints, oauth, social
 
-    source = inspect.getsource(_core.Ops) + inspect.getsource(oauth.authorization_url)
+    source = (
+        inspect.getsource(_core.Ops)
+        + inspect.getsource(social.SocialOps)
+        + inspect.getsource(oauth.authorization_url)
+    )
     names = [name for name, value in vars(endpoints).items() if value in ENDPOINTS]
     assert len(names) == len(ENDPOINTS)
     unused = [name for name in names if f"ep.{name}." not in source]

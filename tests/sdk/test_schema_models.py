@@ -186,6 +186,9 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         "CommandRequest",
         "PatchedMeUpdateRequest",
         "PersonalTokenCreateRequest",
+        "ChallengeCreateRequest",
+        "FriendRequestRequest",
+        "BlockCreateRequest",
     }
     enums = {
         "ModeEnum",
@@ -208,6 +211,7 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
         # PATCH /api/v1/me/'s language: one of the site's languages, or "" (BlankEnum).
         "LanguageEnum",
         "BlankEnum",
+        "FriendshipStatusEnum",
     }
     # Read by hand: a command's answer is a Game and its event; a page is a Page; deletion
     # counts are dicts; Modes is Stats.modes; Problem is read into the exceptions.
@@ -237,7 +241,20 @@ def test_every_answer_component_is_modelled(schema: dict[str, Any]) -> None:
     # Read as plain dicts: me.apps(), me.tokens(), me.create_token() and games.result() hand
     # the server's JSON over.
     not_yet = {"AuthorisedApp", "GameResult", "PersonalToken", "NewPersonalToken"}
-    assert components - covered - requests - enums - by_hand - not_yet == set()
+    # Read as plain dicts too: client.social's challenges, friends and boards.
+    social = {
+        "Block",
+        "BoardEntry",
+        "Challenge",
+        "ChallengeList",
+        "ChallengeSummary",
+        "Friends",
+        "FriendsBoard",
+        "FriendsBoardEntry",
+        "Friendship",
+        "Invite",
+    }
+    assert components - covered - requests - enums - by_hand - not_yet - social == set()
 
 
 def test_a_command_result_is_a_game_and_its_event(schema: dict[str, Any]) -> None:

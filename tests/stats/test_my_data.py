@@ -81,7 +81,7 @@ def test_export_holds_everything_stored_about_the_caller(
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith('attachment; filename="scorpion-export-')
     body = response.json()
-    assert set(body) == {"format", "exported_at", "account", "stats", "games"}
+    assert set(body) == {"format", "exported_at", "account", "stats", "games", "social"}
 
     user = user_of(player)
     account = body["account"]
@@ -146,7 +146,7 @@ def test_deleting_my_data_keeps_the_account(make_player: Callable[[], Player]) -
 
     response = player.client.delete("/api/v1/me/data/")
     assert response.status_code == 200, response.content
-    assert response.json() == {"deleted": {"games": 3, "events": events, "stats": 6}}
+    assert response.json() == {"deleted": {"games": 3, "events": events, "stats": 6, "social": 0}}
     assert rows_referring_to(user.pk, list(ids.values())) == {
         "account.EmailAddress.user": 1,
         "sessions": 1,
@@ -165,7 +165,7 @@ def test_deleting_my_data_keeps_the_account(make_player: Callable[[], Player]) -
 
 def test_deleting_no_data_answers_zeros(player: Player) -> None:
     response = player.client.delete("/api/v1/me/data/")
-    assert response.json() == {"deleted": {"games": 0, "events": 0, "stats": 0}}
+    assert response.json() == {"deleted": {"games": 0, "events": 0, "stats": 0, "social": 0}}
 
 
 # --- DELETE /api/v1/me/ ---
@@ -199,6 +199,7 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
             "games": 3,
             "events": events,
             "stats": 6,
+            "social": 0,
             "other": snapshots,
         }
     }

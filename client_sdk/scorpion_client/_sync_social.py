@@ -1,0 +1,86 @@
+"""Playing together (``client.social``): challenges on a deal you finished, friends,
+invites, blocks and the friends' daily board.
+
+This file is generated from ``_async_social.py`` by ``scripts/unasync.py``.
+"""
+
+# Generated from its _async twin by client_sdk/scripts/unasync.py: do not edit, edit that
+# one and run `make unasync` (`make test` checks that the two agree).
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scorpion_client._sync_games import GameHandle
+from scorpion_client._core import GameRef, game_id_of
+from scorpion_client.social import SocialOps, challenge_id_of
+
+if TYPE_CHECKING:
+    from scorpion_client._sync import Scorpion
+
+
+class SocialResource:
+    """Playing together (docs/api.md): challenges on a deal you finished, friends, invites,
+    blocks and the friends' daily board. Answers are the server's JSON as dicts."""
+
+    def __init__(self, client: Scorpion) -> None:
+        self._client = client
+
+    def challenges(self) -> dict[str, Any]:
+        """``{"made": [...], "played": [...]}``: your challenges, newest first."""
+        return self._client.request(SocialOps.challenges())
+
+    def challenge(self, game: GameRef) -> dict[str, Any]:
+        """A challenge on the deal of one of your finished games; its ``url`` is the link."""
+        return self._client.request(SocialOps.challenge_create(game_id_of(game)))
+
+    def get_challenge(self, challenge: str | dict[str, Any]) -> dict[str, Any]:
+        """A challenge by id or link; its ``board`` is None until your game of it is over."""
+        return self._client.request(SocialOps.challenge(challenge_id_of(challenge)))
+
+    def play_challenge(self, challenge: str | dict[str, Any]) -> GameHandle:
+        """Your game of a challenge (id or link): a new one the first time, the same after."""
+        spec = SocialOps.challenge_play(challenge_id_of(challenge))
+        return self._client.games.handle(self._client.request(spec))
+
+    def close_challenge(self, challenge: str | dict[str, Any]) -> dict[str, Any]:
+        return self._client.request(SocialOps.challenge_close(challenge_id_of(challenge)))
+
+    def friends(self) -> dict[str, Any]:
+        """Friends, requests both ways, open invites and blocks."""
+        return self._client.request(SocialOps.friends())
+
+    def follow(self, player: str) -> dict[str, Any]:
+        """Ask the player shown as ``player`` (``Ann#3f9c``; accepts if they asked first)."""
+        return self._client.request(SocialOps.friend_request(player=player))
+
+    def accept_invite(self, invite: str) -> dict[str, Any]:
+        """Accept an invite by id or link: you are friends at once."""
+        return self._client.request(SocialOps.friend_request(invite=challenge_id_of(invite)))
+
+    def accept(self, friendship_id: int) -> dict[str, Any]:
+        return self._client.request(SocialOps.friend_accept(friendship_id))
+
+    def remove(self, friendship_id: int) -> None:
+        """Refuse a request, withdraw yours, or end a friendship."""
+        self._client.request(SocialOps.friend_remove(friendship_id))
+
+    def invite(self) -> dict[str, Any]:
+        """A single-use invite link (7 days)."""
+        return self._client.request(SocialOps.invite_create())
+
+    def revoke_invite(self, invite_id: str) -> None:
+        self._client.request(SocialOps.invite_revoke(invite_id))
+
+    def block(
+        self, player: str | None = None, *, friendship: int | None = None
+    ) -> dict[str, Any]:
+        return self._client.request(SocialOps.block(player=player, friendship=friendship))
+
+    def unblock(self, block_id: int) -> None:
+        self._client.request(SocialOps.unblock(block_id))
+
+    def leaderboard(self, date: str | None = None) -> dict[str, Any]:
+        """A day's daily board among you and your friends (default today)."""
+        day = date or (self._client.daily.today()).date.isoformat()
+        return self._client.request(SocialOps.friends_leaderboard(day))

@@ -1,0 +1,1 @@
+"""The social layer's endpoints (docs/api.md, "Playing together")."""

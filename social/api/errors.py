@@ -1,0 +1,29 @@
+"""The social services' refusals as the API's problems (infrastructure.problems' catalogue)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rest_framework import exceptions
+
+from infrastructure.problems import PROBLEMS
+from social.services import SocialError, SocialLimitError
+
+
+class SocialProblem(exceptions.APIException):
+    def __init__(self, error: SocialError) -> None:
+        self.problem_code = error.code
+        self.status_code = PROBLEMS[error.code][0]
+        super().__init__(str(error))
+
+
+@contextmanager
+def answered_as_problems() -> Iterator[None]:
+    """Run a service: its refusals become problems (a limit is 429 with ``Retry-After``)."""
+    try:
+        yield
+    except SocialLimitError as error:
+        raise exceptions.Throttled(wait=error.wait, detail=str(error)) from error
+    except SocialError as error:
+        raise SocialProblem(error) from error

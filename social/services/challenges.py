@@ -1,0 +1,96 @@
+"""Challenges: a player offers a deal they finished; whoever opens the link plays it afresh."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import Game
+from games.services import PlayingApp
+from social import selectors
+from social.models import Challenge, ChallengeAttempt
+from social.services.limits import (
+    ChallengeClosedError,
+    NotChallengeableError,
+    OwnChallengeError,
+    limit_take,
+    signed_up_required,
+)
+
+
+def challenge_create(*, creator: User, game_id: UUID) -> Challenge:
+    """A challenge on the deal of one of the creator's finished games whose deal it shows
+    (``Game.reveals_deal``: never a daily before its deal is revealed, today's or
+    yesterday's, since it ranks players). Counted against THROTTLE_CHALLENGE."""
+    signed_up_required(user=creator, doing="challenge a friend")
+    game = game_selectors.game_get(owner=creator, game_id=game_id)  # 404 unless theirs
+    if not game.is_finished:
+        raise NotChallengeableError("finish the game first: a challenge is made from its result")
+    if not game.reveals_deal:
+        raise NotChallengeableError(
+            "the daily challenge's deal is secret until its day and the next are over: "
+            "challenge a friend on it then"
+        )
+    limit_take(user=creator, scope="challenge", what="challenges")
+    return Challenge.objects.create(
+        creator=creator,
+        source_game=game,
+        variant=game.variant,
+        deal_code=game.deal_code,
+        seed=game.seed,
+        difficulty=game.difficulty,
+    )
+
+
+def challenge_close(*, creator: User, challenge_id: UUID) -> Challenge:
+    """Closed: nobody new may play it; the attempts begun go on and the board stays.
+    Idempotent (a closed challenge keeps its first closing time)."""
+    challenge = Challenge.objects.filter(pk=challenge_id, creator=creator).first()
+    if challenge is None:
+        raise Http404("no such challenge of yours")
+    # Compare-and-set: two closes at once keep one time.
+    Challenge.objects.filter(pk=challenge.pk, closed_at__isnull=True).update(
+        closed_at=timezone.now()
+    )
+    challenge.refresh_from_db(fields=["closed_at"])
+    return challenge
+
+
+def challenge_play(
+    *, player: User, challenge_id: UUID, app: PlayingApp | None = None
+) -> tuple[Game, bool]:
+    """The player's game of the challenge: a new one the first time (True), else the one they
+    have (False), finished or not: one attempt per player. A guest may play."""
+    challenge = selectors.challenge_get(viewer=player, challenge_id=challenge_id)  # 404s
+    if challenge.creator_id == player.pk:
+        raise OwnChallengeError("this is your own challenge: your result is already on its board")
+    existing = ChallengeAttempt.objects.filter(challenge=challenge, player=player).first()
+    if existing is not None:
+        return Game.objects.get(pk=existing.game_id), False
+    if challenge.is_closed:
+        raise ChallengeClosedError("its creator has closed this challenge")
+    try:
+        # One savepoint for the game and the attempt: two devices opening the link at once
+        # collide on attempt_one_per_player, and the loser's game goes with its savepoint.
+        with transaction.atomic():
+            game = game_services.game_create_shared(
+                owner=player,
+                variant=challenge.variant,
+                deal_code=challenge.deal_code,
+                seed=challenge.seed,
+                difficulty=challenge.difficulty,
+                app=app,
+            )
+            ChallengeAttempt.objects.create(challenge=challenge, player=player, game=game)
+    except IntegrityError:
+        attempt = ChallengeAttempt.objects.filter(challenge=challenge, player=player).first()
+        if attempt is None:
+            raise
+        return Game.objects.get(pk=attempt.game_id), False
+    return game, True
