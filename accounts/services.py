@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from accounts.locks import account_lock
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
+from achievements import services as achievements_services
 from games import services as game_services
 from stats.models import PlayerStats
 
@@ -103,6 +104,7 @@ def account_data_delete(*, user: User) -> dict[str, int]:
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
         _, stats = PlayerStats.objects.filter(user=user).delete()
+        achievements_services.achievements_delete(user=user)
     return _tally({**games, **stats}, DATA_KEYS)
 
 

@@ -201,6 +201,7 @@ INSTALLED_APPS = [
     "allauth.idp.oidc",
     "games",
     "stats",
+    "achievements",
     "staff",
     "web",
 ]

@@ -43,6 +43,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("me/tokens/", MeTokensView.as_view(), name="me-tokens"),
     path("me/tokens/<int:token_id>/", MeTokenView.as_view(), name="me-token"),
     path("", include("stats.urls")),
+    path("", include("achievements.urls")),
 ]
 
 urlpatterns = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import copy
+import datetime as dt
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
@@ -73,6 +74,7 @@ from scorpion_client.oauth import (
     TokenType,
     authorization_url,
 )
+from scorpion_client.progress import Achievements, Calendar
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Page[Any])
@@ -493,6 +495,7 @@ class AsyncGamesResource:
         pysol_number: int | None = None,
         variant: Variant | None = None,
         difficulty: Difficulty | None = None,
+        date: str | None = None,
     ) -> AsyncGameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters, 208 for Double Scorpion), a PySolFC ``pysol_number``,
@@ -501,7 +504,9 @@ class AsyncGamesResource:
         ``client.variants()``); a seed or code is read in it; the daily and winnable modes
         are Scorpion only. With ``mode="winnable"``, ``difficulty`` (``"easy"``, ``"medium"``
         or ``"hard"``) draws a deal of that band (docs/difficulty.md); none of it ready raises
-        ``ServiceUnavailable`` (``difficulty_unavailable``). Safe to retry: a create whose
+        ``ServiceUnavailable`` (``difficulty_unavailable``). With ``mode="daily"``, ``date``
+        (``YYYY-MM-DD``, up to 365 days back) plays a past day's daily late: practice, never
+        ranked (docs/api.md, "The daily calendar"). Safe to retry: a create whose
         answer was lost is re-sent with the same ``Idempotency-Key``, and the server answers
         with the game the first one made."""
         spec = Ops.games_create(
@@ -511,6 +516,7 @@ class AsyncGamesResource:
             pysol_number=pysol_number,
             variant=variant,
             difficulty=difficulty,
+            date=date,
         )
         return self.handle(await self._client.request(spec))
 
@@ -821,10 +827,17 @@ class AsyncDailyResource:
         """The caller's standing on today's challenge."""
         return await self._client.request(Ops.daily_today())
 
-    async def play(self) -> AsyncGameHandle:
+    async def play(self, date: str | None = None) -> AsyncGameHandle:
         """A new attempt at today's challenge: the first of the day ranks, any later one is
-        practice (``ranked`` says which)."""
-        return await self._client.games.create(mode="daily")
+        practice (``ranked`` says which). ``date`` (``YYYY-MM-DD``): a past day's, played
+        late (practice, never ranked)."""
+        return await self._client.games.create(mode="daily", date=date)
+
+    async def calendar(self, month: str | None = None) -> Calendar:
+        """A month (``YYYY-MM``, default this UTC month) of the caller's dailies: each day's
+        result, the streaks of days won, the month's badge. Never a deal."""
+        month = month or dt.datetime.now(dt.UTC).strftime("%Y-%m")
+        return await self._client.request(Ops.calendar(month))
 
     async def leaderboard(
         self, date: str | None = None, *, page: int | None = None, page_size: int | None = None
@@ -851,6 +864,10 @@ class AsyncStatsResource:
     async def get(self) -> Stats:
         """The caller's statistics."""
         return await self._client.request(Ops.stats())
+
+    async def achievements(self) -> Achievements:
+        """The caller's achievements (earned ones with their date and game) and badges."""
+        return await self._client.request(Ops.achievements())
 
 
 class AsyncMeResource:

@@ -15,6 +15,7 @@ import threading
 import time
 import builtins
 import copy
+import datetime as dt
 import time
 from collections.abc import Iterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
@@ -75,6 +76,7 @@ from scorpion_client.oauth import (
     TokenType,
     authorization_url,
 )
+from scorpion_client.progress import Achievements, Calendar
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Page[Any])
@@ -492,6 +494,7 @@ class GamesResource:
         pysol_number: int | None = None,
         variant: Variant | None = None,
         difficulty: Difficulty | None = None,
+        date: str | None = None,
     ) -> GameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters, 208 for Double Scorpion), a PySolFC ``pysol_number``,
@@ -500,7 +503,9 @@ class GamesResource:
         ``client.variants()``); a seed or code is read in it; the daily and winnable modes
         are Scorpion only. With ``mode="winnable"``, ``difficulty`` (``"easy"``, ``"medium"``
         or ``"hard"``) draws a deal of that band (docs/difficulty.md); none of it ready raises
-        ``ServiceUnavailable`` (``difficulty_unavailable``). Safe to retry: a create whose
+        ``ServiceUnavailable`` (``difficulty_unavailable``). With ``mode="daily"``, ``date``
+        (``YYYY-MM-DD``, up to 365 days back) plays a past day's daily late: practice, never
+        ranked (docs/api.md, "The daily calendar"). Safe to retry: a create whose
         answer was lost is re-sent with the same ``Idempotency-Key``, and the server answers
         with the game the first one made."""
         spec = Ops.games_create(
@@ -510,6 +515,7 @@ class GamesResource:
             pysol_number=pysol_number,
             variant=variant,
             difficulty=difficulty,
+            date=date,
         )
         return self.handle(self._client.request(spec))
 
@@ -820,10 +826,17 @@ class DailyResource:
         """The caller's standing on today's challenge."""
         return self._client.request(Ops.daily_today())
 
-    def play(self) -> GameHandle:
+    def play(self, date: str | None = None) -> GameHandle:
         """A new attempt at today's challenge: the first of the day ranks, any later one is
-        practice (``ranked`` says which)."""
-        return self._client.games.create(mode="daily")
+        practice (``ranked`` says which). ``date`` (``YYYY-MM-DD``): a past day's, played
+        late (practice, never ranked)."""
+        return self._client.games.create(mode="daily", date=date)
+
+    def calendar(self, month: str | None = None) -> Calendar:
+        """A month (``YYYY-MM``, default this UTC month) of the caller's dailies: each day's
+        result, the streaks of days won, the month's badge. Never a deal."""
+        month = month or dt.datetime.now(dt.UTC).strftime("%Y-%m")
+        return self._client.request(Ops.calendar(month))
 
     def leaderboard(
         self, date: str | None = None, *, page: int | None = None, page_size: int | None = None
@@ -850,6 +863,10 @@ class StatsResource:
     def get(self) -> Stats:
         """The caller's statistics."""
         return self._client.request(Ops.stats())
+
+    def achievements(self) -> Achievements:
+        """The caller's achievements (earned ones with their date and game) and badges."""
+        return self._client.request(Ops.achievements())
 
 
 class MeResource:

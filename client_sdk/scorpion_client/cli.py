@@ -2,9 +2,10 @@
 
     scorpion signup | login [--password] | logout
     scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
-                   | --resume | --game ID] [--difficulty easy|medium|hard]
+                   | --resume | --game ID
+                   | --daily-date YYYY-MM-DD] [--difficulty easy|medium|hard]
     scorpion games [--status S]
-    scorpion stats
+    scorpion stats | achievements | calendar [YYYY-MM]
 
 In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
 number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen, 1-10 in the
@@ -36,6 +37,12 @@ from rich.text import Text
 from scorpion_client import _sync
 from scorpion_client._core import DEFAULT_BASE_URL, StreamOptions
 from scorpion_client._sync import GameHandle, Scorpion
+from scorpion_client.cli_progress import (
+    achievements_table,
+    badges_line,
+    calendar_summary,
+    calendar_table,
+)
 from scorpion_client.config import StoredToken, TokenStore
 from scorpion_client.errors import (
     AuthenticationError,
@@ -435,6 +442,18 @@ class Cli:
             self.console.print("Won by difficulty: " + ", ".join(bands))
         return 0
 
+    def achievements(self) -> int:
+        answer = self.client.stats.achievements()
+        self.console.print(achievements_table(answer))
+        self.console.print(badges_line(answer))
+        return 0
+
+    def calendar(self) -> int:
+        view = self.client.daily.calendar(self.args.month)
+        self.console.print(calendar_table(view))
+        self.console.print(calendar_summary(view))
+        return 0
+
     # --- playing ---
 
     def _open_game(self) -> GameHandle:
@@ -449,6 +468,8 @@ class Cli:
             return games.create(code=args.code, variant=variant)
         if args.pysol is not None:
             return games.create(pysol_number=args.pysol, variant=variant)
+        if args.daily_date:
+            return games.create(mode="daily", date=args.daily_date, variant=variant)
         if args.winnable or args.difficulty:
             return games.create(mode="winnable", variant=variant, difficulty=args.difficulty)
         if args.daily:
@@ -677,6 +698,11 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--code", help="a deal code (104 characters)")
     choice.add_argument("--pysol", type=int, metavar="N", help="PySolFC's game number N")
     choice.add_argument("--daily", action="store_true", help="today's daily challenge")
+    choice.add_argument(
+        "--daily-date",
+        metavar="YYYY-MM-DD",
+        help="a past day's daily challenge, played late (practice: it never ranks)",
+    )
     choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
     choice.add_argument(
@@ -702,6 +728,11 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--status", choices=["playing", "stuck", "won", "resigned", "abandoned"])
     games.add_argument("--limit", type=int, default=20)
     commands.add_parser("stats", help="your statistics")
+    commands.add_parser("achievements", help="your achievements and monthly badges")
+    month = commands.add_parser(
+        "calendar", help="a month of your daily challenges: results, streak, badge"
+    )
+    month.add_argument("month", nargs="?", metavar="YYYY-MM", help="default: this month (UTC)")
     for name, aliases, help_text, last in (
         (
             "analyse",
@@ -738,7 +769,7 @@ def _read_password(prompt: str) -> str:
 
 
 # The deal choices --difficulty cannot go with (it picks a winnable deal).
-_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "resume", "game")
+_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "daily_date", "resume", "game")
 
 
 def run(
@@ -771,6 +802,8 @@ def run(
         "new": cli.play,
         "games": cli.games,
         "stats": cli.stats,
+        "achievements": cli.achievements,
+        "calendar": cli.calendar,
         "analyse": cli.analyse,
         "analyze": cli.analyse,
         "chances": cli.chances,

@@ -68,6 +68,7 @@ from games.services.commands import (
 )
 from games.services.creation import (
     RANKED_CLAIM_KEPT,
+    DailyDayNotPlayableError,
     VariantNotOfferedError,
     game_create,
     game_restart,
@@ -116,6 +117,7 @@ __all__ = [
     "ChancesAnswer",
     "ChancesUnavailableError",
     "CommandResult",
+    "DailyDayNotPlayableError",
     "DealChoice",
     "DifficultyChange",
     "DifficultyUnavailableError",
