@@ -5,7 +5,10 @@ Both go through ``achievements.rules.earned_by``, one win at a time in the order
 finished: the incremental path asks it about the win just finished, with what the player
 holds already; the rebuild replays every win. Earned once: the unique (user, code) constraint
 decides between two games finishing at once on two devices (``ignore_conflicts``: the second
-insert is a no-op), so the first to commit keeps it.
+insert is a no-op), so the first to commit keeps it. A rebuild running while the player wins
+a game may miss what that game earns (it reads the wins before the game commits, and the game
+read the rows before the rebuild replaced them): the next rebuild awards it; the command is an
+operator's, run rarely.
 """
 
 from __future__ import annotations

@@ -73,6 +73,11 @@ def test_a_revealed_past_daily_is_a_known_deal(player: Player, clock: Clock) -> 
     ensure_daily_deal(day, WON[3])
     late = player.new_game(mode="daily", date=day.isoformat())
     assert Game.objects.get(pk=late["id"]).known_deal is True
+    # Revealed to everyone, yet played blind while the game is on; shown once it ends.
+    assert (late["code"], late["seed"]) == (None, None)
+    assert player.get(f"/api/v1/games/{late['id']}/").json()["code"] is None
+    player.command(late["id"], {"type": "resign"})
+    assert player.get(f"/api/v1/games/{late['id']}/").json()["code"] == WON[3]["code"]
 
 
 @pytest.mark.parametrize(
@@ -195,3 +200,25 @@ def test_no_calendar_answer_shows_a_card(
                     assert day["game"] is None
                     assert day["time"] is None
                     assert not day["won"]
+
+
+def test_a_month_costs_the_same_queries_however_many_days_were_won(
+    player: Player, clock: Clock
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    owner = user_of(player)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert player.get("/api/v1/calendar/2026-02/").status_code == 200
+        return len(captured)
+
+    for day in range(1, 4):
+        daily_row(owner, datetime.date(2026, 2, day))
+    queries()  # the first request of the session also touches it
+    few = queries()
+    for day in range(4, 29):
+        daily_row(owner, datetime.date(2026, 2, day))
+    assert queries() == few
