@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
+from achievements import selectors as achievements_selectors
 from games.models import Game, GameEvent
 from social import selectors as social_selectors
 from stats import selectors as stats_selectors
@@ -64,8 +65,8 @@ def _game(game: Game) -> dict[str, Any]:
 
 def account_export(*, user: User) -> dict[str, Any]:
     """Everything stored about the player: the account and profile, their e-mail addresses and
-    apps, their games with every event, and their statistics. A fixed number of queries,
-    whatever the number of games."""
+    apps, their games with every event, their statistics and achievements. A fixed number of
+    queries, whatever the number of games."""
     emails = EmailAddress.objects.filter(user=user).order_by("-primary", "email")
     profile = Profile.objects.filter(user=user).first()
     games = (
@@ -121,6 +122,7 @@ def account_export(*, user: User) -> dict[str, Any]:
             ],
         },
         "stats": stats_selectors.stats_for(user=user).to_dict(),
+        "achievements": achievements_selectors.achievements_export(user=user),
         "games": [_game(game) for game in games],
         # Challenges made and played, friends, requests, invites and blocks (social).
         "social": social_selectors.social_export(user=user),

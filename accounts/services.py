@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 from accounts.locks import account_lock
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
+from achievements import services as achievements_services
 from games import services as game_services
 from social import services as social_services
 from stats.models import PlayerStats
@@ -125,6 +126,7 @@ def account_data_delete(*, user: User) -> dict[str, int]:
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
         _, stats = PlayerStats.objects.filter(user=user).delete()
+        achievements_services.achievements_delete(user=user)
     return _tally({**social, **games, **stats}, DATA_KEYS)
 
 

@@ -3,6 +3,7 @@ acted on by games.services.game_create."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from games.models import GameMode
@@ -20,3 +21,5 @@ class DealChoice:
     pysol_number: int | None = None
     variant: str = DEFAULT_VARIANT
     difficulty: str | None = None  # winnable mode only: draw from this band (None: any)
+    # Daily mode only: a past day's daily, played late (None: today's).
+    daily_date: datetime.date | None = None

@@ -88,6 +88,16 @@ PLAYED = Q(status__in=(GameStatus.WON, GameStatus.RESIGNED)) | COUNTED_ABANDON
 # played into another's ranked attempt still open after midnight.
 DAILY_REVEAL_DAYS = 2
 
+# How far back a past day's daily may still be played (docs/api.md, "The daily calendar"): late,
+# as practice that never ranks; a day whose deal is revealed already is a game of a known deal.
+DAILY_LATE_DAYS = 365
+
+
+def daily_late_playable(day: datetime.date, *, today: datetime.date) -> bool:
+    """Whether the daily of ``day`` may be played late on ``today``: a past day, not older
+    than ``DAILY_LATE_DAYS``."""
+    return today - datetime.timedelta(days=DAILY_LATE_DAYS) <= day < today
+
 
 def daily_reveal_moment(day: datetime.date) -> datetime.datetime:
     """When the deal of ``day`` stops being secret: 00:00 UTC, ``DAILY_REVEAL_DAYS`` later
@@ -255,11 +265,15 @@ class Game(models.Model):
         daily game, finished or not, until its UTC day and the day after are over
         (``daily_reveal_moment``): a finished attempt must not hand the deal to a second
         account, or to the player's own next attempt, while a ranked attempt can still be won.
+        Even then, a daily game still on keeps it: a past day's daily played late (the
+        calendar) is played blind, as any deal the player did not supply.
         Any other deal is shown once the game is over, or at once if the player supplied it.
         """
         if self.mode == GameMode.DAILY:
-            return self.daily_date is not None and timezone.now() >= daily_reveal_moment(
-                self.daily_date
+            return (
+                self.is_finished
+                and self.daily_date is not None
+                and timezone.now() >= daily_reveal_moment(self.daily_date)
             )
         return self.deal_supplied or self.is_finished
 

@@ -202,6 +202,7 @@ INSTALLED_APPS = [
     "games",
     "stats",
     "social",
+    "achievements",
     "staff",
     "web",
 ]

@@ -44,6 +44,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("me/tokens/<int:token_id>/", MeTokenView.as_view(), name="me-token"),
     path("", include("stats.urls")),
     path("", include("social.api.urls")),
+    path("", include("achievements.urls")),
 ]
 
 urlpatterns = [

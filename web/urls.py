@@ -6,6 +6,7 @@ urlpatterns = [
     path("jsi18n/<str:language>/", views.LanguageCatalog.as_view(), name="javascript-catalog"),
     path("play/<uuid:game_id>/", views.play, name="web-play"),
     path("daily/", views.daily, name="web-daily"),
+    path("daily/calendar/", views.daily_calendar, name="web-daily-calendar"),
     path("stats/", views.stats, name="web-stats"),
     path("history/", views.history, name="web-history"),
     path("history/<uuid:game_id>/", views.replay, name="web-replay"),

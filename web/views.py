@@ -41,6 +41,15 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def daily_calendar(request: HttpRequest) -> HttpResponse:
+    """A month of the player's dailies: this UTC month first (the page moves between months)."""
+    today = timezone.now().date()
+    return _page(
+        request, "web/calendar.html", page="daily", month=today.strftime("%Y-%m"), today=today
+    )
+
+
+@ensure_csrf_cookie
 def stats(request: HttpRequest) -> HttpResponse:
     return _page(request, "web/stats.html", page="stats")
 

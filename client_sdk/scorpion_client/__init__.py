@@ -97,12 +97,22 @@ from scorpion_client.oauth import (
     code_challenge,
     make_pkce,
 )
+from scorpion_client.progress import (
+    Achievement,
+    Achievements,
+    Badge,
+    Calendar,
+    CalendarDay,
+    Streaks,
+)
 
 __all__ = [
     "ENDPOINTS",
     "NOT_GIVEN",
     "PKCE",
     "AccessDenied",
+    "Achievement",
+    "Achievements",
     "Action",
     "ActionChance",
     "Analysis",
@@ -110,7 +120,10 @@ __all__ = [
     "AsyncGameHandle",
     "AsyncScorpion",
     "AuthenticationError",
+    "Badge",
     "BandResults",
+    "Calendar",
+    "CalendarDay",
     "Chances",
     "Collection",
     "Column",
@@ -174,6 +187,7 @@ __all__ = [
     "Session",
     "Stats",
     "StockEmpty",
+    "Streaks",
     "StreamOptions",
     "TokenType",
     "TransportError",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorpion_client._core import Ops, StreamOptions
 from scorpion_client.models import FeedEvent, Me, Stats
+from scorpion_client.progress import Achievements
 
 if TYPE_CHECKING:
     from scorpion_client._async import AsyncScorpion
@@ -90,3 +91,7 @@ class AsyncStatsResource:
     async def get(self) -> Stats:
         """The caller's statistics."""
         return await self._client.request(Ops.stats())
+
+    async def achievements(self) -> Achievements:
+        """The caller's achievements (earned ones with their date and game) and badges."""
+        return await self._client.request(Ops.achievements())

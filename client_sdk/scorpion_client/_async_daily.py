@@ -5,12 +5,14 @@ This module is the source of ``_sync_daily.py``, which ``scripts/unasync.py`` wr
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from scorpion_client._async_games import AsyncGameHandle
 from scorpion_client._core import Ops
 from scorpion_client.models import Daily, Leaderboard, LeaderboardEntry
+from scorpion_client.progress import Calendar
 
 if TYPE_CHECKING:
     from scorpion_client._async import AsyncScorpion
@@ -26,10 +28,17 @@ class AsyncDailyResource:
         """The caller's standing on today's challenge."""
         return await self._client.request(Ops.daily_today())
 
-    async def play(self) -> AsyncGameHandle:
+    async def play(self, date: str | None = None) -> AsyncGameHandle:
         """A new attempt at today's challenge: the first of the day ranks, any later one is
-        practice (``ranked`` says which)."""
-        return await self._client.games.create(mode="daily")
+        practice (``ranked`` says which). ``date`` (``YYYY-MM-DD``): a past day's, played
+        late (practice, never ranked)."""
+        return await self._client.games.create(mode="daily", date=date)
+
+    async def calendar(self, month: str | None = None) -> Calendar:
+        """A month (``YYYY-MM``, default this UTC month) of the caller's dailies: each day's
+        result, the streaks of days won, the month's badge. Never a deal."""
+        month = month or dt.datetime.now(dt.UTC).strftime("%Y-%m")
+        return await self._client.request(Ops.calendar(month))
 
     async def leaderboard(
         self, date: str | None = None, *, page: int | None = None, page_size: int | None = None

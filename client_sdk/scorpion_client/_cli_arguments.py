@@ -76,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--code", help="a deal code (104 characters)")
     choice.add_argument("--pysol", type=int, metavar="N", help="PySolFC's game number N")
     choice.add_argument("--daily", action="store_true", help="today's daily challenge")
+    choice.add_argument(
+        "--daily-date",
+        metavar="YYYY-MM-DD",
+        help="a past day's daily challenge, played late (practice: it never ranks)",
+    )
     choice.add_argument("--winnable", action="store_true", help="a deal proven winnable")
     choice.add_argument("--resume", action="store_true", help="your latest unfinished game")
     choice.add_argument(
@@ -101,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--status", choices=["playing", "stuck", "won", "resigned", "abandoned"])
     games.add_argument("--limit", type=int, default=20)
     commands.add_parser("stats", help="your statistics")
+    commands.add_parser("achievements", help="your achievements and monthly badges")
+    month = commands.add_parser(
+        "calendar", help="a month of your daily challenges: results, streak, badge"
+    )
+    month.add_argument("month", nargs="?", metavar="YYYY-MM", help="default: this month (UTC)")
     for name, aliases, help_text, last in (
         (
             "analyse",
@@ -129,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # The deal choices --difficulty cannot go with (it picks a winnable deal).
-_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "resume", "game")
+_OTHER_DEALS = ("random", "seed", "code", "pysol", "daily", "daily_date", "resume", "game")
 
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -54,6 +54,8 @@ class PlayCommands(CliBase):
             return games.create(code=args.code, variant=variant)
         if args.pysol is not None:
             return games.create(pysol_number=args.pysol, variant=variant)
+        if args.daily_date:
+            return games.create(mode="daily", date=args.daily_date, variant=variant)
         if args.winnable or args.difficulty:
             return games.create(mode="winnable", variant=variant, difficulty=args.difficulty)
         if args.daily:

@@ -7,6 +7,12 @@ from rich.table import Table
 
 from scorpion_client._cli_base import CliBase
 from scorpion_client._cli_texts import dash
+from scorpion_client.cli_progress import (
+    achievements_table,
+    badges_line,
+    calendar_summary,
+    calendar_table,
+)
 from scorpion_client.errors import NotFound
 from scorpion_client.render import VARIANT_TITLES, format_duration, render_analysis, render_chances
 
@@ -69,6 +75,18 @@ class ReportCommands(CliBase):
         self.console.print(f"Winning chances in game {game_id}, version {chances.version}")
         self.console.print(render_chances(chances))
         return 0 if chances.ready else 1
+
+    def achievements(self) -> int:
+        answer = self.client.stats.achievements()
+        self.console.print(achievements_table(answer))
+        self.console.print(badges_line(answer))
+        return 0
+
+    def calendar(self) -> int:
+        view = self.client.daily.calendar(self.args.month)
+        self.console.print(calendar_table(view))
+        self.console.print(calendar_summary(view))
+        return 0
 
     def stats(self) -> int:
         try:

@@ -40,6 +40,7 @@ from scorpion_client.models import (
     normalize_card,
 )
 from scorpion_client.oauth import DeviceAuthorization, OAuthToken
+from scorpion_client.progress import Achievements, Calendar
 
 T = TypeVar("T")
 
@@ -224,6 +225,7 @@ class Ops:
         pysol_number: int | None = None,
         variant: Variant | None = None,
         difficulty: Difficulty | None = None,
+        date: str | None = None,
     ) -> Spec[Game]:
         body = _drop_none(
             mode=mode,
@@ -232,6 +234,7 @@ class Ops:
             pysol_number=pysol_number,
             variant=variant,
             difficulty=difficulty,
+            date=date,
         )
         return Spec(
             ep.GAMES_CREATE.method,
@@ -421,6 +424,14 @@ class Ops:
     @staticmethod
     def stats() -> Spec[Stats]:
         return Spec(ep.STATS.method, ep.STATS.path(), _parsed(Stats.from_json))
+
+    @staticmethod
+    def achievements() -> Spec[Achievements]:
+        return Spec(ep.ACHIEVEMENTS.method, ep.ACHIEVEMENTS.path(), _parsed(Achievements.from_json))
+
+    @staticmethod
+    def calendar(month: str) -> Spec[Calendar]:
+        return Spec(ep.CALENDAR.method, ep.CALENDAR.path(month=month), _parsed(Calendar.from_json))
 
     @staticmethod
     def variants() -> Spec[list[VariantInfo]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorpion_client._core import Ops, StreamOptions
 from scorpion_client.models import FeedEvent, Me, Stats
+from scorpion_client.progress import Achievements
 
 if TYPE_CHECKING:
     from scorpion_client._sync import Scorpion
@@ -93,3 +94,7 @@ class StatsResource:
     def get(self) -> Stats:
         """The caller's statistics."""
         return self._client.request(Ops.stats())
+
+    def achievements(self) -> Achievements:
+        """The caller's achievements (earned ones with their date and game) and badges."""
+        return self._client.request(Ops.achievements())

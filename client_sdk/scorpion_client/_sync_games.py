@@ -56,6 +56,7 @@ class GamesResource:
         pysol_number: int | None = None,
         variant: Variant | None = None,
         difficulty: Difficulty | None = None,
+        date: str | None = None,
     ) -> GameHandle:
         """A new game: random (no argument, or ``mode="random"``), the deal of a ``seed``, a
         deal ``code`` (104 characters, 208 for Double Scorpion), a PySolFC ``pysol_number``,
@@ -64,7 +65,9 @@ class GamesResource:
         ``client.variants()``); a seed or code is read in it; the daily and winnable modes
         are Scorpion only. With ``mode="winnable"``, ``difficulty`` (``"easy"``, ``"medium"``
         or ``"hard"``) draws a deal of that band (docs/difficulty.md); none of it ready raises
-        ``ServiceUnavailable`` (``difficulty_unavailable``). Safe to retry: a create whose
+        ``ServiceUnavailable`` (``difficulty_unavailable``). With ``mode="daily"``, ``date``
+        (``YYYY-MM-DD``, up to 365 days back) plays a past day's daily late: practice, never
+        ranked (docs/api.md, "The daily calendar"). Safe to retry: a create whose
         answer was lost is re-sent with the same ``Idempotency-Key``, and the server answers
         with the game the first one made."""
         spec = Ops.games_create(
@@ -74,6 +77,7 @@ class GamesResource:
             pysol_number=pysol_number,
             variant=variant,
             difficulty=difficulty,
+            date=date,
         )
         return self.handle(self._client.request(spec))
 

@@ -2,9 +2,10 @@
 
     scorpion signup | login [--password] | logout
     scorpion play [--random | --seed N | --code CODE | --pysol N | --daily | --winnable
-                   | --resume | --game ID] [--difficulty easy|medium|hard]
+                   | --resume | --game ID
+                   | --daily-date YYYY-MM-DD] [--difficulty easy|medium|hard]
     scorpion games [--status S]
-    scorpion stats
+    scorpion stats | achievements | calendar [YYYY-MM]
 
 In a game, type a card to move it (``8h``; ``10h`` or ``th`` for the ten), a King and a column
 number to pick an empty column (``kh 5``; columns are numbered 1-7 on screen, 1-10 in the
@@ -124,6 +125,8 @@ def run(
         "new": cli.play,
         "games": cli.games,
         "stats": cli.stats,
+        "achievements": cli.achievements,
+        "calendar": cli.calendar,
         "analyse": cli.analyse,
         "analyze": cli.analyse,
         "chances": cli.chances,

@@ -70,6 +70,8 @@ ME_STREAM = _endpoint("GET", "/api/v1/me/stream/")
 DAILY = _endpoint("GET", "/api/v1/daily/")
 DAILY_LEADERBOARD = _endpoint("GET", "/api/v1/daily/{date}/leaderboard/")
 STATS = _endpoint("GET", "/api/v1/stats/")
+ACHIEVEMENTS = _endpoint("GET", "/api/v1/achievements/")
+CALENDAR = _endpoint("GET", "/api/v1/calendar/{month}/")
 VARIANTS = _endpoint("GET", "/api/v1/variants/")
 
 # The caller's account and data.

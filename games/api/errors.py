@@ -17,6 +17,7 @@ from games.services import (
     AnalysisUnavailableError,
     CertificationError,
     ChancesUnavailableError,
+    DailyDayNotPlayableError,
     DifficultyUnavailableError,
     IdempotencyKeyReusedError,
     SolverLimitError,
@@ -52,6 +53,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             headers=None if retry_after is None else {"Retry-After": str(retry_after)},
             **exc.extra,
         )
+    if isinstance(exc, DailyDayNotPlayableError):
+        return problem_response("validation_error", str(exc), errors={"date": [str(exc)]})
     if isinstance(exc, VariantNotOfferedError):
         return problem_response("variant_not_offered", str(exc))
     if isinstance(exc, ChancesUnavailableError):

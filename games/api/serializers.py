@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
@@ -23,9 +24,11 @@ from games.engine.errors import DealCodeError
 from games.engine.resolve import COPIES
 from games.history import Command
 from games.models import (
+    DAILY_LATE_DAYS,
     DifficultyBand,
     GameMode,
     GameStatus,
+    daily_late_playable,
 )
 from games.variants import (
     DEFAULT_VARIANT,
@@ -135,6 +138,14 @@ class GameCreateSerializer(StrictSerializer):
         "absent: any band.",
     )
 
+    date = serializers.DateField(
+        required=False,
+        help_text="Daily mode only: a past UTC day's daily challenge, played late (YYYY-MM-DD, "
+        "from 365 days back up to yesterday): practice, never ranked, and a game of a known "
+        'deal once that day\'s deal is revealed (docs/api.md, "The daily calendar"). '
+        "Absent: today's.",
+    )
+
     def is_valid(self, *, raise_exception: bool = False) -> bool:
         """Valid, and naming a variant there is (else ``unknown_variant``, raised even
         without ``raise_exception``: it is its own problem, not a field error)."""
@@ -180,6 +191,19 @@ class GameCreateSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {"mode": [gettext("a seeded game needs a seed, a code or a pysol_number")]}
             )
+        if "date" in attrs:
+            today = timezone.now().date()
+            if mode != GameMode.DAILY:
+                raise serializers.ValidationError({"date": ["only a daily game has a date"]})
+            if attrs["date"] != today and not daily_late_playable(attrs["date"], today=today):
+                raise serializers.ValidationError(
+                    {
+                        "date": [
+                            f"a past day's daily can be played from {DAILY_LATE_DAYS} days "
+                            f"back up to yesterday ({today.isoformat()} is today, UTC)"
+                        ]
+                    }
+                )
         if "difficulty" in attrs and mode != GameMode.WINNABLE:
             raise serializers.ValidationError(
                 {"difficulty": [gettext("only a winnable game has a difficulty to choose")]}
@@ -197,6 +221,7 @@ class GameCreateSerializer(StrictSerializer):
             pysol_number=data.get("pysol_number"),
             variant=data.get("variant", DEFAULT_VARIANT),
             difficulty=data.get("difficulty"),
+            daily_date=data.get("date"),
         )
 
 

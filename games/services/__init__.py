@@ -68,6 +68,7 @@ from games.services.commands import (
 )
 from games.services.creation import (
     RANKED_CLAIM_KEPT,
+    DailyDayNotPlayableError,
     VariantNotOfferedError,
     game_create,
     game_create_shared,
@@ -117,6 +118,7 @@ __all__ = [
     "ChancesAnswer",
     "ChancesUnavailableError",
     "CommandResult",
+    "DailyDayNotPlayableError",
     "DealChoice",
     "DifficultyChange",
     "DifficultyUnavailableError",

@@ -21,6 +21,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 
 from accounts.models import AppKind
+from achievements import services as achievements_services
 from games import history, selectors
 from games.broadcast import publish
 from games.history import Command, GameState
@@ -191,6 +192,7 @@ def game_execute_command(
                     continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
                 stats_services.stats_record_game_finished(game=game)
+                achievements_services.achievements_record_game_finished(game=game)
                 game_analysis_enqueue_on_commit(game=game)
                 for hook in game_finished_hooks():
                     hook(game=game)

@@ -24,12 +24,15 @@ from games.deal_choice import DealChoice
 from games.engine.deals import deal_code_for_pysol, random_seed
 from games.history import Command, GameFinishedError
 from games.models import (
+    DAILY_LATE_DAYS,
     DAILY_REVEAL_DAYS,
     FINISHED_STATUSES,
     Game,
     GameMode,
     GameStatus,
     RankedDailyClaim,
+    daily_late_playable,
+    daily_reveal_moment,
 )
 from games.services.certification import daily_deal_ensure, winnable_deal_draw
 from games.services.commands import (
@@ -76,6 +79,8 @@ def game_create(
     if choice.difficulty is not None:
         # Appended only when given, so the fingerprints of earlier keys stay the same.
         request.append({"difficulty": choice.difficulty})
+    if choice.daily_date is not None:
+        request.append({"date": choice.daily_date.isoformat()})
     fingerprint = _fingerprint(request)
     prior = _prior_creation(owner=owner, key=idempotency_key, fingerprint=fingerprint)
     if prior is not None:
@@ -109,24 +114,16 @@ def game_create(
             % {"variant": variant}
         )
     creation = _Creation(owner, idempotency_key, fingerprint, app)
+    today = timezone.now().date()
+    if choice.mode == GameMode.DAILY and choice.daily_date not in (None, today):
+        return _create_late_daily(creation, day=choice.daily_date, today=today)
     if choice.mode == GameMode.DAILY:
-        daily = daily_deal_ensure(day=timezone.now().date())
         identities = selectors.ranked_identities(owner=owner)
-        return _create_game(
-            creation,
-            mode=GameMode.DAILY,
-            deal_code=daily.deal_code,
-            seed=daily.seed,
-            daily_date=daily.date,
-            difficulty=daily.difficulty_band,
-            # The first attempt of the day ranks, every later one is practice (docs/api.md),
-            # even once the games are deleted (RankedDailyClaim). Only a hint: the unique
-            # constraints decide between racing creates (_create_game).
-            ranked=not selectors.ranked_attempt_had(
-                owner=owner, day=daily.date, identities=identities
-            ),
-            claims=identities,
-        )
+        # The first attempt of the day ranks, every later one is practice (docs/api.md), even
+        # once the games are deleted (RankedDailyClaim). Only a hint: the unique constraints
+        # decide between racing creates (_create_game).
+        ranked = not selectors.ranked_attempt_had(owner=owner, day=today, identities=identities)
+        return _create_daily(creation, day=today, ranked=ranked, claims=identities)
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
         return _create_game(
@@ -210,6 +207,40 @@ def game_create_shared(
         seed=seed,
         difficulty=difficulty,
         known_deal=True,
+    )
+
+
+class DailyDayNotPlayableError(Exception):
+    """A late daily asked for a day that cannot be played: after today, or older than
+    ``DAILY_LATE_DAYS``."""
+
+
+def _create_late_daily(
+    creation: _Creation, *, day: datetime.date | None, today: datetime.date
+) -> Game:
+    """A past day's daily, played late (docs/api.md, "The daily calendar"): practice, never
+    ranked (no claim of the day), and a game of a known deal once the day's deal is revealed
+    to everyone (``daily_reveal_moment``). Its deal is certified now if no worker did."""
+    if day is None or not daily_late_playable(day, today=today):
+        raise DailyDayNotPlayableError(
+            f"a past day's daily can be played from {DAILY_LATE_DAYS} days back up to "
+            "yesterday (UTC); today's is played without a date"
+        )
+    known = timezone.now() >= daily_reveal_moment(day)
+    return _create_daily(creation, day=day, known_deal=known)
+
+
+def _create_daily(creation: _Creation, *, day: datetime.date, **kwargs: Any) -> Game:
+    """A game of the day's daily deal (certified now if no worker did)."""
+    daily = daily_deal_ensure(day=day)
+    return _create_game(
+        creation,
+        mode=GameMode.DAILY,
+        deal_code=daily.deal_code,
+        seed=daily.seed,
+        daily_date=daily.date,
+        difficulty=daily.difficulty_band,
+        **kwargs,
     )
 
 
@@ -376,6 +407,9 @@ def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None
         owner=owner, status__in=(GameStatus.PLAYING, GameStatus.STUCK)
     ).exclude(pk=game.pk)
     same_kind = Q(mode=game.mode, variant=game.variant)
+    if game.daily_date is not None:
+        # One daily in play per day: a past day's, played late, leaves today's attempt be.
+        same_kind &= Q(daily_date=game.daily_date)
     if restarted_from is not None:
         same_kind |= Q(pk=restarted_from.pk)
     for game_id in left.filter(same_kind).order_by("pk").values_list("pk", flat=True):

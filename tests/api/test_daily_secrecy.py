@@ -168,11 +168,18 @@ def test_the_deal_is_shown_once_its_day_and_the_next_are_over(
     player.command(finished["id"], {"type": "resign"})
     unfinished = player.new_game(mode="daily")
     move_to(2, finished["id"], unfinished["id"])
-    for game_id in (finished["id"], unfinished["id"]):
-        detail = player.get(f"/api/v1/games/{game_id}/").json()
-        assert (detail["code"], detail["seed"]) == (CODE, SEED)
+    detail = player.get(f"/api/v1/games/{finished['id']}/").json()
+    assert (detail["code"], detail["seed"]) == (CODE, SEED)
+    # A game still on keeps it, as any deal the player did not supply: played blind.
+    answers = every_answer_about(player, unfinished["id"])
+    assert (answers["detail"]["code"], answers["detail"]["seed"]) == (None, None)
+    listed = {g["id"]: g for g in answers["listing"]["results"]}
+    assert (listed[unfinished["id"]]["code"], listed[finished["id"]]["code"]) == (None, CODE)
     export = {g["id"]: g for g in player.get("/api/v1/me/export/").json()["games"]}
-    assert export[unfinished["id"]]["code"] == CODE
+    assert export[unfinished["id"]]["code"] is None
+    player.command(unfinished["id"], {"type": "resign"})
+    detail = player.get(f"/api/v1/games/{unfinished['id']}/").json()
+    assert (detail["code"], detail["seed"]) == (CODE, SEED)
 
 
 def test_another_players_finished_attempt_tells_nothing(

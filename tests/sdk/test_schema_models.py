@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import pytest
 from django.core.management import call_command
-from scorpion_client import models
+from scorpion_client import models, progress
 from scorpion_client._core import Ops
 
 # The SDK's model of each component of the schema.
@@ -43,6 +43,12 @@ MODELS: dict[str, type] = {
     "ActionChance": models.ActionChance,
     "DealDifficulty": models.DealDifficulty,
     "BandResults": models.BandResults,
+    "Achievement": progress.Achievement,
+    "Achievements": progress.Achievements,
+    "Badge": progress.Badge,
+    "Calendar": progress.Calendar,
+    "CalendarDay": progress.CalendarDay,
+    "Streaks": progress.Streaks,
 }
 # Components read by a model made for a larger one.
 ALSO_READ_BY: dict[str, type] = {
@@ -87,7 +93,7 @@ def json_name(field: str) -> str:
 
 
 def model_fields(cls: type) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls, vars(models))
+    hints = typing.get_type_hints(cls, vars(inspect.getmodule(cls)))
     # A page of X (Leaderboard is a Page[LeaderboardEntry]): its results are a list of X.
     for base in getattr(cls, "__orig_bases__", ()):
         if typing.get_origin(base) is models.Page:

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.services import user_session_keys
+from achievements.models import Achievement
 from games.models import Game, GameEvent, GameSnapshot
 from tests.api.conftest import Player
 from tests.stats.conftest import CODE, LINE
@@ -81,7 +82,16 @@ def test_export_holds_everything_stored_about_the_caller(
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith('attachment; filename="scorpion-export-')
     body = response.json()
-    assert set(body) == {"format", "exported_at", "account", "stats", "games", "social"}
+    assert set(body) == {
+        "format",
+        "exported_at",
+        "account",
+        "stats",
+        "achievements",
+        "games",
+        "social",
+    }
+    assert {item["code"] for item in body["achievements"]} >= {"first_win"}
 
     user = user_of(player)
     account = body["account"]
@@ -187,6 +197,8 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
     second.credentials(HTTP_X_SESSION_TOKEN=login.json()["meta"]["session_token"])
     events = GameEvent.objects.filter(game__owner=user).count()
     snapshots = GameSnapshot.objects.filter(game__owner=user).count()  # every 32 events
+    achievements = Achievement.objects.filter(user=user).count()
+    assert achievements > 0
     assert rows_referring_to(user.pk, list(ids.values()))["sessions"] == 2
 
     response = player.client.delete("/api/v1/me/")
@@ -200,7 +212,7 @@ def test_deleting_the_account_leaves_no_row_of_it(make_player: Callable[[], Play
             "events": events,
             "stats": 6,
             "social": 0,
-            "other": snapshots,
+            "other": snapshots + achievements,
         }
     }
     assert rows_referring_to(user.pk, list(ids.values())) == {}

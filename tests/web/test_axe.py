@@ -58,7 +58,7 @@ def test_every_page_passes_axe_with_no_serious_violation(
     player.command(done["id"], {"type": "resign"})
     game = player.new_game(code=won_deal()["code"])
     page = log_in(browser, base, player, size)
-    pages = ["/", f"/play/{game['id']}/", "/daily/", "/stats/", "/history/"]
+    pages = ["/", f"/play/{game['id']}/", "/daily/", "/daily/calendar/", "/stats/", "/history/"]
     pages += [f"/history/{done['id']}/", "/account/", "/account/apps/"]
     challenge = player.post("/api/v1/challenges/", {"game": done["id"]}).json()
     pages += ["/friends/", challenge["url"], f"/play/{done['id']}/"]

@@ -48,6 +48,7 @@ PUBLIC = [
 PRIVATE = [
     "/",
     "/daily/",
+    "/daily/calendar/",
     "/stats/",
     "/history/",
     "/play/{game}/",

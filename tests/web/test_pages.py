@@ -22,7 +22,14 @@ SCRIPTS = sorted((WEB / "static").rglob("*.js"))
 STYLES = sorted((WEB / "static").rglob("*.css"))
 # Game ids nobody has, fixed: pytest-xdist's workers must collect the same test ids.
 PLAY_ID, HISTORY_ID = (uuid.uuid5(uuid.NAMESPACE_URL, page) for page in ("play", "history"))
-PAGES = ["/daily/", "/stats/", "/history/", f"/play/{PLAY_ID}/", f"/history/{HISTORY_ID}/"]
+PAGES = [
+    "/daily/",
+    "/daily/calendar/",
+    "/stats/",
+    "/history/",
+    f"/play/{PLAY_ID}/",
+    f"/history/{HISTORY_ID}/",
+]
 
 
 @pytest.fixture

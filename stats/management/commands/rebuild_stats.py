@@ -6,11 +6,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import QuerySet
 
 from stats import services
 
 
 class Command(BaseCommand):
+    """Also the base of ``rebuild_achievements``: ``rebuild`` and ``what`` say what it does."""
+
+    what = "statistics"
     help = (
         "Recompute players' statistics from their games: everyone who has games or "
         "statistics, or only the players given with --user. Safe while the site runs."
@@ -35,5 +39,8 @@ class Command(BaseCommand):
                 if not matched.exists():
                     raise CommandError(f"no user with the e-mail {email!r}")
                 users = users | matched
-        count = services.stats_rebuild(users=users)
-        self.stdout.write(self.style.SUCCESS(f"Rebuilt the statistics of {count} player(s)."))
+        count = self.rebuild(users)
+        self.stdout.write(self.style.SUCCESS(f"Rebuilt the {self.what} of {count} player(s)."))
+
+    def rebuild(self, users: QuerySet[User] | None) -> int:
+        return services.stats_rebuild(users=users)

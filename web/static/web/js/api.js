@@ -301,10 +301,14 @@ export const daily = {
   today: () => json("GET", "/api/v1/daily/"),
   leaderboard: (date, params) =>
     json("GET", `/api/v1/daily/${encodeURIComponent(date)}/leaderboard/${query(params)}`),
+  // A month (YYYY-MM) of the caller's dailies: results, streaks, the month's badge.
+  calendar: (month) => json("GET", `/api/v1/calendar/${encodeURIComponent(month)}/`),
 };
 
 export const stats = {
   get: () => json("GET", "/api/v1/stats/"),
+  // Every achievement (earned ones with their date and game) and the monthly badges.
+  achievements: () => json("GET", "/api/v1/achievements/"),
 };
 
 // Only a path of this site may be followed after logging in (no open redirect). The value is

@@ -3,6 +3,7 @@
 // server counts (won + resigned + abandoned after a move) and the win rate is won / played, so
 // the page can never show more wins than games; games in play count once they end or are left.
 
+import { achievementList, badgeLine } from "scorpion/achievements.js";
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
 import { difficultyLabel, formatDuration, h, MODE_LABELS, pageLanguage, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
@@ -295,10 +296,17 @@ async function main() {
   const modesBox = document.getElementById("modes");
   const variantsBox = document.getElementById("variants");
   const bandsBox = document.getElementById("bands");
-  const [figures, finished] = await Promise.allSettled([
+  const achievementsBox = document.getElementById("achievements");
+  const [figures, finished, achievements] = await Promise.allSettled([
     stats.get(),
     Promise.all([allGames("won"), allGames("resigned")]),
+    stats.achievements(),
   ]);
+  if (achievements.status === "fulfilled") {
+    redraw(achievementsBox, achievementList(achievements.value), badgeLine(achievements.value));
+  } else {
+    redraw(achievementsBox, h("p", { class: "error" }, achievements.reason.detail || String(achievements.reason)));
+  }
   if (figures.status === "fulfilled") {
     redraw(figuresBox, figureList(figures.value));
     redraw(modesBox, scrollBox(gettext("By kind of deal"), modeTable(figures.value.modes)));

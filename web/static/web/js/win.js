@@ -1,8 +1,10 @@
 // The win moment: a short celebration, then what the win meant (GET /api/v1/games/{id}/result/):
 // the time and moves, new personal bests, the streak, the daily rank, and when the next daily
-// challenge opens. Added to the play page's "You won!" banner by play.js.
+// challenge opens, and the achievements the game earned (GET /api/v1/achievements/). Added to
+// the play page's "You won!" banner by play.js.
 
 import { games, serverNow } from "scorpion/api.js";
+import { earnedBy } from "scorpion/achievements.js";
 import { announce, formatDuration, h } from "scorpion/ui.js";
 
 const results = new Map(); // game id -> the server's answer (a promise), asked once per page
@@ -72,12 +74,17 @@ export function showWinResult(banner, game) {
     celebrated.add(game.id);
     celebrate();
   }
-  if (!results.has(game.id)) results.set(game.id, games.result(game.id));
+  if (!results.has(game.id)) {
+    // Awarded in the transaction of the winning command: there by the time the banner asks.
+    const earned = earnedBy(game.id).catch(() => []);
+    results.set(game.id, Promise.all([games.result(game.id), earned]));
+  }
   results.get(game.id).then(
-    (result) => {
+    ([result, achievements]) => {
       if (!banner.classList.contains("won") || banner.querySelector(".win-result")) return;
       const actions = banner.querySelector(".actions");
       const figures = render(result);
+      figures.querySelector("ul").prepend(...achievements);
       banner.insertBefore(figures, actions);
       // The banner is no live region (its heading is said by play.js): the figures are said
       // through the page's announcer, once a game, however often the banner is drawn again.
