@@ -113,25 +113,33 @@ def _measure() -> ReplicaStatus:
 
 def replica_status(*, fresh: bool = False) -> ReplicaStatus:
     """The replica's state as this process last measured it, measured again when older than
-    ``REPLICA_CHECK_SECONDS`` (or ``fresh``): one short query, not one per read."""
+    ``REPLICA_CHECK_SECONDS`` (or ``fresh``): one short query, not one per read. One thread
+    measures at a time; the others go on with the last state meanwhile (a replica that does
+    not answer would otherwise hold them all for its connect timeout)."""
     global _status, _checked_at
     if not replica_configured():
         return ReplicaStatus(configured=False, usable=False)
-    with _lock:
-        now = time.monotonic()
-        if fresh or _status is None or now - _checked_at >= settings.REPLICA_CHECK_SECONDS:
-            _status = _measure()
-            _checked_at = time.monotonic()
-        return _status
+    status = _status
+    due = time.monotonic() - _checked_at >= settings.REPLICA_CHECK_SECONDS
+    if status is not None and not (fresh or due):
+        return status
+    if not _lock.acquire(blocking=status is None):
+        assert status is not None
+        return status
+    try:
+        measured = _measure()
+        _status, _checked_at = measured, time.monotonic()
+        return measured
+    finally:
+        _lock.release()
 
 
 def mark_replica_down(error: BaseException) -> None:
     """A read on the replica failed: leave it until the next check finds it well again."""
     global _status, _checked_at
     connections[REPLICA].close()
-    with _lock:
-        _status = ReplicaStatus(configured=True, usable=False, error=error.__class__.__name__)
-        _checked_at = time.monotonic()
+    _status = ReplicaStatus(configured=True, usable=False, error=error.__class__.__name__)
+    _checked_at = time.monotonic()
 
 
 # --- Where this request reads from ------------------------------------------------------------
