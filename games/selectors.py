@@ -11,7 +11,7 @@ from uuid import UUID
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Count, ForeignKey, Q, QuerySet
 from django.http import Http404
 from django.utils.crypto import salted_hmac
@@ -37,6 +37,7 @@ from games.models import (
     WinnableDeal,
 )
 from games.variants import deal_state
+from infrastructure.db_routing import read_alias
 
 
 def game_get(*, owner: User, game_id: UUID) -> Game:
@@ -73,16 +74,19 @@ def _game_row(*, game_id: UUID, owner_id: int) -> Game | None:
     frequent read of the service (every command and every read of a game), on PostgreSQL;
     other databases use the ORM."""
     statement, names, converters = _game_select()
-    with connection.cursor() as cursor:
+    # The replica inside a view whose reads may lag (infrastructure/db_routing.py), as the
+    # ORM's reads there; else the primary.
+    database = connections[read_alias()]
+    with database.cursor() as cursor:
         cursor.execute(statement, [game_id, owner_id])
         row = cursor.fetchone()
     if row is None:
         return None
     values = [
-        value if convert is None or value is None else convert(value, None, connection)
+        value if convert is None or value is None else convert(value, None, database)
         for value, convert in zip(row, converters, strict=True)
     ]
-    return Game.from_db(connection.alias, list(names), values)
+    return Game.from_db(database.alias, list(names), values)
 
 
 def game_list(
@@ -122,11 +126,21 @@ def game_events_page(*, game: Game, after: int, limit: int) -> list[GameEvent]:
     return list(game.events.filter(seq__gt=after).order_by("seq")[:limit])
 
 
-def game_events_all(*, game: Game) -> Iterator[GameEvent]:
-    """Every event up to the game's version when it was read, streamed from the database in
-    chunks (a server-side cursor on PostgreSQL): memory stays flat however long the log."""
-    events = game.events.filter(seq__lte=game.version).order_by("seq")
-    return events.iterator(chunk_size=1000)
+def game_events_all(*, game: Game, chunk: int = 1000) -> Iterator[GameEvent]:
+    """Every event up to the game's version when it was read, read from the database in
+    chunks: memory stays flat however long the log. One range read of the (game, seq) index
+    per chunk, not a server-side cursor, which a pooler in transaction mode cannot keep (its
+    next fetch could reach another server session); the log is append-only, so the chunks
+    read at different moments are still one log."""
+    after = -1  # the first event is seq 0
+    while after < game.version:
+        events = list(
+            game.events.filter(seq__gt=after, seq__lte=game.version).order_by("seq")[:chunk]
+        )
+        if not events:
+            return
+        yield from events
+        after = events[-1].seq
 
 
 def game_state(*, game: Game) -> GameState:

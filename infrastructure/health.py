@@ -11,7 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import timezone
 
-from infrastructure import liveness
+from infrastructure import db_routing, liveness
 from infrastructure.public_views import ignores_credentials
 
 
@@ -44,15 +44,21 @@ def _check_redis() -> dict[str, object]:
 
 @ignores_credentials  # answered before every other middleware, the same to anyone
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers; Redis being down degrades but does not fail the check,
-    because play goes on without it (the web process must stay in the load balancer)."""
+    """200 when the database answers; Redis being down, or the read replica lagging or down,
+    degrades but does not fail the check, because play goes on without them (the web process
+    must stay in the load balancer)."""
     database = _check_database()
     redis_status = _check_redis()
+    # A replica that lags or is down degrades but does not fail the check either: its reads
+    # go to the primary meanwhile. Measured now, not this process's cached view.
+    replica = db_routing.replica_status(fresh=True)
     healthy = bool(database["ok"])
+    all_ok = redis_status["ok"] and (replica.usable or not replica.configured)
     body = {
-        "status": "ok" if healthy and redis_status["ok"] else ("degraded" if healthy else "down"),
+        "status": "ok" if healthy and all_ok else ("degraded" if healthy else "down"),
         "database": database,
         "redis": redis_status,
+        "replica": replica.as_dict(),
         # Informative only: a stopped worker must not take the web process out of rotation.
         "background": liveness.read(redis_url=settings.REDIS_URL, now=timezone.now()).as_dict(),
     }

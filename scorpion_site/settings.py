@@ -19,6 +19,7 @@ from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
 from infrastructure import queues
+from scorpion_site.databases import databases
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -68,6 +69,7 @@ SECRET_FILE_VARIABLES = (
     "SECRET_KEY",
     "DAILY_DEAL_SECRET",
     "DATABASE_URL",
+    "DATABASE_REPLICA_URL",
     "REDIS_URL",
     "EMAIL_URL",
     "OIDC_PRIVATE_KEY",
@@ -229,6 +231,8 @@ MIDDLEWARE = [
     # A guest's session signs up, or logs in elsewhere, as if signed out (accounts/middleware.py).
     "accounts.middleware.GuestAuthMiddleware",
     "accounts.ratelimits.RateLimitResponseMiddleware",
+    # After a write, its player reads from the primary for a while (read-your-writes).
+    "infrastructure.db_routing.ReplicaPinMiddleware",
 ]
 
 ROOT_URLCONF = "scorpion_site.urls"
@@ -253,49 +257,28 @@ TEMPLATES = [
 ]
 
 
-def env_database_url(default: str) -> dict[str, Any]:
-    """DATABASE_URL (or DATABASE_URL_FILE) as Django's database settings. A URL whose scheme
-    names no database (``garbage``, ``postgres//host``) stops start-up naming the variable, not
-    its value, which holds the password (django-environ would only warn, with the password, and
-    Django then fail on a missing ENGINE)."""
-    url = env_secret("DATABASE_URL")
-    if url is None:
-        url = default
-    scheme = url.split("://", 1)[0] if "://" in url else ""
-    if scheme not in environ.Env.DB_SCHEMES:
-        raise ImproperlyConfigured(
-            "DATABASE_URL is not a database URL: postgres://user:password@host:5432/name "
-            "or sqlite:////absolute/path.sqlite3"
-        )
-    try:
-        config: dict[str, Any] = environ.Env.db_url_config(url)
-    except (ImproperlyConfigured, KeyError, ValueError):  # a port that is not a number, ...
-        raise ImproperlyConfigured(
-            "DATABASE_URL could not be read: check its port and percent-encoding"
-        ) from None
-    return config
-
-
-DATABASES = {"default": env_database_url(f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# Keep connections open between requests: a move is a handful of short queries and a new
-# PostgreSQL connection per request would cost more than all of them.
-DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The embedded default serves several clients at once (threads, processes). SQLite allows
-    # one writer at a time; by default a transaction begins as a reader and, when it then
-    # writes while another writer holds the lock, fails at once with "database is locked"
-    # (waiting could deadlock). So every transaction takes the write lock as it begins
-    # (IMMEDIATE) and waits up to 20 s for it: writers queue instead of failing. WAL lets
-    # readers go on alongside the writer; synchronous=NORMAL is safe with WAL (a power cut may
-    # lose the last commits, never corrupt the file). docs/architecture.md, "SQLite".
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-        }
-    )
+# The primary (DATABASE_URL), an optional streaming replica for the reads that may lag
+# (DATABASE_REPLICA_URL; infrastructure/db_routing.py) and a pooler in front of PostgreSQL
+# (DATABASE_POOLER): scorpion_site/databases.py, docs/settings.md.
+DATABASES = databases(
+    url=env_secret("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    replica_url=env_secret("DATABASE_REPLICA_URL"),
+    pooler=os.environ.get("DATABASE_POOLER", "").strip().lower(),
+    conn_max_age=env_int("CONN_MAX_AGE", 60),
+    replica_connect_timeout=env_int("REPLICA_CONNECT_TIMEOUT", 2, minimum=1),
+)
+DATABASE_ROUTERS = ["infrastructure.db_routing.Router"]
+# The replica serves a read only when its replay lag, measured by each process at most every
+# REPLICA_CHECK_SECONDS, is at most REPLICA_MAX_LAG_SECONDS; after a write its player reads
+# from the primary for REPLICA_PIN_SECONDS, which must cover both (read-your-writes: the proof
+# is in infrastructure/db_routing.py).
+REPLICA_MAX_LAG_SECONDS = env_int("REPLICA_MAX_LAG_SECONDS", 5, minimum=1)
+REPLICA_CHECK_SECONDS = env_int("REPLICA_CHECK_SECONDS", 2, minimum=1)
+REPLICA_PIN_SECONDS = env_int(
+    "REPLICA_PIN_SECONDS",
+    REPLICA_MAX_LAG_SECONDS + REPLICA_CHECK_SECONDS + 1,
+    minimum=REPLICA_MAX_LAG_SECONDS + REPLICA_CHECK_SECONDS,
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_secret("REDIS_URL") or None

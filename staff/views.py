@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as games_selectors
 from games.models import Game
+from infrastructure.db_routing import reads_may_lag
 from staff import charts, operations, selectors
 from staff.replay import clamp_version, replay
 
@@ -55,6 +56,7 @@ def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
 
 
 @staff_member_required
+@reads_may_lag
 def dashboard(request: HttpRequest) -> HttpResponse:
     data = selectors.dashboard(now=timezone.now())
     context = {
@@ -72,6 +74,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 @staff_member_required
+@reads_may_lag
 def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
     if not request.user.has_perm("games.view_game"):
         raise PermissionDenied

@@ -27,6 +27,7 @@ from games.api.serializers import (
 from games.models import GameStatus
 from games.variants import variant_choices
 from infrastructure.api import ApiView
+from infrastructure.db_routing import reads_may_lag
 from stats import selectors
 from stats.selectors import LeaderboardEntry, seconds
 
@@ -160,6 +161,7 @@ class StatsView(ApiView):
     oauth_scopes = {"GET": scopes.STATS_READ}
 
     @extend_schema(operation_id="stats_retrieve", responses={200: StatsSerializer})
+    @reads_may_lag
     def get(self, request: Request) -> Response:
         return Response(selectors.stats_for(user=player(request)).to_dict())
 
@@ -231,6 +233,7 @@ class DailyLeaderboardView(ApiView):
             404: OpenApiResponse(description="not_found: a page past the end"),
         },
     )
+    @reads_may_lag
     def get(self, request: Request, date: str) -> Response:
         day = parse_day(date)
         query = LeaderboardQuerySerializer(data=request.query_params)
@@ -327,6 +330,7 @@ class GameResultView(ApiView):
             404: OpenApiResponse(description="not_found: no such game of the caller's"),
         },
     )
+    @reads_may_lag
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_selectors.game_get(owner=player(request), game_id=game_id)
         result = selectors.game_result(game=game)

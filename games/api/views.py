@@ -59,6 +59,7 @@ from games.presentation import (
 )
 from games.variants import variant_summaries
 from infrastructure.api import ApiView
+from infrastructure.db_routing import reads_may_lag
 
 
 def player(request: Request) -> User:
@@ -115,6 +116,7 @@ class GameListView(ApiView):
         parameters=[GameListQuerySerializer],
         responses={200: GamePageSerializer},
     )
+    @reads_may_lag
     def get(self, request: Request) -> Response:
         query = GameListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -359,6 +361,7 @@ class GameEventsView(ApiView):
             "to the following page. The whole log at once is `GET .../events/export/`."
         ),
     )
+    @reads_may_lag
     def get(self, request: Request, game_id: UUID) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -391,6 +394,7 @@ class GameEventsExportView(ApiView):
             )
         },
     )
+    @reads_may_lag
     def get(self, request: Request, game_id: UUID) -> StreamingHttpResponse:
         game = selectors.game_get(owner=player(request), game_id=game_id)
         response = StreamingHttpResponse(
@@ -430,6 +434,7 @@ class GameStatesView(ApiView):
             "the following page. Each costs the server at most 32 folds plus one per state."
         ),
     )
+    @reads_may_lag
     def get(self, request: Request, game_id: UUID) -> Response:
         query = StatesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -458,6 +463,7 @@ class GameStateView(ApiView):
     oauth_scopes = {"GET": scopes.GAMES_READ}
 
     @extend_schema(operation_id="games_state", responses={200: GameSerializer})
+    @reads_may_lag
     def get(self, request: Request, game_id: UUID, version: int) -> Response:
         game = selectors.game_get(owner=player(request), game_id=game_id)
         state = selectors.game_state_at(game=game, version=version)

@@ -98,6 +98,21 @@ def test_the_export_streams_the_whole_log(player: Player) -> None:
     assert body["events"] == paged
 
 
+def test_the_log_is_read_in_chunks_by_seq_up_to_the_version_read(player: Player) -> None:
+    """No server-side cursor (a pooler in transaction mode cannot keep one): ranges of seq,
+    each chunk after the last, and nothing written after the game was read."""
+    from games import selectors
+    from games.models import Game
+
+    game = Game.objects.get(pk=long_game(player, 10)["id"])
+    seqs = [event.seq for event in selectors.game_events_all(game=game, chunk=7)]
+    assert seqs == list(range(1, 22))
+    services.game_execute_command(
+        owner=game.owner, game_id=game.pk, command=Command("undo")
+    )  # the log grows: the game as it was read still ends at 21
+    assert [event.seq for event in selectors.game_events_all(game=game, chunk=5)][-1] == 21
+
+
 def test_the_export_of_a_new_game_is_empty(player: Player) -> None:
     game = player.new_game(code=CODE)
     response = player.get(f"/api/v1/games/{game['id']}/events/export/")

@@ -20,7 +20,6 @@ import http.client
 import os
 import pwd
 import random
-import re
 import select
 import shutil
 import socket
@@ -41,6 +40,7 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import require_service
+from tests.ops import native
 from tests.ops.compose import (
     ROOT,
     operator_shell,
@@ -202,48 +202,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with ExitStack() as stack:
         stack.callback(database.drop)
         # migrate: the compose one-shot service, on a database of its own (a real first run).
-        migrate = subprocess.run(
-            service("migrate")["command"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        assert migrate.returncode == 0, migrate.stdout + migrate.stderr
+        migrate = native.migrate(env)
         assert "Applying games." in migrate.stdout
         # The Dockerfile's build step that the proxy image takes its static files from.
         assert "python manage.py collectstatic --noinput" in (ROOT / "Dockerfile").read_text()
-        collect = subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        assert collect.returncode == 0, collect.stdout + collect.stderr
+        native.succeeds([sys.executable, "manage.py", "collectstatic", "--noinput"], env)
 
-        command = service("web")["command"]
-        assert "0.0.0.0:8000" in command
-        web_command = [part.replace("0.0.0.0:8000", "127.0.0.1:0") for part in command]
-        web = stack.enter_context(running("web", web_command, env))
-        wait_until(
-            lambda: re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", web.output),
-            60,
-            lambda: f"gunicorn never listened:\n{web.output}",
-        )
-        found = re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", web.output)
-        assert found is not None
-        web_port = int(found[1])
-        # The master listens before its workers have imported Django.
-        wait_until(
-            lambda: answers(f"http://127.0.0.1:{web_port}/healthz/"),
-            120,
-            lambda: f"gunicorn never answered:\n{web.output[-3000:]}",
-        )
+        assert "0.0.0.0:8000" in service("web")["command"]
+        web, web_port = stack.enter_context(native.web(native.web_command(), env, HOST))
 
         # stream: uvicorn, the compose command line with only its address changed.
         stream_command = [str(part) for part in service("stream")["command"]]

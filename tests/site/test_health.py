@@ -27,3 +27,13 @@ def test_unreachable_redis_makes_workers_down_but_the_web_process_stays_up() -> 
     web = Client().get("/healthz/")
     assert web.status_code == 200
     assert json.loads(web.content)["status"] == "degraded"
+
+
+def test_without_a_replica_the_health_check_says_so_and_every_read_is_the_primarys() -> None:
+    from infrastructure.db_routing import Router, read_alias
+
+    health = json.loads(Client().get("/healthz/").content)
+    assert health["replica"] == {"configured": False}
+    assert read_alias() == "default"
+    assert Router().db_for_read(object) is None  # Django's default: the one database
+    assert Router().allow_migrate("default", "games") is True

@@ -282,6 +282,82 @@ def test_a_malformed_database_url_stops_start_up_naming_the_variable(url: str) -
     assert "hunter2" not in result.stderr  # the password stays out of the logs
 
 
+def test_a_malformed_replica_url_stops_start_up_naming_the_variable() -> None:
+    result = manage(
+        "check",
+        DEBUG="true",
+        DATABASE_URL="postgres://u@db.example/x",
+        DATABASE_REPLICA_URL="postgres//u:hunter2@replica.example/x",
+    )
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DATABASE_REPLICA_URL is not a database URL" in result.stderr
+    assert "hunter2" not in result.stderr
+
+
+def test_a_replica_needs_postgresql_on_both_sides(tmp_path: Path) -> None:
+    result = manage(
+        "check",
+        DEBUG="true",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DATABASE_REPLICA_URL="postgres://u@replica.example/x",
+    )
+    assert result.returncode != 0
+    assert "DATABASE_REPLICA_URL needs PostgreSQL for both it and DATABASE_URL" in result.stderr
+
+
+def test_a_replica_is_a_second_database_that_is_never_migrated_or_created_for_tests() -> None:
+    replica = "postgres://reader@replica.example:5433/scorpion"
+    env = {"DEBUG": "true", "DATABASE_URL": "postgres://u@db.example/scorpion"}
+    env["DATABASE_REPLICA_URL"] = replica
+    shown = print_setting(
+        "(s.DATABASES['replica']['HOST'], s.DATABASES['replica']['PORT'],"
+        " s.DATABASES['replica']['TEST']['MIRROR'], s.REPLICA_PIN_SECONDS)",
+        **env,
+    )
+    assert shown.stdout.strip() == "('replica.example', 5433, 'default', 8)", shown.stderr
+    assert "replica" not in print_setting("list(s.DATABASES)", DEBUG="true").stdout
+
+
+def test_the_replica_url_may_come_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "replica_url"
+    path.write_text("postgres://reader:s3cret@replica.example/scorpion\n")
+    shown = print_setting(
+        "s.DATABASES['replica']['PASSWORD']",
+        DEBUG="true",
+        DATABASE_URL="postgres://u@db.example/scorpion",
+        DATABASE_REPLICA_URL_FILE=str(path),
+    )
+    assert shown.stdout.strip() == "s3cret", shown.stderr
+
+
+def test_a_pin_shorter_than_the_lag_it_must_cover_stops_start_up() -> None:
+    result = manage("check", DEBUG="true", REPLICA_MAX_LAG_SECONDS="5", REPLICA_PIN_SECONDS="6")
+    assert result.returncode != 0
+    assert "REPLICA_PIN_SECONDS=6 must be at least 7" in result.stderr
+
+
+def test_behind_pgbouncer_there_are_no_server_side_cursors_or_prepared_statements(
+    tmp_path: Path,
+) -> None:
+    env = {"DEBUG": "true", "DATABASE_URL": "postgres://u@pgbouncer:6432/scorpion"}
+    env["DATABASE_POOLER"] = "pgbouncer"
+    shown = print_setting(
+        "(s.DATABASES['default']['DISABLE_SERVER_SIDE_CURSORS'],"
+        " s.DATABASES['default']['OPTIONS']['prepare_threshold'])",
+        **env,
+    )
+    assert shown.stdout.strip() == "(True, None)"
+    unknown = manage("check", DEBUG="true", DATABASE_POOLER="pgpool")
+    assert "DATABASE_POOLER='pgpool' is not a pooler this service knows" in unknown.stderr
+    on_sqlite = manage(
+        "check",
+        DEBUG="true",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DATABASE_POOLER="pgbouncer",
+    )
+    assert "DATABASE_POOLER=pgbouncer needs a PostgreSQL DATABASE_URL" in on_sqlite.stderr
+
+
 def test_an_empty_allowed_hosts_with_debug_off_stops_start_up() -> None:
     for hosts in ("", " , "):
         result = manage("check", **{**PRODUCTION, "ALLOWED_HOSTS": hosts})
