@@ -27,13 +27,9 @@ from accounts.models import Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
-from games.api.serializers import (
-    StrictCharField,
-    StrictSerializer,
-    refuse_body_fields,
-)
 from infrastructure.api import ApiView
 from infrastructure.problems import problem_response
+from infrastructure.serializers import StrictCharField, StrictSerializer, refuse_body_fields
 from infrastructure.throttles import (
     AnonRateThrottle,
     GuestRateThrottle,
