@@ -514,6 +514,9 @@ IDP_OIDC_RATE_LIMITS = {"device_code": "30/m/ip"}
 # Every API view (infrastructure.api.ApiView) refuses an app's token that lacks the scope the
 # view declares; the shared base calls the accounts' check by this path, knowing no app itself.
 API_SCOPE_CHECK = "accounts.permissions.enforce_token_scope"
+# A command that finishes a game counts it in the statistics in its own transaction by calling
+# this (games.services.commands): games stands below stats and does not import it.
+GAME_FINISHED_RECORDER = "stats.services.stats_record_game_finished"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
