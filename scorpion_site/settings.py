@@ -201,6 +201,8 @@ INSTALLED_APPS = [
     "allauth.idp.oidc",
     "games",
     "stats",
+    # After allauth.idp.oidc: its admin (players/admin.py) replaces allauth's app admin.
+    "players",
     "staff",
     "web",
 ]
@@ -373,8 +375,8 @@ CELERY_BEAT_SCHEDULE = {
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
     # Expired OAuth tokens and spent codes open nothing; purge them in short batches.
     "purge-expired-tokens": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 3600.0},
-    # Guests idle for GUEST_IDLE_DAYS go, with their games (accounts/guests.py).
-    "delete-idle-guests": {"task": "accounts.tasks.delete_idle_guests", "schedule": 3600.0},
+    # Guests idle for GUEST_IDLE_DAYS go, with their games (players/guests.py).
+    "delete-idle-guests": {"task": "players.tasks.delete_idle_guests", "schedule": 3600.0},
     # Hints are counted in Redis after a game's first and written to the games in batches.
     "flush-hint-counts": {"task": "games.tasks.flush_hint_counts", "schedule": 60.0},
 }
