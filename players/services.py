@@ -14,7 +14,7 @@ from accounts.locks import account_lock
 from accounts.models import AppKind, AppPlayer
 from games import services as game_services
 from games.models import Game
-from stats.models import PlayerStats
+from stats import services as stats_services
 
 # Model labels (as Django's deletion collector reports them) -> the names the API answers with.
 _NAMES = {
@@ -47,8 +47,8 @@ def account_data_delete(*, user: User) -> dict[str, int]:
         games = game_services.owner_games_delete(user_id=user.pk)
         # After the games, so that a game finishing meanwhile (which locks the game row the
         # DELETE above waited for) cannot leave statistics of games that are gone.
-        _, stats = PlayerStats.objects.filter(user=user).delete()
-    return _tally({**games, **stats}, DATA_KEYS)
+        stats = stats_services.stats_delete(user=user)
+    return _tally({**games, "stats.PlayerStats": stats}, DATA_KEYS)
 
 
 def account_delete(*, user: User) -> dict[str, int]:
