@@ -1,5 +1,6 @@
-"""Account endpoints of the API that are not allauth's own: the caller, their data export, and
-the erasure of their data or of the whole account."""
+"""Account endpoints of the API that are not allauth's own: the caller and their display name,
+guests, the apps they authorised and their personal tokens. What spans their games and
+statistics too (closing the account, erasing the data, the export) is ``players.api``."""
 
 from __future__ import annotations
 
@@ -8,14 +9,10 @@ from typing import Any
 from django.contrib.auth import login
 from django.contrib.auth.models import User
 from django.http import Http404
-from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
-    inline_serializer,
 )
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import SessionAuthentication
@@ -23,19 +20,15 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import guests, scopes, selectors, services
+from accounts import guests, scopes, services
 from accounts.language import FOLLOW_BROWSER, LANGUAGE_CODES
 from accounts.models import Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
-from games.api.serializers import (
-    StrictCharField,
-    StrictSerializer,
-    refuse_body_fields,
-)
 from infrastructure.api import ApiView
 from infrastructure.problems import problem_response
+from infrastructure.serializers import StrictCharField, StrictSerializer, refuse_body_fields
 from infrastructure.throttles import (
     AnonRateThrottle,
     GuestRateThrottle,
@@ -48,17 +41,6 @@ def caller(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)
     return user
-
-
-def _counts(name: str, keys: tuple[str, ...]) -> serializers.Serializer[Any]:
-    return inline_serializer(
-        name,
-        {
-            "deleted": inline_serializer(
-                f"{name}Counts", {key: serializers.IntegerField() for key in keys}
-            )
-        },
-    )
 
 
 class MeSerializer(serializers.Serializer[Any]):
@@ -154,15 +136,12 @@ def _name_refused(sentence: str) -> Response:
     return problem_response("validation_error", sentence, errors={"display_name": [sentence]})
 
 
-class MeView(ApiView):
-    """The caller's account."""
+class AccountView(ApiView):
+    """The caller's account and its display name (``players.api.MeView`` serves it at
+    ``/api/v1/me/`` and adds its closing, which spans the other apps)."""
 
     # The display name is the player's own first-party setting: no app may change it.
-    oauth_scopes = {
-        "GET": scopes.ACCOUNT_READ,
-        "PATCH": scopes.FIRST_PARTY,
-        "DELETE": scopes.FIRST_PARTY,
-    }
+    oauth_scopes = {"GET": scopes.ACCOUNT_READ, "PATCH": scopes.FIRST_PARTY}
 
     @extend_schema(operation_id="me_retrieve", responses={200: MeSerializer})
     def get(self, request: Request) -> Response:
@@ -193,70 +172,6 @@ class MeView(ApiView):
         if "language" in fields:
             services.language_set(user=user, language=fields["language"])
         return Response(me_body(user))
-
-    @extend_schema(
-        operation_id="me_destroy",
-        description=(
-            "Close the caller's account: removes the account, its e-mail addresses, every "
-            "session (all session tokens stop working), all games with their events, and the "
-            "statistics. Answers with how many rows of each kind were removed."
-        ),
-        responses={200: _counts("AccountDeleted", services.ACCOUNT_KEYS)},
-    )
-    def delete(self, request: Request) -> Response:
-        refuse_body_fields(request.data)
-        counts = services.account_delete(user=caller(request))
-        # The browser client's session row is gone; make sure this response does not save it
-        # back or leave its cookie behind.
-        session = getattr(request._request, "session", None)
-        if session is not None and session.session_key:
-            session.flush()
-        return Response({"deleted": counts})
-
-
-class MeDataView(ApiView):
-    """The caller's games and results, which can be erased while keeping the account."""
-
-    oauth_scopes = {"DELETE": scopes.FIRST_PARTY}
-
-    @extend_schema(
-        operation_id="me_data_destroy",
-        description=(
-            "Remove the caller's games (with their events) and statistics; the account stays. "
-            "Answers with how many rows of each kind were removed."
-        ),
-        responses={200: _counts("DataDeleted", services.DATA_KEYS)},
-    )
-    def delete(self, request: Request) -> Response:
-        refuse_body_fields(request.data)
-        return Response({"deleted": services.account_data_delete(user=caller(request))})
-
-
-class MeExportView(ApiView):
-    """Everything stored about the caller."""
-
-    oauth_scopes = {"GET": scopes.FIRST_PARTY}
-
-    @extend_schema(
-        operation_id="me_export",
-        description=(
-            "Everything stored about the caller, as a JSON download: the account and its "
-            "e-mail addresses, every game with its full event log, and the statistics. The "
-            "deal (code and seed) of a game still being played is left out: it is hidden "
-            "information until the game ends (a daily deal: until its UTC day and the next "
-            "are over)."
-        ),
-        responses={
-            200: OpenApiResponse(
-                OpenApiTypes.OBJECT, description="format, exported_at, account, stats, games"
-            )
-        },
-    )
-    def get(self, request: Request) -> Response:
-        user = caller(request)
-        body = selectors.account_export(user=user)
-        filename = f"scorpion-export-{user.pk}-{timezone.now():%Y%m%d}.json"
-        return Response(body, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 class AuthorisedAppSerializer(serializers.Serializer[Any]):

@@ -69,7 +69,7 @@ class Profile(models.Model):
     )
     # A guest: an account made on first play in a browser, with no e-mail and no password,
     # kept by the browser session; signing up turns it into an ordinary account (same row,
-    # so its games and statistics stay). Idle guests are deleted (accounts.tasks).
+    # so its games and statistics stay). Idle guests are deleted (players.tasks).
     guest = models.BooleanField(default=False, db_index=True)
     # Shown on leaderboards instead of the masked e-mail when set (stats.selectors).
     display_name = models.CharField(max_length=30, blank=True, default="")

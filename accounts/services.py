@@ -1,9 +1,9 @@
-"""Writes of a player's own data: erase their games and results, or the whole account."""
+"""Writes of an account of its own: its display name, and the sessions signed in as it (deleted
+when the account is closed: ``players.services.account_delete``, which spans the other apps)."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from importlib import import_module
 
 from django.conf import settings
@@ -12,13 +12,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.locks import account_lock
 from accounts.models import Profile
 from accounts.names import normalised, skeleton
-from achievements import services as achievements_services
-from games import services as game_services
-from social import services as social_services
-from stats.models import PlayerStats
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or
 # underscores; it starts and ends with a letter or digit. No "@" (no e-mail addresses), no "*"
@@ -86,50 +81,6 @@ def language_set(*, user: User, language: str) -> Profile:
     return profile
 
 
-# Model labels (as Django's deletion collector reports them) -> the names the API answers with.
-_NAMES = {
-    "auth.User": "account",
-    "account.EmailAddress": "email_addresses",
-    "games.Game": "games",
-    "games.GameEvent": "events",
-    "stats.PlayerStats": "stats",
-    "social.Challenge": "social",
-    "social.ChallengeAttempt": "social",
-    "social.Friendship": "social",
-    "social.Invite": "social",
-    "social.Block": "social",
-}
-DATA_KEYS = ("games", "events", "stats", "social")
-ACCOUNT_KEYS = ("account", "email_addresses", "sessions", *DATA_KEYS, "other")
-
-
-def _tally(per_model: dict[str, int], keys: tuple[str, ...]) -> dict[str, int]:
-    counts: Counter[str] = Counter(dict.fromkeys(keys, 0))
-    for label, count in per_model.items():
-        name = _NAMES.get(label, "other")
-        counts[name if name in keys else "other"] += count
-    return {key: counts[key] for key in keys}
-
-
-def account_data_delete(*, user: User) -> dict[str, int]:
-    """Remove the player's games (their events go with them), statistics, challenges,
-    friendships and invites (social.services.player_social_delete: not their blocks),
-    keeping the account. One transaction: all of it goes, or nothing. Safe to run while the
-    player plays on (``account_lock``, ``games.services.owner_games_lock``): what they do
-    lands before or after."""
-    with transaction.atomic():
-        if not account_lock(user_id=user.pk):
-            return _tally({}, DATA_KEYS)  # closed meanwhile: nothing of it is left
-        # First: a challenge made from one of the games would otherwise outlive it.
-        social = social_services.player_social_delete(user_id=user.pk)
-        games = game_services.owner_games_delete(user_id=user.pk)
-        # After the games, so that a game finishing meanwhile (which locks the game row the
-        # DELETE above waited for) cannot leave statistics of games that are gone.
-        _, stats = PlayerStats.objects.filter(user=user).delete()
-        achievements_services.achievements_delete(user=user)
-    return _tally({**social, **games, **stats}, DATA_KEYS)
-
-
 def _session_store_class() -> type:
     store_class: type = import_module(settings.SESSION_ENGINE).SessionStore
     return store_class
@@ -154,21 +105,11 @@ def user_session_keys(*, user_id: int) -> list[str]:
     return keys
 
 
-def account_delete(*, user: User) -> dict[str, int]:
-    """Remove the account and everything of it: e-mail addresses, sessions (so every session
-    token dies), games with their events, statistics, and whatever else refers to the user
-    (Django's deletion collector follows every foreign key). One transaction, safe to run
-    while the player plays on, as ``account_data_delete``."""
-    with transaction.atomic():
-        if not account_lock(user_id=user.pk):
-            return _tally({}, ACCOUNT_KEYS) | {"sessions": 0}  # closed meanwhile
-        game_services.owner_games_lock(user_id=user.pk)
-        game_services.owner_ranked_days_claim(user_id=user.pk)
-        session_keys = user_session_keys(user_id=user.pk)
-        store_class = _session_store_class()
-        for key in session_keys:
-            store_class(session_key=key).delete()
-        _, per_model = user.delete()
-    counts = _tally(per_model, ACCOUNT_KEYS)
-    counts["sessions"] = len(session_keys)
-    return counts
+def user_sessions_delete(*, user_id: int) -> int:
+    """Delete every stored session signed in as the user (so every session token dies); how
+    many there were. A full scan (``user_session_keys``): for closing an account."""
+    session_keys = user_session_keys(user_id=user_id)
+    store_class = _session_store_class()
+    for key in session_keys:
+        store_class(session_key=key).delete()
+    return len(session_keys)

@@ -190,7 +190,8 @@ def badges_of(*, user: User) -> list[Badge]:
         .values_list("daily_date", "finished_at", "id")
     )
     for day, finished_at, game_id in wins.iterator(chunk_size=2000):
-        first_win.setdefault(day, (finished_at, game_id))
+        if day is not None and finished_at is not None:  # a won daily has both
+            first_win.setdefault(day, (finished_at, game_id))
     months: dict[tuple[int, int], list[tuple[datetime.datetime, UUID]]] = {}
     for day, win in first_win.items():
         months.setdefault((day.year, day.month), []).append(win)

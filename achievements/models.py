@@ -20,7 +20,7 @@ class Achievement(models.Model):
     earned_at = models.DateTimeField(help_text="When the game that earned it finished.")
     # The game that earned it. No foreign key: derived data, and a player's games go in one
     # bulk DELETE (games.services.owner_games_delete) that sets nothing null; the
-    # achievements go with them (accounts.services.account_data_delete).
+    # achievements go with them (players.services.account_data_delete).
     game_id = models.UUIDField()
 
     class Meta:

@@ -3,7 +3,7 @@
 Nothing here edits what the log decides: games, events and certified deals are shown
 read-only, and rows only appear through the services (a player's commands, the solver). The
 staff operations are the ones the services offer: regenerating a *future* daily deal and
-topping up the winnable pool (``staff.operations``). A game's page links to the
+topping up the winnable pool (``games.staff_operations``). A game's page links to the
 replay viewer (``/staff/games/<id>/replay/``), which steps through its history.
 
 Events and games are never deleted on their own (the log is append-only and the statistics
@@ -29,10 +29,10 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from games import staff_operations as operations
 from games.history import GameState
 from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
-from staff import operations
-from staff.replay import position_view, step_view
+from games.replay import position_view, step_view
 
 # The admin index links to the staff dashboard.
 admin.site.index_template = "admin/scorpion_index.html"

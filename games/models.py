@@ -169,7 +169,7 @@ class Game(models.Model):
     # command on a game marks it), and that app's kind then (accounts.models.AppKind): null and
     # "" for first-party play (the web client, a session token). The kind is kept on the game
     # so that the mark stays if the app is deleted, and is re-marked when staff change the
-    # app's kind (accounts.oauth.services.app_kind_set). A bot's games never rank.
+    # app's kind (players.services.app_kind_set). A bot's games never rank.
     app = models.ForeignKey(
         Client, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )

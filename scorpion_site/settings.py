@@ -9,7 +9,6 @@ file in the project and no Redis (tasks run in-process, cache in memory).
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,107 +20,23 @@ from kombu import Queue
 from infrastructure import queues
 from scorpion_site.databases import databases
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+# The daily key's development default and least length, settings as they always were.
+from scorpion_site.env import DEFAULT_DAILY_DEAL_SECRET as DEFAULT_DAILY_DEAL_SECRET
+from scorpion_site.env import MIN_DAILY_DEAL_SECRET as MIN_DAILY_DEAL_SECRET
+from scorpion_site.env import (
+    env_bool,
+    env_daily_deal_secret,
+    env_int,
+    env_list,
+    env_rate,
+    env_rsa_key,
+    env_secret,
+)
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+BASE_DIR = Path(__file__).resolve().parent.parent
 
 # Django's own placeholder-style key: good enough for a laptop, refused in production.
 DEFAULT_SECRET_KEY = "django-insecure-scorpion-development-key-do-not-deploy"
-
-
-def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true/false, 1/0, yes/no)")
-
-
-def env_int(name: str, default: int, *, minimum: int = 0) -> int:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
-    return value
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-# Secrets may come from a file instead (Docker and Kubernetes secrets, mounted read-only): with
-# NAME_FILE set, NAME is the file's content, its trailing newline stripped (what `echo` and most
-# editors leave). Setting both is an error, never a silent choice.
-SECRET_FILE_VARIABLES = (
-    "SECRET_KEY",
-    "DAILY_DEAL_SECRET",
-    "DATABASE_URL",
-    "DATABASE_REPLICA_URL",
-    "REDIS_URL",
-    "EMAIL_URL",
-    "OIDC_PRIVATE_KEY",
-)
-
-
-def env_secret(name: str) -> str | None:
-    """``name``'s value, or the content of the file ``name_FILE`` names (one trailing newline
-    stripped); None if neither is set. Only for the names of SECRET_FILE_VARIABLES."""
-    assert name in SECRET_FILE_VARIABLES, name
-    raw = os.environ.get(name)
-    path = os.environ.get(f"{name}_FILE")
-    if path is None:
-        return raw
-    if raw is not None:
-        raise ImproperlyConfigured(f"{name} and {name}_FILE are both set: keep one of them")
-    try:
-        content = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise ImproperlyConfigured(f"{name}_FILE={path!r} cannot be read: {reason}") from None
-    return content.removesuffix("\n").removesuffix("\r")
-
-
-_RATE = re.compile(r"^[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)$")
-
-
-def env_rate(name: str, default: str) -> str:
-    """A DRF throttle rate such as ``60/min``."""
-    value = os.environ.get(name, default).strip()
-    if not _RATE.match(value):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 60/min or 5/s")
-    return value
-
-
-def env_rsa_key(name: str, default: str) -> str:
-    """An RSA private key in PEM form, checked by loading it."""
-    raw = env_secret(name)
-    if not raw:
-        return default
-    pem = raw.replace("\\n", "\n").strip() + "\n"
-    from cryptography.hazmat.primitives.asymmetric import rsa
-    from cryptography.hazmat.primitives.serialization import load_pem_private_key
-
-    try:
-        key = load_pem_private_key(pem.encode(), password=None)
-    except (ValueError, TypeError):
-        raise ImproperlyConfigured(f"{name} is not an unencrypted PEM private key") from None
-    if not isinstance(key, rsa.RSAPrivateKey) or key.key_size < 2048:
-        raise ImproperlyConfigured(f"{name} must be an RSA key of 2048 bits or more")
-    return pem
-
 
 DEBUG = env_bool("DEBUG", False)
 
@@ -134,41 +49,7 @@ if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
     )
 
 # The key of the daily deals (docs/deals.md, "Daily deals"): a day's deal is an HMAC of the
-# date under this key, so nobody without it can compute a future day's deal and solve it
-# offline. A setting of its own, never SECRET_KEY, so that either can be rotated alone.
-DEFAULT_DAILY_DEAL_SECRET = "scorpion-development-daily-deal-secret-do-not-deploy"
-MIN_DAILY_DEAL_SECRET = 32
-
-
-def env_daily_deal_secret(*, debug: bool, secret_key: str) -> str:
-    raw = env_secret("DAILY_DEAL_SECRET")
-    if raw is None:
-        if debug:
-            return DEFAULT_DAILY_DEAL_SECRET
-        raise ImproperlyConfigured(
-            "DAILY_DEAL_SECRET must be set when DEBUG is off: a random value of at least "
-            f"{MIN_DAILY_DEAL_SECRET} characters, not SECRET_KEY "
-            "(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-        )
-    if raw != raw.strip() or not raw.isprintable() or not raw.isascii():
-        raise ImproperlyConfigured(
-            "DAILY_DEAL_SECRET must be printable ASCII without surrounding whitespace"
-        )
-    if len(raw) < MIN_DAILY_DEAL_SECRET:
-        raise ImproperlyConfigured(
-            f"DAILY_DEAL_SECRET must be at least {MIN_DAILY_DEAL_SECRET} characters long"
-        )
-    if raw == secret_key:
-        raise ImproperlyConfigured(
-            "DAILY_DEAL_SECRET must differ from SECRET_KEY, so that each can be rotated alone"
-        )
-    if not debug and raw == DEFAULT_DAILY_DEAL_SECRET:
-        raise ImproperlyConfigured(
-            "DAILY_DEAL_SECRET is the development default: set a random value when DEBUG is off"
-        )
-    return raw
-
-
+# date under this key (never SECRET_KEY, so that either can be rotated alone).
 DAILY_DEAL_SECRET = env_daily_deal_secret(debug=DEBUG, secret_key=SECRET_KEY)
 
 # How many proxies of ours stand in front of the web process (each appends to X-Forwarded-For).
@@ -205,6 +86,8 @@ INSTALLED_APPS = [
     "stats",
     "social",
     "achievements",
+    # After allauth.idp.oidc: its admin (players/admin.py) replaces allauth's app admin.
+    "players",
     "staff",
     "web",
 ]
@@ -363,8 +246,8 @@ CELERY_BEAT_SCHEDULE = {
     "top-up-winnable-pool": {"task": "games.tasks.top_up_winnable_pool", "schedule": 300.0},
     # Expired OAuth tokens and spent codes open nothing; purge them in short batches.
     "purge-expired-tokens": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 3600.0},
-    # Guests idle for GUEST_IDLE_DAYS go, with their games (accounts/guests.py).
-    "delete-idle-guests": {"task": "accounts.tasks.delete_idle_guests", "schedule": 3600.0},
+    # Guests idle for GUEST_IDLE_DAYS go, with their games (players/guests.py).
+    "delete-idle-guests": {"task": "players.tasks.delete_idle_guests", "schedule": 3600.0},
     # Hints are counted in Redis after a game's first and written to the games in batches.
     "flush-hint-counts": {"task": "games.tasks.flush_hint_counts", "schedule": 60.0},
 }
@@ -510,9 +393,16 @@ IDP_OIDC_RATE_LIMITS = {"device_code": "30/m/ip"}
 # Every API view (infrastructure.api.ApiView) refuses an app's token that lacks the scope the
 # view declares; the shared base calls the accounts' check by this path, knowing no app itself.
 API_SCOPE_CHECK = "accounts.permissions.enforce_token_scope"
-# Told of every game that ends, in the transaction that ends it (games.services.commands), by
-# dotted path so that the games import none of the layers above them.
-GAME_FINISHED_HOOKS = ["social.services.notices.game_finished"]
+# A command that finishes a game counts it in the statistics in its own transaction by calling
+# this (games.services.commands): games stands below stats and does not import it.
+GAME_FINISHED_RECORDER = "stats.services.stats_record_game_finished"
+# Told of every game that ends, after the statistics and in the same transaction
+# (games.services.commands), by dotted path so that the games import none of the layers above
+# them: the achievements it earns, and the challenges' and friends' notices.
+GAME_FINISHED_HOOKS = [
+    "achievements.services.achievements_record_game_finished",
+    "social.services.notices.game_finished",
+]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -11,14 +11,12 @@ from accounts.api import (
     GuestView,
     MeAppsView,
     MeAppView,
-    MeDataView,
-    MeExportView,
     MeTokensView,
     MeTokenView,
-    MeView,
 )
 from games.streams.gate import GameStreamView, MeStreamView
 from infrastructure import api_views, health
+from players.api import MeDataView, MeExportView, MeView
 from web import views as web_views
 
 # The admin's log-in is allauth's: the same form, rate limits (per address, and failed log-ins

@@ -1,8 +1,9 @@
 """Staff pages: the dashboard, the replay viewer and the pool top-up button.
 
-Thin views: the figures come from ``selectors``, the replay from ``replay``, the writes from
-``operations``; the pages are server-rendered in the admin's look, with SVG charts and no
-JavaScript. Non-staff visitors are sent to the admin login.
+Thin views: the figures come from ``selectors``, the replay from ``games.replay``, the writes
+from ``games.staff_operations`` (both shared with the games' admin, which stands below this
+app); the pages are server-rendered in the admin's look, with SVG charts and no JavaScript.
+Non-staff visitors are sent to the admin login.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games import selectors as games_selectors
+from games import staff_operations as operations
 from games.models import Game
+from games.replay import clamp_version, replay
 from infrastructure.db_routing import reads_may_lag
-from staff import charts, operations, selectors
-from staff.replay import clamp_version, replay
+from staff import charts, selectors
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:

@@ -22,7 +22,6 @@ from accounts.guests import is_guest
 from accounts.models import AppKind, AppPlayer, AppSuspension, SpentRefreshToken
 from accounts.oauth.selectors import PERSONAL_CLIENT_ID
 from accounts.scopes import ALL_SCOPES, API_SCOPES
-from games.models import Game
 
 MAX_APPS_PER_DEVELOPER = 20
 GUESTS_REGISTER_NO_APPS = gettext_lazy(
@@ -78,16 +77,6 @@ def app_register(
         app.save()
         AppPlayer.objects.create(client=app, kind=AppKind(kind))
     return app, secret
-
-
-def app_kind_set(*, app: Client, kind: str) -> int:
-    """Staff's decision that an app is a client or a bot: recorded, and every game the app
-    started or played by itself is marked again, so a bot found out leaves every leaderboard
-    at once (and a mistake is undone the same way). Answers how many games were marked."""
-    kind = AppKind(kind)
-    with transaction.atomic():
-        AppPlayer.objects.update_or_create(client=app, defaults={"kind": kind})
-        return Game.objects.filter(app=app).exclude(app_kind=kind).update(app_kind=kind)
 
 
 def app_update(*, app: Client, name: str, redirect_uris: list[str]) -> Client:

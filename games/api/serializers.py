@@ -38,6 +38,7 @@ from games.variants import (
     variant_choices,
     variant_named,
 )
+from infrastructure.serializers import StrictCharField, StrictSerializer
 
 MAX_SEED = 2**63 - 1
 # The most columns any variant deals (Three Blind Mice and Double Scorpion: 10); a column
@@ -76,41 +77,6 @@ class StrictIntegerField(serializers.IntegerField):
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))
-
-
-class StrictCharField(serializers.CharField):
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictSerializer(serializers.Serializer[Any]):
-    """Refuses fields it does not know, naming them."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(
-                {"non_field_errors": [gettext("the body must be a JSON object")]}
-            )
-        unknown = sorted(set(data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(
-                {name: [gettext("unknown field")] for name in unknown}
-            )
-        return super().to_internal_value(data)
-
-
-class NoBodySerializer(StrictSerializer):
-    """The body of an operation that takes none: absent, or ``{}``. A field in it is refused
-    as in every other body (``unknown field``), not ignored: a client that sends one expects
-    it to mean something."""
-
-
-def refuse_body_fields(data: Any) -> None:
-    """A ValidationError (400 ``validation_error``, the same as a command's unknown field)
-    unless ``data``, a request's parsed body, is empty."""
-    NoBodySerializer(data=data).is_valid(raise_exception=True)
 
 
 class GameCreateSerializer(StrictSerializer):

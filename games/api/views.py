@@ -47,7 +47,6 @@ from games.api.serializers import (
     GameListQuerySerializer,
     StatesQuerySerializer,
     command_from_body,
-    refuse_body_fields,
 )
 from games.models import Game
 from games.presentation import (
@@ -60,6 +59,7 @@ from games.presentation import (
 from games.variants import variant_summaries
 from infrastructure.api import ApiView
 from infrastructure.db_routing import reads_may_lag
+from infrastructure.serializers import refuse_body_fields
 
 
 def player(request: Request) -> User:

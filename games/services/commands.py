@@ -21,7 +21,6 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 
 from accounts.models import AppKind
-from achievements import services as achievements_services
 from games import history, selectors
 from games.broadcast import publish
 from games.history import Command, GameState
@@ -33,12 +32,26 @@ from games.models import (
     GameSnapshot,
 )
 from games.services.analysis import game_analysis_enqueue_on_commit
-from stats import services as stats_services
 
 # How often a command without expected_version is retried after losing a race to another
 # command on the same game. Each retry re-reads the game and re-validates the command against
 # the position that won, so a retry can never apply a stale move.
 MAX_ATTEMPTS = 5
+
+
+def _finish_recorder(path: str) -> Callable[..., None]:
+    """What counts a finished game in the statistics, by the path the configuration names
+    (``settings.GAME_FINISHED_RECORDER``: ``stats.services.stats_record_game_finished``).
+
+    Called, not published: the command calls it in the transaction that appends the finishing
+    event, so the statistics can never miss or double a game, and an error in it rolls the
+    command back. By path so that ``games`` stands below ``stats`` (which reads the games'
+    models) without importing it: the configuration, above both, wires them together, as it
+    does the API's scope check (``settings.API_SCOPE_CHECK``). Looked up at each call (a
+    dictionary lookup of a module already imported, once per finished game), so it is always
+    the function the stats module holds now."""
+    recorder: Callable[..., None] = import_string(path)
+    return recorder
 
 
 class VersionConflictError(Exception):
@@ -127,7 +140,7 @@ def game_execute_command(
       the compare-and-set, retries, and then finds the first one's event
       (``UniqueConstraint(game, idempotency_key)`` guards this too).
     - A command that ends the game updates the statistics in the same transaction as its
-      event, so they can never miss or double a game.
+      event (``settings.GAME_FINISHED_RECORDER``), so they can never miss or double a game.
     """
     fingerprint = request_fingerprint(command)
     for _attempt in range(MAX_ATTEMPTS):
@@ -191,8 +204,7 @@ def game_execute_command(
                 if not _append(game, changes, event):
                     continue  # another command got there first; nothing was written
                 # Same transaction as the event: the stats can never miss or double a game.
-                stats_services.stats_record_game_finished(game=game)
-                achievements_services.achievements_record_game_finished(game=game)
+                _finish_recorder(settings.GAME_FINISHED_RECORDER)(game=game)
                 game_analysis_enqueue_on_commit(game=game)
                 for hook in game_finished_hooks():
                     hook(game=game)

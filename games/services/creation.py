@@ -324,7 +324,7 @@ def _create_game(
         # (owner, creation_key) constraint, and the loser returns the winner's game. Two
         # racing first attempts at a daily collide on the one-ranked-attempt constraint.
         with transaction.atomic():
-            # Not while the player's data or account is being deleted (accounts.services):
+            # Not while the player's data or account is being deleted (players.services):
             # the new game lands after the deletion, or not at all if the account went.
             if not account_lock(user_id=creation.owner.pk):
                 raise Http404(gettext("no such account: it was closed"))

@@ -15,10 +15,10 @@ from rest_framework.response import Response
 
 from accounts import scopes
 from games.api.responses import GameSerializer
-from games.api.serializers import refuse_body_fields
 from games.api.views import playing_app
 from games.presentation import game_representation
 from infrastructure.api import ApiView
+from infrastructure.serializers import refuse_body_fields
 from social import selectors, services
 from social.api import serializers
 from social.api.errors import answered_as_problems

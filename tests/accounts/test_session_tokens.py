@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts import sessions
-from accounts.services import account_delete
+from players.services import account_delete
 from tests.api.conftest import Player, sign_up
 from tests.conftest import require_service
 

@@ -16,7 +16,7 @@ from games.engine.position import Position, initial_position
 from games.engine.transitions import play
 from games.history import Command
 from games.models import Game
-from staff.replay import Replay
+from games.replay import Replay
 from tests.admin.conftest import WON, as_command, make_user, new_game
 from tests.admin.conftest import play as play_steps
 

@@ -15,10 +15,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from accounts import guests, tasks
+from accounts import guests
 from accounts.models import Profile
 from games.models import DailyDeal, Game
 from infrastructure.throttles import GuestRateThrottle
+from players import tasks
 from stats.models import PlayerStats
 from tests.api.conftest import WON_DEAL, sign_up
 

@@ -397,7 +397,7 @@ def test_the_export_keeps_which_copy_moved_back_while_the_deal_is_secret(
 
 
 def test_an_exported_payload_loses_its_copies_undone_and_redone_too() -> None:
-    from accounts.selectors import _without_copies
+    from players.selectors import _without_copies
 
     payload = {"card": "8H", "ids": [60], "undone": {"card": "8H", "ids": [60]}}
     assert _without_copies(payload) == {"card": "8H", "undone": {"card": "8H"}}

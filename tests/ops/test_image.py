@@ -23,7 +23,16 @@ from tests.ops.compose import ROOT
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 PIP = (sys.executable, "-m", "pip")
-PACKAGES = ("scorpion_site", "infrastructure", "games", "accounts", "stats", "staff", "web")
+PACKAGES = (
+    "scorpion_site",
+    "infrastructure",
+    "games",
+    "accounts",
+    "stats",
+    "players",
+    "staff",
+    "web",
+)
 
 
 def package_data_in_the_tree() -> set[str]:

@@ -16,7 +16,16 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
-OUR_PACKAGES = {"accounts", "games", "stats", "staff", "web", "infrastructure", "scorpion_site"}
+OUR_PACKAGES = {
+    "accounts",
+    "games",
+    "stats",
+    "players",
+    "staff",
+    "web",
+    "infrastructure",
+    "scorpion_site",
+}
 # Imported when present, done without otherwise (each behind try/except ImportError), so not
 # needed at run time: the development install happens to bring them.
 OPTIONAL = {

@@ -209,14 +209,14 @@ def test_closing_the_account_while_playing_on_another_device(
 
 @pytest.mark.usefixtures("postgres")
 def test_a_statistics_rebuild_racing_the_account_closing_gives_up_quietly() -> None:
-    from accounts import services as account_services
+    from players import services as player_services
     from tests.api.test_event_store import race
 
     for round_ in range(6):
         user = User.objects.create_user(f"rebuilt{round_}", f"rebuilt{round_}@example.com", "pw")
         results = race(
             [
-                lambda u=user: account_services.account_delete(user=u),
+                lambda u=user: player_services.account_delete(user=u),
                 *[lambda u=user: stats_services.stats_recompute(user=u) for _ in range(3)],
             ]
         )

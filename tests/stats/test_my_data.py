@@ -15,10 +15,10 @@ from django.contrib.sessions.models import Session
 from django.db import models
 from rest_framework.test import APIClient
 
-from accounts import services as account_services
 from accounts.services import user_session_keys
 from achievements.models import Achievement
 from games.models import Game, GameEvent, GameSnapshot
+from players import services as player_services
 from tests.api.conftest import Player
 from tests.stats.conftest import CODE, LINE
 
@@ -258,7 +258,7 @@ def test_closing_the_account_is_all_or_nothing(player: Player) -> None:
         mock.patch.object(User, "delete", side_effect=RuntimeError("disk full")),
         pytest.raises(RuntimeError),
     ):
-        account_services.account_delete(user=user)
+        player_services.account_delete(user=user)
     assert Session.objects.count() == sessions
     assert player.get("/api/v1/me/").status_code == 200
     assert Game.objects.filter(owner=user).count() == 3

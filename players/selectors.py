@@ -1,4 +1,5 @@
-"""Reads of a player's own data: the export of everything stored about them."""
+"""Reads of a player's data as a whole: the export of everything stored about them (their account,
+games and statistics)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Staff's view of third-party apps: allauth's client admin, plus suspension and who plays
-(client or bot)."""
+(client or bot). Here, above the apps, because marking an app's kind marks its games too
+(``players.services.app_kind_set``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.http import HttpRequest
 
 from accounts.models import AppKind, AppPlayer, AppSuspension
 from accounts.oauth import selectors, services
+from players.services import app_kind_set
 
 
 class SuspensionInline(admin.StackedInline):
@@ -66,7 +68,7 @@ class AppAdmin(ClientAdmin):
         self._mark(request, queryset, AppKind.CLIENT)
 
     def _mark(self, request: HttpRequest, queryset: QuerySet[Client], kind: AppKind) -> None:
-        games = sum(services.app_kind_set(app=app, kind=kind) for app in queryset)
+        games = sum(app_kind_set(app=app, kind=kind) for app in queryset)
         messages.success(
             request, f"Marked {queryset.count()} app(s) as {kind.value}; {games} game(s) re-marked."
         )
@@ -87,7 +89,7 @@ class AppAdmin(ClientAdmin):
         for instance in formset.save(commit=False):
             if isinstance(instance, AppPlayer):
                 # Through the service: the app's games are marked again with its kind.
-                services.app_kind_set(app=form.instance, kind=instance.kind)
+                app_kind_set(app=form.instance, kind=instance.kind)
                 continue
             if isinstance(instance, AppSuspension) and instance.suspended_by_id is None:
                 instance.suspended_by = _staff(request)
