@@ -1,8 +1,12 @@
 from django.urls import path
 
-from web import views
+from web import pwa, views
 
 urlpatterns = [
+    # At the root: a service worker controls only the paths below its own URL (web/pwa.py).
+    path("sw.js", pwa.service_worker, name="web-service-worker"),
+    path("manifest.webmanifest", pwa.manifest, name="web-manifest"),
+    path("offline/", pwa.offline, name="web-offline"),
     path("play/<uuid:game_id>/", views.play, name="web-play"),
     path("daily/", views.daily, name="web-daily"),
     path("stats/", views.stats, name="web-stats"),

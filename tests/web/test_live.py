@@ -286,7 +286,9 @@ def test_a_refresh_that_fails_keeps_the_list_and_the_keyboard_focus(
     def fail_once(route: Any) -> None:
         if failing["left"]:
             failing["left"] -= 1
-            route.fulfill(status=503, content_type="application/json", body='{"detail": "Try again soon."}')
+            route.fulfill(
+                status=503, content_type="application/json", body='{"detail": "Try again soon."}'
+            )
         else:
             route.fallback()
 

@@ -100,8 +100,8 @@ function keepBigIntegers(key, value, context) {
   return value;
 }
 
-export async function request(method, path, body, { allowStatus = [] } = {}) {
-  const headers = { Accept: "application/json" };
+export async function request(method, path, body, { allowStatus = [], headers: extra = {} } = {}) {
+  const headers = { Accept: "application/json", ...extra };
   const init = { method, headers, credentials: "same-origin", cache: "no-store" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -178,6 +178,28 @@ async function changeAccount(action) {
   }
 }
 
+// What this browser keeps of an account's games for offline play (play-outbox.js: the last
+// game the server sent, the commands still to send) and the pages the service worker kept
+// (sw.js): forgotten at log-out and when the account is deleted, so that the next player of a
+// shared device finds none of it.
+export const KEPT_GAME_PREFIXES = ["scorpion.outbox.", "scorpion.game."];
+export const KEPT_PAGES_CACHE = "scorpion-pages";
+
+async function forgetKeptGames() {
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (KEPT_GAME_PREFIXES.some((prefix) => key.startsWith(prefix))) localStorage.removeItem(key);
+    }
+  } catch {
+    // nothing kept (storage refused)
+  }
+  try {
+    await globalThis.caches?.delete(KEPT_PAGES_CACHE);
+  } catch {
+    // no cache storage (not a secure context)
+  }
+}
+
 export function accountChanged() {
   changedHere = true;
   try {
@@ -221,6 +243,7 @@ export const auth = {
     changeAccount(async () => {
       // allauth answers 401 ("not authenticated any more") to a successful log-out.
       await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
+      await forgetKeptGames();
       accountChanged();
     }),
 };
@@ -253,6 +276,7 @@ export const me = {
   deleteAccount: () =>
     changeAccount(async () => {
       const answer = await json("DELETE", "/api/v1/me/");
+      await forgetKeptGames();
       accountChanged();
       return answer;
     }),
@@ -277,7 +301,13 @@ export const games = {
   list: (params) => json("GET", `/api/v1/games/${query(params)}`),
   get: (id) => json("GET", `/api/v1/games/${id}/`),
   create: (body) => json("POST", "/api/v1/games/", body),
-  command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
+  // `key`: the command's Idempotency-Key, the same on every retry (applied once).
+  command: async (id, body, key) =>
+    (
+      await request("POST", `/api/v1/games/${id}/commands/`, body, {
+        headers: key ? { "Idempotency-Key": key } : {},
+      })
+    ).data,
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
   // Winning chances per move: GET serves them (200, counts as a hint) or says "pending" (202);
   // POST only has them computed (the player paused), serving and counting nothing.
