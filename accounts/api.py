@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import guests, scopes, selectors, services
-from accounts.models import Profile
+from accounts.models import Deck, Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
@@ -70,6 +70,11 @@ class MeSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField(
         help_text="The name leaderboards show (with a tag), or empty for the masked e-mail."
     )
+    deck = serializers.ChoiceField(
+        choices=Deck.choices,
+        help_text="The card faces the web client draws: `classic` (two colours) or "
+        "`four_colour` (spades black, hearts red, diamonds blue, clubs green).",
+    )
 
 
 def me_body(user: User) -> dict[str, Any]:
@@ -80,6 +85,7 @@ def me_body(user: User) -> dict[str, Any]:
         "date_joined": user.date_joined.isoformat(),
         "guest": bool(profile and profile.guest),
         "display_name": profile.display_name if profile else "",
+        "deck": profile.deck if profile else Deck.CLASSIC.value,
     }
 
 
@@ -105,11 +111,11 @@ class MeUpdateSerializer(StrictSerializer):
         services.NON_EMPTY_DISPLAY_NAME,
         max_length=30,
         allow_blank=True,
+        required=False,
         error_messages={
             "invalid": services.NAME_SHAPE,
             "max_length": services.NAME_SHAPE,
             "null": services.NAME_SHAPE,
-            "required": 'Send the name as display_name, or "" to show the masked e-mail again.',
         },
         help_text="1 to 30 letters, digits, spaces, '.', '_' or '-' (starting and ending with "
         "a letter or digit), or empty to show the masked e-mail again. Stored NFKC-normalised; "
@@ -117,6 +123,15 @@ class MeUpdateSerializer(StrictSerializer):
         "TR 39 skeleton: look-alike letters of other scripts, case and accents aside). Not "
         "for guests.",
     )
+    deck = serializers.ChoiceField(
+        choices=Deck.choices,
+        required=False,
+        help_text="The card faces the web client draws (guests may choose too).",
+    )
+
+
+# Neither field sent: said as the name's refusal always was (clients show it as it is).
+_NOTHING_SENT = 'Send the name as display_name, or "" to show the masked e-mail again.'
 
 
 def _name_refused(sentence: str) -> Response:
@@ -141,7 +156,8 @@ class MeView(ApiView):
 
     @extend_schema(
         operation_id="me_partial_update",
-        description="Set the name shown on leaderboards. A guest signs up first (403).",
+        description="Set the name shown on leaderboards (a guest signs up first: 403), the "
+        "deck the web client draws, or both.",
         request=MeUpdateSerializer,
         responses={200: MeSerializer},
     )
@@ -149,15 +165,22 @@ class MeView(ApiView):
         user = caller(request)
         update = MeUpdateSerializer(data=request.data)
         if not update.is_valid():
-            if set(update.errors) != {"display_name"}:  # unknown fields, no field at all
+            if set(update.errors) != {"display_name"}:  # unknown fields, a wrong deck
                 raise serializers.ValidationError(update.errors)
             return _name_refused(str(update.errors["display_name"][0]))
-        try:
-            services.display_name_set(user=user, name=update.validated_data["display_name"])
-        except services.GuestCannotNameError as error:
-            raise exceptions.PermissionDenied(str(error)) from None
-        except services.DisplayNameRefusedError as error:
-            return _name_refused(str(error))
+        fields = update.validated_data
+        if not fields:
+            return _name_refused(_NOTHING_SENT)
+        # The name first: a refused name changes nothing, the deck included.
+        if "display_name" in fields:
+            try:
+                services.display_name_set(user=user, name=fields["display_name"])
+            except services.GuestCannotNameError as error:
+                raise exceptions.PermissionDenied(str(error)) from None
+            except services.DisplayNameRefusedError as error:
+                return _name_refused(str(error))
+        if "deck" in fields:
+            services.deck_set(user=user, deck=fields["deck"])
         return Response(me_body(user))
 
     @extend_schema(

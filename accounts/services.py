@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from accounts.locks import account_lock
-from accounts.models import Profile
+from accounts.models import Deck, Profile
 from accounts.names import normalised, skeleton
 from games import services as game_services
 from stats.models import PlayerStats
@@ -68,6 +68,18 @@ def display_name_set(*, user: User, name: str) -> Profile:
             profile.save(update_fields=["display_name", "name_skeleton"])
     except IntegrityError:
         raise DisplayNameRefusedError(taken) from None
+    return profile
+
+
+def deck_set(*, user: User, deck: str) -> Profile:
+    """Choose the card faces the web client draws for this account (``Deck``); a guest may too
+    (it is a setting of the table, not of the leaderboards)."""
+    if deck not in Deck.values:
+        raise ValueError(f"unknown deck {deck!r}")
+    profile, _ = Profile.objects.get_or_create(user=user)
+    if profile.deck != deck:
+        profile.deck = deck
+        profile.save(update_fields=["deck"])
     return profile
 
 

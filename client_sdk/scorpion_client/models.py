@@ -1169,13 +1169,15 @@ class VariantInfo:
 @dataclass
 class Me:
     """The signed-in account; ``guest``: made by "Play now" in a browser, not signed up yet;
-    ``display_name``: the name on leaderboards ("" shows the masked e-mail)."""
+    ``display_name``: the name on leaderboards ("" shows the masked e-mail); ``deck``: the
+    card faces the web client draws (``"classic"`` or ``"four_colour"``)."""
 
     id: int | str
     email: str
     date_joined: dt.datetime | None = None
     guest: bool = False
     display_name: str = ""
+    deck: str = "classic"
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -1189,7 +1191,8 @@ class Me:
             date_joined=_opt_datetime(data.get("date_joined")),
             guest=data.get("guest") is True,
             display_name=_opt_str(data.get("display_name")) or "",
-            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name")),
+            deck=_opt_str(data.get("deck")) or "classic",
+            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name", "deck")),
         )
 
 

@@ -272,6 +272,8 @@ export const me = {
     return status === 200 ? data : null;
   },
   setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
+  // The card faces the client draws: "classic" or "four_colour".
+  setDeck: (deck) => json("PATCH", "/api/v1/me/", { deck }),
   deleteData: () => json("DELETE", "/api/v1/me/data/"),
   deleteAccount: () =>
     changeAccount(async () => {

@@ -462,12 +462,12 @@ function showNetwork() {
   if (offline) board.dataset.offline = "true";
   else delete board.dataset.offline;
   if (!offlineBanner) return;
-  offlineBanner.dataset.owner = "play";
+  if (!offlineBanner.dataset.owner) offlineBanner.dataset.owner = "play";
   const count = outbox.length;
   const waiting = count ? ` ${count === 1 ? "1 move waits" : `${count} moves wait`} to be sent, in order, when it is back.` : "";
   const text = offline
     ? `Offline: you can go on playing.${waiting} A deal, a card to turn over, a hint or a new game need the network.`
-    : count
+    : count && caughtUp
       ? `Back online: sending ${count === 1 ? "1 move" : `${count} moves`}…`
       : "";
   const wasHidden = offlineBanner.hidden;
