@@ -72,23 +72,23 @@ async function findSuccessor(left) {
     const page = await games.list({ mode: left.mode, variant: left.variant || "scorpion", page_size: 5 });
     next = page.results.find((g) => g.id !== left.id && playable(g)) || null;
   } catch {
-    return; // the ctx.banner keeps its other ways on
+    return; // the banner keeps its other ways on
   }
   if (!next || successor.of !== left.id || ctx.game?.id !== left.id) return;
   successor.game = next;
   renderBanner();
-  announce(`${successorNote(next)} Continue it with "Continue the new ctx.game".`);
+  announce(`${successorNote(next)} Continue it with "Continue the new game".`);
 }
 
 function successorNote(next) {
   return next.restarted_from === ctx.game.id
-    ? "This deal was restarted: the new ctx.game is in play."
-    : "A new ctx.game of this kind is in play.";
+    ? "This deal was restarted: the new game is in play."
+    : "A new game of this kind is in play.";
 }
 
 export function renderBanner() {
   const status = ctx.game.status;
-  ctx.banner.className = `ctx.banner ${status}`;
+  ctx.banner.className = `banner ${status}`;
   if (status === "won") {
     redraw(
       ctx.banner,
@@ -102,8 +102,8 @@ export function renderBanner() {
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: newGame }, "New ctx.game"),
-        h("a", { class: "button", href: `/history/${ctx.game.id}/` }, "Replay this ctx.game"),
+        h("button", { type: "button", class: "primary", onclick: newGame }, "New game"),
+        h("a", { class: "button", href: `/history/${ctx.game.id}/` }, "Replay this game"),
         h("a", { class: "button", href: "/stats/" }, "Your statistics"),
       ),
     );
@@ -126,18 +126,18 @@ export function renderBanner() {
     const next = status === "abandoned" && successor.of === ctx.game.id ? successor.game : null;
     redraw(
       ctx.banner,
-      h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new ctx.game"),
+      h("h2", { tabindex: "-1" }, status === "resigned" ? "Game over: resigned" : "Game over: left for a new game"),
       next ? h("p", { class: "successor" }, successorNote(next)) : "",
       dailyNote(),
       h(
         "div",
         { class: "actions" },
         next
-          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, "Continue the new ctx.game")
+          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, "Continue the new game")
           : "",
-        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, "New ctx.game"),
+        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, "New game"),
         h("button", { type: "button", onclick: restart }, againLabel()),
-        h("a", { class: "button", href: `/history/${ctx.game.id}/` }, "Replay this ctx.game"),
+        h("a", { class: "button", href: `/history/${ctx.game.id}/` }, "Replay this game"),
       ),
     );
   } else {
@@ -158,7 +158,7 @@ async function mayLeaveSuccessor(mode) {
   const next = successor.of === ctx.game?.id ? successor.game : null;
   if (!next || next.mode !== mode) return true;
   return confirmDialog(
-    "The new ctx.game in play (Continue the new ctx.game) would be abandoned, and count as played, not won once it has a move. Start another anyway?",
+    "The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?",
     "Start another",
   );
 }
@@ -192,7 +192,7 @@ export async function restart() {
 }
 
 export async function resign() {
-  if (await confirmDialog("Resign this ctx.game? It ends here and counts as a loss.", "Resign")) {
+  if (await confirmDialog("Resign this game? It ends here and counts as a loss.", "Resign")) {
     await ctx.command({ type: "resign" });
   }
 }

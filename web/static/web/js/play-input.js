@@ -272,7 +272,7 @@ export function wireInput(context) {
       hint();
     } else if (key === "d") {
       event.preventDefault();
-      if (ctx.game && !hasStock(ctx.game)) toast("This ctx.game has no stock to deal.");
+      if (ctx.game && !hasStock(ctx.game)) toast("This game has no stock to deal.");
       else if (ctx.game && playable(ctx.game)) ctx.command({ type: "deal" });
     } else if (key === "Escape") {
       dropHint();
