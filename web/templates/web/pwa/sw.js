@@ -5,8 +5,8 @@
 // - Static files (CSS, modules, icons): from the cache, filled at install; their URLs carry a
 //   content hash in production, so a cached file is never stale. A new deploy is a new worker
 //   (its version changes), which fills a new cache and deletes the old ones.
-// - Pages (navigations): from the network, and kept; from the cache when the network fails,
-//   else the offline page. A kept page carries its own Content-Security-Policy header and the
+// - A game's table (/play/{id}/): from the network, and kept; from the cache when the network
+//   fails, else the offline page. Other pages are left to the browser. A kept page carries its own Content-Security-Policy header and the
 //   nonce of its import map, so it runs as it did (the policy is unchanged).
 // - The API, the streams, the accounts' and the staff's paths: never touched (every write, and
 //   every game the page reads, goes to the server; the play page keeps its own outbox).
@@ -46,7 +46,9 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (PASS_THROUGH.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
-    event.respondWith(page(request));
+    // Only a game's table is kept for offline play: every other page is the browser's own
+    // navigation, drawn for whoever is signed in now, never a kept copy of another moment.
+    if (url.pathname.startsWith("/play/")) event.respondWith(page(request));
   } else if (ASSETS.includes(url.pathname)) {
     event.respondWith(asset(request));
   }
