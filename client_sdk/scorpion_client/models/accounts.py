@@ -22,7 +22,8 @@ class Me:
     ``display_name``: the name on leaderboards ("" shows the masked e-mail); ``language``: the
     language the account reads the site in when signed in with its browser session ("en",
     "fr", or "" for the browser's own). The SDK itself speaks English: it sends no
-    ``Accept-Language``, so the server's ``detail`` words reach it in English."""
+    ``Accept-Language``, so the server's ``detail`` words reach it in English; ``deck``: the
+    card faces the web client draws (``"classic"`` or ``"four_colour"``)."""
 
     id: int | str
     email: str
@@ -30,6 +31,7 @@ class Me:
     guest: bool = False
     display_name: str = ""
     language: str = ""
+    deck: str = "classic"
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -44,7 +46,10 @@ class Me:
             guest=data.get("guest") is True,
             display_name=_opt_str(data.get("display_name")) or "",
             language=_opt_str(data.get("language")) or "",
-            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name", "language")),
+            deck=_opt_str(data.get("deck")) or "classic",
+            extra=_extra(
+                data, ("id", "email", "date_joined", "guest", "display_name", "language", "deck")
+            ),
         )
 
 
