@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorpion_client.models._fields import (
     _extra,
@@ -14,6 +14,9 @@ from scorpion_client.models._fields import (
     _opt_str,
     _str,
 )
+
+# The card faces the web client draws for the account (docs/api.md, PATCH /api/v1/me/).
+Deck = Literal["classic", "four_colour"]
 
 
 @dataclass
@@ -31,7 +34,7 @@ class Me:
     guest: bool = False
     display_name: str = ""
     language: str = ""
-    deck: str = "classic"
+    deck: Deck = "classic"
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -46,7 +49,7 @@ class Me:
             guest=data.get("guest") is True,
             display_name=_opt_str(data.get("display_name")) or "",
             language=_opt_str(data.get("language")) or "",
-            deck=_opt_str(data.get("deck")) or "classic",
+            deck=_deck(data.get("deck")),
             extra=_extra(
                 data, ("id", "email", "date_joined", "guest", "display_name", "language", "deck")
             ),
@@ -76,3 +79,9 @@ class Session:
             token=_str(meta["session_token"]),
             user=dict(user) if isinstance(user, Mapping) else {},
         )
+
+
+def _deck(value: Any) -> Deck:
+    """The account's deck; one this SDK does not know yet (a newer server's) reads as the
+    classic one, which every client can draw."""
+    return value if value in get_args(Deck) else "classic"

@@ -8,6 +8,8 @@
 // - A game's table (/play/{id}/): from the network, and kept; from the cache when the network
 //   fails, else the offline page. Other pages are left to the browser. A kept page carries its own Content-Security-Policy header and the
 //   nonce of its import map, so it runs as it did (the policy is unchanged).
+// - The words of the page's language (/jsi18n/{language}/, Django's JavaScript catalogue, which
+//   every page loads before its modules): kept like a table, so that a kept table finds them.
 // - The API, the streams, the accounts' and the staff's paths: never touched (every write, and
 //   every game the page reads, goes to the server; the play page keeps its own outbox).
 
@@ -16,6 +18,7 @@ const STATIC_CACHE = `scorpion-static-${VERSION}`;
 const PAGES_CACHE = "scorpion-pages";
 const ASSETS = {{ assets }};
 const OFFLINE_PAGE = "/offline/";
+const CATALOG_PREFIX = "/jsi18n/";
 const PASS_THROUGH = ["/api/", "/_allauth/", "/accounts/", "/admin/", "/staff/", "/healthz/", "/oauth/", "/.well-known/"];
 
 self.addEventListener("install", (event) => {
@@ -48,7 +51,9 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     // Only a game's table is kept for offline play: every other page is the browser's own
     // navigation, drawn for whoever is signed in now, never a kept copy of another moment.
-    if (url.pathname.startsWith("/play/")) event.respondWith(page(request));
+    if (url.pathname.startsWith("/play/")) event.respondWith(kept(request, { offlinePage: true }));
+  } else if (url.pathname.startsWith(CATALOG_PREFIX)) {
+    event.respondWith(kept(request, { offlinePage: false }));
   } else if (ASSETS.includes(url.pathname)) {
     event.respondWith(asset(request));
   }
@@ -59,7 +64,9 @@ async function asset(request) {
   return cached || fetch(request);
 }
 
-async function page(request) {
+// From the network, and kept; from the cache when the network fails (a table: else the
+// offline page).
+async function kept(request, { offlinePage }) {
   try {
     const response = await fetch(request);
     // A page as the player saw it (not a redirect to the log-in form, not an error).
@@ -69,9 +76,9 @@ async function page(request) {
     }
     return response;
   } catch (error) {
-    const kept = await caches.match(request, { cacheName: PAGES_CACHE, ignoreSearch: false });
-    if (kept) return kept;
-    const offline = await caches.match(OFFLINE_PAGE, { cacheName: STATIC_CACHE });
+    const copy = await caches.match(request, { cacheName: PAGES_CACHE, ignoreSearch: false });
+    if (copy) return copy;
+    const offline = offlinePage && (await caches.match(OFFLINE_PAGE, { cacheName: STATIC_CACHE }));
     if (offline) return offline;
     throw error;
   }
