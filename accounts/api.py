@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from accounts import guests, scopes, services
 from accounts.language import FOLLOW_BROWSER, LANGUAGE_CODES
-from accounts.models import Profile
+from accounts.models import Deck, Profile
 from accounts.names import normalised
 from accounts.oauth import selectors as oauth_selectors
 from accounts.oauth import services as oauth_services
@@ -54,6 +54,11 @@ class MeSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField(
         help_text="The name leaderboards show (with a tag), or empty for the masked e-mail."
     )
+    deck = serializers.ChoiceField(
+        choices=Deck.choices,
+        help_text="The card faces the web client draws: `classic` (two colours) or "
+        "`four_colour` (spades black, hearts red, diamonds blue, clubs green).",
+    )
     # A string, not an enum, in answers: a language added to the site is no new type for
     # clients (the request's field lists the choices).
     language = serializers.CharField(
@@ -72,6 +77,7 @@ def me_body(user: User) -> dict[str, Any]:
         "guest": bool(profile and profile.guest),
         "display_name": profile.display_name if profile else "",
         "language": profile.language if profile else FOLLOW_BROWSER,
+        "deck": profile.deck if profile else Deck.CLASSIC.value,
     }
 
 
@@ -114,6 +120,11 @@ class MeUpdateSerializer(StrictSerializer):
         "TR 39 skeleton: look-alike letters of other scripts, case and accents aside). Not "
         "for guests.",
     )
+    deck = serializers.ChoiceField(
+        choices=Deck.choices,
+        required=False,
+        help_text="The card faces the web client draws (guests may choose too).",
+    )
     language = serializers.ChoiceField(
         choices=[FOLLOW_BROWSER, *LANGUAGE_CODES],
         required=False,
@@ -125,7 +136,7 @@ class MeUpdateSerializer(StrictSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
             raise serializers.ValidationError(
-                {"non_field_errors": [gettext("Send display_name, language or both.")]}
+                {"non_field_errors": [gettext("Send display_name, language, deck or several.")]}
             )
         return attrs
 
@@ -150,7 +161,7 @@ class AccountView(ApiView):
     @extend_schema(
         operation_id="me_partial_update",
         description="Set the name shown on leaderboards (a guest signs up first: 403), the "
-        "account's language, or both.",
+        "account's language, the deck the web client draws, or several of them.",
         request=MeUpdateSerializer,
         responses={200: MeSerializer},
     )
@@ -158,7 +169,8 @@ class AccountView(ApiView):
         user = caller(request)
         update = MeUpdateSerializer(data=request.data)
         if not update.is_valid():
-            if set(update.errors) != {"display_name"}:  # unknown fields, no field at all
+            # Unknown fields, a wrong deck or language, nothing sent.
+            if set(update.errors) != {"display_name"}:
                 raise serializers.ValidationError(update.errors)
             return _name_refused(str(update.errors["display_name"][0]))
         fields = update.validated_data
@@ -171,6 +183,8 @@ class AccountView(ApiView):
                 return _name_refused(str(error))
         if "language" in fields:
             services.language_set(user=user, language=fields["language"])
+        if "deck" in fields:
+            services.deck_set(user=user, deck=fields["deck"])
         return Response(me_body(user))
 
 

@@ -63,6 +63,15 @@ class AppPlayer(models.Model):
         return f"{self.client_id}: {self.kind}"
 
 
+class Deck(models.TextChoices):
+    """The card faces the web client draws: the classic two colours, or four colours (spades
+    black, hearts red, diamonds blue, clubs green), which tell every suit apart by colour alone
+    (for a player who reads the red suits or the black suits alike)."""
+
+    CLASSIC = "classic", "Classic"
+    FOUR_COLOUR = "four_colour", "Four-colour"
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -80,6 +89,9 @@ class Profile(models.Model):
     # The language the account reads the site in (accounts/language.py): one of
     # settings.LANGUAGES, or "" to follow the browser's Accept-Language.
     language = models.CharField(max_length=8, blank=True, default="")
+    # How the browser client draws the cards (docs/web.md, "Card faces"): a setting of the
+    # account, so that every device shows the player's choice.
+    deck = models.CharField(max_length=16, choices=Deck.choices, default=Deck.CLASSIC)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

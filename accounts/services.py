@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.models import Profile
+from accounts.models import Deck, Profile
 from accounts.names import normalised, skeleton
 
 # A display name: letters (any script), digits, and single inner spaces, dots, dashes or
@@ -78,6 +78,18 @@ def language_set(*, user: User, language: str) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     profile.language = language
     profile.save(update_fields=["language"])
+    return profile
+
+
+def deck_set(*, user: User, deck: str) -> Profile:
+    """Choose the card faces the web client draws for this account (``Deck``); a guest may too
+    (it is a setting of the table, not of the leaderboards)."""
+    if deck not in Deck.values:
+        raise ValueError(f"unknown deck {deck!r}")
+    profile, _ = Profile.objects.get_or_create(user=user)
+    if profile.deck != deck:
+        profile.deck = deck
+        profile.save(update_fields=["deck"])
     return profile
 
 

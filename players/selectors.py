@@ -86,6 +86,9 @@ def account_export(*, user: User) -> dict[str, Any]:
             "last_login": _iso(user.last_login),
             "guest": bool(profile and profile.guest),
             "display_name": profile.display_name if profile else "",
+            # The account's settings: the site's language ("" follows the browser) and deck.
+            "language": profile.language if profile else "",
+            "deck": profile.deck if profile else "classic",
             "email_addresses": [
                 {"email": address.email, "primary": address.primary, "verified": address.verified}
                 for address in emails

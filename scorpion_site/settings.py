@@ -456,6 +456,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Scorpion API",
     # Swagger UI comes from the project (drf-spectacular-sidecar), not from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
+    # No deep links: Swagger UI draws each operation's path as a link inside the button that
+    # opens it, an interactive element in another that keyboards and screen readers trip on
+    # (axe: nested-interactive); without them the path is plain text.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "DESCRIPTION": "Scorpion Solitaire: games as event logs, daily challenge, statistics.",
     "VERSION": "1.0.0",

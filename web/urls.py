@@ -1,9 +1,13 @@
 from django.urls import path
 
-from web import social_views, views
+from web import pwa, social_views, views
 
 urlpatterns = [
     path("jsi18n/<str:language>/", views.LanguageCatalog.as_view(), name="javascript-catalog"),
+    # At the root: a service worker controls only the paths below its own URL (web/pwa.py).
+    path("sw.js", pwa.service_worker, name="web-service-worker"),
+    path("manifest.webmanifest", pwa.manifest, name="web-manifest"),
+    path("offline/", pwa.offline, name="web-offline"),
     path("play/<uuid:game_id>/", views.play, name="web-play"),
     path("daily/", views.daily, name="web-daily"),
     path("daily/calendar/", views.daily_calendar, name="web-daily-calendar"),

@@ -8,7 +8,8 @@ from typing import Any
 from uuid import UUID
 
 from scorpion_client import endpoints as ep
-from scorpion_client._operations import Spec, _nothing, _parsed, _raw_json
+from scorpion_client._operations import _nothing, _parsed, _raw_json
+from scorpion_client._request_spec import Spec
 from scorpion_client.models import Game
 
 __all__ = ["SocialOps", "challenge_id_of"]

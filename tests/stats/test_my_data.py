@@ -97,6 +97,7 @@ def test_export_holds_everything_stored_about_the_caller(
     account = body["account"]
     assert (account["id"], account["email"]) == (user.pk, player.email)
     assert account["date_joined"] == user.date_joined.isoformat()
+    assert (account["language"], account["deck"]) == ("", "classic")
     assert account["email_addresses"] == [
         {"email": player.email, "primary": True, "verified": False}
     ]

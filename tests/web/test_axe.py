@@ -117,3 +117,21 @@ def test_a_phone_reaches_the_stats_tables_by_keyboard_and_hears_moves_and_reveal
     expect(announcer).to_have_attribute("aria-live", "polite")
     expect(announcer).to_contain_text(" to column ")
     page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_api_docs_pass_axe_with_no_serious_violation(
+    browser: Any, live_server: Any, size: tuple[int, int]
+) -> None:
+    """Swagger UI (drf-spectacular-sidecar) with its operations listed and one opened."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(live_server.url + "/api/docs/")
+    expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
+    found = {"listed": violations(page)}
+    page.locator(".opblock-summary").first.click()
+    expect(page.locator(".opblock-body").first).to_be_visible()
+    found["opened"] = violations(page)
+    context.close()
+    bad = {state: v for state, v in found.items() if v}
+    assert not bad, bad

@@ -113,7 +113,7 @@ def test_play_page_carries_the_game_id(player: Client) -> None:
 def test_every_module_import_is_in_the_import_map() -> None:
     """Modules import each other by bare names; each must be mapped to its static file."""
     base = (WEB / "templates" / "web" / "base.html").read_text()
-    mapped = dict(re.findall(r'"(scorpion/[\w.]+)": "\{% static \'([\w/.]+)\' %\}"', base))
+    mapped = dict(re.findall(r'"(scorpion/[\w.-]+)": "\{% static \'([\w/.-]+)\' %\}"', base))
     assert mapped, "no import map found"
     for name, path in mapped.items():
         assert finders.find(path), f"{name} maps to a missing file {path}"

@@ -24,6 +24,7 @@ from typing import Any, Literal  # noqa: F401
 
 # Every name the models' module defined is importable from here as before; those outside
 # ``__all__`` are imported ``X as X``, so that type checkers see them exported too.
+from scorpion_client.models.accounts import Deck as Deck
 from scorpion_client.models.accounts import Me, Session
 from scorpion_client.models.advice import ActionChance as ActionChance
 from scorpion_client.models.advice import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorpion_client.models._fields import (
     _extra,
@@ -15,6 +15,9 @@ from scorpion_client.models._fields import (
     _str,
 )
 
+# The card faces the web client draws for the account (docs/api.md, PATCH /api/v1/me/).
+Deck = Literal["classic", "four_colour"]
+
 
 @dataclass
 class Me:
@@ -22,7 +25,8 @@ class Me:
     ``display_name``: the name on leaderboards ("" shows the masked e-mail); ``language``: the
     language the account reads the site in when signed in with its browser session ("en",
     "fr", or "" for the browser's own). The SDK itself speaks English: it sends no
-    ``Accept-Language``, so the server's ``detail`` words reach it in English."""
+    ``Accept-Language``, so the server's ``detail`` words reach it in English; ``deck``: the
+    card faces the web client draws (``"classic"`` or ``"four_colour"``)."""
 
     id: int | str
     email: str
@@ -30,6 +34,7 @@ class Me:
     guest: bool = False
     display_name: str = ""
     language: str = ""
+    deck: Deck = "classic"
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -44,7 +49,10 @@ class Me:
             guest=data.get("guest") is True,
             display_name=_opt_str(data.get("display_name")) or "",
             language=_opt_str(data.get("language")) or "",
-            extra=_extra(data, ("id", "email", "date_joined", "guest", "display_name", "language")),
+            deck=_deck(data.get("deck")),
+            extra=_extra(
+                data, ("id", "email", "date_joined", "guest", "display_name", "language", "deck")
+            ),
         )
 
 
@@ -71,3 +79,9 @@ class Session:
             token=_str(meta["session_token"]),
             user=dict(user) if isinstance(user, Mapping) else {},
         )
+
+
+def _deck(value: Any) -> Deck:
+    """The account's deck; one this SDK does not know yet (a newer server's) reads as the
+    classic one, which every client can draw."""
+    return value if value in get_args(Deck) else "classic"

@@ -19,7 +19,9 @@ from scorpion_client.models._fields import (
     _opt_str,
 )
 from scorpion_client.models.games import Difficulty, GameStatus
-from scorpion_client.models.pages import Page
+
+# T: Page's own annotations resolve in this module too (typing.get_type_hints of a page).
+from scorpion_client.models.pages import Page, T  # noqa: F401
 
 
 @dataclass

@@ -205,7 +205,30 @@ function wireLanguage() {
   });
 }
 
+// The deck (card faces): saved as soon as it is picked, and applied to this page at once
+// (every page draws the account's deck: data-deck on <body>, base.html).
+function wireDeck() {
+  const form = document.getElementById("deck-form");
+  if (!form) return;
+  const error = form.querySelector(".error");
+  const status = form.querySelector(".status");
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("change", async (event) => {
+    const deck = event.target.value;
+    error.textContent = "";
+    status.textContent = "";
+    try {
+      const mine = await me.setDeck(deck);
+      document.body.dataset.deck = mine.deck;
+      status.textContent = mine.deck === "four_colour" ? gettext("Saved: four-colour cards.") : gettext("Saved: classic cards.");
+    } catch (failure) {
+      error.textContent = failure.detail || failure.message;
+    }
+  });
+}
+
 wireHeader();
+wireDeck();
 const accountPage = document.getElementById("account-page");
 if (accountPage) {
   if (accountPage.dataset.guest === "true") wireGuest();

@@ -101,8 +101,8 @@ function keepBigIntegers(key, value, context) {
   return value;
 }
 
-export async function request(method, path, body, { allowStatus = [] } = {}) {
-  const headers = { Accept: "application/json" };
+export async function request(method, path, body, { allowStatus = [], headers: extra = {} } = {}) {
+  const headers = { Accept: "application/json", ...extra };
   const init = { method, headers, credentials: "same-origin", cache: "no-store" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -179,6 +179,28 @@ async function changeAccount(action) {
   }
 }
 
+// What this browser keeps of an account's games for offline play (play-outbox.js: the last
+// game the server sent, the commands still to send) and the pages the service worker kept
+// (sw.js): forgotten at log-out and when the account is deleted, so that the next player of a
+// shared device finds none of it.
+export const KEPT_GAME_PREFIXES = ["scorpion.outbox.", "scorpion.game."];
+export const KEPT_PAGES_CACHE = "scorpion-pages";
+
+async function forgetKeptGames() {
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (KEPT_GAME_PREFIXES.some((prefix) => key.startsWith(prefix))) localStorage.removeItem(key);
+    }
+  } catch {
+    // nothing kept (storage refused)
+  }
+  try {
+    await globalThis.caches?.delete(KEPT_PAGES_CACHE);
+  } catch {
+    // no cache storage (not a secure context)
+  }
+}
+
 export function accountChanged() {
   changedHere = true;
   try {
@@ -222,6 +244,7 @@ export const auth = {
     changeAccount(async () => {
       // allauth answers 401 ("not authenticated any more") to a successful log-out.
       await request("DELETE", `${AUTH}/auth/session`, undefined, { allowStatus: [401] });
+      await forgetKeptGames();
       accountChanged();
     }),
 };
@@ -252,10 +275,13 @@ export const me = {
   setName: (display_name) => json("PATCH", "/api/v1/me/", { display_name }),
   // "" follows the browser's Accept-Language; else one of the site's languages.
   setLanguage: (language) => json("PATCH", "/api/v1/me/", { language }),
+  // The card faces the client draws: "classic" or "four_colour".
+  setDeck: (deck) => json("PATCH", "/api/v1/me/", { deck }),
   deleteData: () => json("DELETE", "/api/v1/me/data/"),
   deleteAccount: () =>
     changeAccount(async () => {
       const answer = await json("DELETE", "/api/v1/me/");
+      await forgetKeptGames();
       accountChanged();
       return answer;
     }),
@@ -280,7 +306,13 @@ export const games = {
   list: (params) => json("GET", `/api/v1/games/${query(params)}`),
   get: (id) => json("GET", `/api/v1/games/${id}/`),
   create: (body) => json("POST", "/api/v1/games/", body),
-  command: (id, body) => json("POST", `/api/v1/games/${id}/commands/`, body),
+  // `key`: the command's Idempotency-Key, the same on every retry (applied once).
+  command: async (id, body, key) =>
+    (
+      await request("POST", `/api/v1/games/${id}/commands/`, body, {
+        headers: key ? { "Idempotency-Key": key } : {},
+      })
+    ).data,
   hints: (id) => json("GET", `/api/v1/games/${id}/hints/`),
   // Winning chances per move: GET serves them (200, counts as a hint) or says "pending" (202);
   // POST only has them computed (the player paused), serving and counting nothing.

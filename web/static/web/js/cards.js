@@ -79,7 +79,7 @@ function face(code) {
 export function cardElement(code, { interactive = false, column = null, index = null } = {}) {
   const suit = SUITS[code[1]];
   const attrs = {
-    class: `card face ${suit.colour}`,
+    class: `card face ${suit.colour} suit-${code[1]}`,
     "aria-label": cardName(code),
     dataset: { card: code },
   };

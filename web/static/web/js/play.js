@@ -18,39 +18,31 @@
 // for reduced motion; only the cards that changed are redrawn.
 
 import { games, serverNow } from "scorpion/api.js";
-import {
-  describeRecord,
-  hasStock,
-  layoutTable,
-  renderTable,
-  runsToCollect,
-  suitName,
-  theCard,
-} from "scorpion/cards.js";
+import { describeRecord, hasStock, layoutTable, renderTable } from "scorpion/cards.js";
 import { follow, wakeOnReturn } from "scorpion/live.js";
-import { showWinResult } from "scorpion/win.js";
+import { describeMode, newGame, renderBanner, resign, restart, wireBanner } from "scorpion/play-banner.js";
+import { clearHighlight, forgetHints, relightHint, schedulePrepare, wireHints } from "scorpion/play-hints.js";
+import { wireInput } from "scorpion/play-input.js";
 import {
-  announce,
-  confirmDialog,
-  difficultyLabel,
-  formatDuration,
-  h,
-  hideToast,
-  isPractice,
-  MODE_LABELS,
-  redraw,
-  showNoSuchGame,
-  STATUS_LABELS,
-  toast,
-  variantRules,
-  variantTitle,
-  wireHeader,
-} from "scorpion/ui.js";
+  isOffline,
+  loadOutbox,
+  loadSnapshot,
+  networkBack,
+  networkFailed,
+  networkWorked,
+  newKey,
+  onNetworkChange,
+  saveOutbox,
+  saveSnapshot,
+} from "scorpion/play-outbox.js";
+import { finished, knownRefusal, playable, predict, refusalText, staleReason } from "scorpion/play-rules.js";
+import { announce, formatDuration, h, hideToast, showNoSuchGame, toast, variantRules, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const page = document.getElementById("play");
 const gameId = page.dataset.gameId;
 const board = document.getElementById("board");
 const banner = document.getElementById("banner");
+const offlineBanner = document.getElementById("offline-banner");
 const controls = {
   deal: document.getElementById("btn-deal"),
   undo: document.getElementById("btn-undo"),
@@ -68,103 +60,34 @@ let queue = Promise.resolve();
 let pending = 0;
 let live = null; // the game's stream, while the game is on
 let arrived = null; // a stream event held back while a command of this page is on its way
-let hints = null; // the hints answer for the version on the table
-let hintIndex = -1;
-let hintShown = null;
-let hintMessage = ""; // the words of the last hint on the message line
-let chances = null; // the chances answer (or {status: "pending"}) for the version on the table
-let chancesRefused = false; // the server estimates none in this game's variant: stop asking
-let idleTimer = null;
-// After this long without a change on the table, the server is asked to prepare the winning
-// chances, so that a hint asked for later finds them ready.
-const PAUSE_MS = 3000;
-let predictions = []; // moves drawn before the server answered: [{body}]
-let queued = 0; // commands sent or waiting to be, not yet answered
-const RANKS = "A23456789TJQK";
+// Commands made here and not yet answered, in order ({key, body, expected}): drawn over the
+// server's game as far as the page can foresee them, kept in localStorage (play-outbox.js).
+let outbox = loadOutbox(gameId);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-const finished = (g) => ["won", "resigned", "abandoned"].includes(g.status);
-const playable = (g) => g.status === "playing" || g.status === "stuck";
+// A command whose answer did not come for want of a network is tried again after this long,
+// doubling up to the last (at once when the browser says the network is back).
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 30000;
 
 // --- drawing ---
 
-// The table as shown: the server's game with the moves still on their way laid over it.
-function shownGame() {
+// The table as shown: the server's game with the commands still on their way laid over it, as
+// far as the page can foresee them: after a command it cannot (a deal, an undo), the rest wait
+// for the server's answer. `drawn`: how many are laid over it.
+function shownTable() {
   let shown = game;
-  for (const prediction of predictions) shown = predict(shown, prediction.body) || shown;
-  return shown;
+  let drawn = 0;
+  for (const entry of outbox) {
+    const next = predict(shown, entry.body);
+    if (!next) break;
+    shown = next;
+    drawn += 1;
+  }
+  return { shown, drawn };
 }
 
-// The game after `body`, judged like the server on the visible table only; null when the
-// move cannot be foreseen (the server then decides alone). A card uncovered stays face down
-// until the server says which it is; a run completed is collected when the answer comes.
-function predict(g, body) {
-  // Foreseen in Scorpion only: the other variants build and fill empty columns otherwise,
-  // and the server decides alone.
-  if (body.type !== "move" || !playable(g) || (g.variant && g.variant !== "scorpion")) return null;
-  const source = g.columns.findIndex((column) => column.cards.includes(body.card));
-  if (source < 0) return null;
-  const index = g.columns[source].cards.indexOf(body.card);
-  const rank = RANKS.indexOf(body.card[0]);
-  let to;
-  if (rank === 12) {
-    if (index === 0 && !g.columns[source].hidden) return null;
-    const empty = (c) => !g.columns[c].hidden && !g.columns[c].cards.length;
-    to = body.to ?? g.columns.findIndex((_, c) => empty(c));
-    if (to === undefined || to < 0 || to === source || !empty(to)) return null;
-  } else {
-    const onto = `${RANKS[rank + 1]}${body.card[1]}`;
-    to = g.columns.findIndex((column) => column.cards[column.cards.length - 1] === onto);
-    if (to < 0 || to === source || (body.to !== undefined && body.to !== to)) return null;
-  }
-  const columns = g.columns.map((column) => ({ ...column, cards: [...column.cards] }));
-  const moved = columns[source].cards.splice(index);
-  columns[to].cards.push(...moved);
-  return { ...g, columns, moves: g.moves + 1 };
-}
-
-// Why the server would refuse `body` on the visible table `g`, as the problem's `details`
-// would say it (the same reason words and fields, columns numbered 1 to 7: games.engine's
-// resolve_move), or null when the move is legal or the page cannot be sure. Then the command
-// is sent and the server, the authority, decides. Sure means: a deal with the stock gone or a
-// face-down card in any variant; a move in Scorpion only (the other variants build and fill
-// empty columns otherwise), with every card that matters in sight.
-function knownRefusal(g, body) {
-  if (!g || !playable(g)) return null;
-  if (body.type === "deal") return g.stock ? null : { reason: "stock_empty" };
-  if (body.type === "face_down") return { reason: "not_face_up" };
-  if (body.type !== "move" || (g.variant && g.variant !== "scorpion")) return null;
-  // A card about to turn over (a move still on its way uncovered it) could be anything.
-  if (g.columns.some((column) => column.hidden && !column.cards.length)) return null;
-  const source = g.columns.findIndex((column) => column.cards.includes(body.card));
-  if (source < 0) return null;
-  const to = body.to;
-  if (to !== undefined && !(to >= 0 && to < g.columns.length)) return null;
-  const where = { card: body.card, column: source + 1 };
-  if (to === source) return { reason: "already_there", ...where };
-  const index = g.columns[source].hidden + g.columns[source].cards.indexOf(body.card);
-  const empty = (c) => !g.columns[c].hidden && !g.columns[c].cards.length;
-  const rank = RANKS.indexOf(body.card[0]);
-  if (rank === 12) {
-    if (to !== undefined && !empty(to)) return { reason: "column_not_empty", ...where, to: to + 1 };
-    const room = to !== undefined || g.columns.some((_, c) => empty(c));
-    if (index === 0) return { reason: "already_at_bottom", ...where };
-    return room ? null : { reason: "no_empty_column", ...where };
-  }
-  if (to !== undefined && empty(to)) return { reason: "not_a_king", ...where, to: to + 1 };
-  const onto = `${RANKS[rank + 1]}${body.card[1]}`;
-  const targets = g.columns.flatMap((column, c) => (column.cards[column.cards.length - 1] === onto ? [c] : []));
-  const others = targets.filter((c) => c !== source);
-  if (!targets.length) {
-    const seen = g.columns.findIndex((column) => column.cards.includes(onto));
-    const state = seen >= 0 ? { onto_column: seen + 1, onto_state: "covered" } : { onto_state: "unseen" };
-    return { reason: "onto_not_exposed", ...where, onto, ...state };
-  }
-  if (!others.length) return { reason: "onto_own_column", ...where, onto };
-  if (to !== undefined && !others.includes(to)) {
-    return { reason: "wrong_column", ...where, to: to + 1, onto, onto_column: others[0] + 1 };
-  }
-  return null;
+function shownGame() {
+  return shownTable().shown;
 }
 
 // Where every face-up card is, to glide it from there after the next drawing.
@@ -209,10 +132,11 @@ function render({ from = null } = {}) {
   const before = board.querySelector(".tableau") ? from || cardRects() : null;
   if (from) for (const [card, rect] of cardRects()) if (!from.has(card)) from.set(card, rect);
   renderBanner();
-  const shown = shownGame();
+  const { shown, drawn } = shownTable();
   const tableau = renderTable(board, shown, { interactive: playable(game) });
   animateFrom(before);
-  board.dataset.predicted = String(predictions.length);
+  board.dataset.predicted = String(drawn);
+  showWaiting(shown, drawn);
   board.setAttribute("aria-busy", pending ? "true" : "false");
   if (focusCard) {
     const again = board.querySelector(`button.card[data-card="${focusCard}"]`);
@@ -232,9 +156,9 @@ function render({ from = null } = {}) {
   controls.resign.disabled = !playable(game);
   tick();
   if (held) keepFocus();
-  clearHighlight(); // cards keep their elements: a hint of another version must go
-  if (hintShown && hints && hints.version === game.version) highlight(hintShown);
+  relightHint();
   schedulePrepare();
+  showNetwork();
   return tableau;
 }
 
@@ -249,141 +173,6 @@ function keepFocus() {
   const control = Object.values(controls).find((button) => !button.disabled && !button.hidden);
   (heading || board.querySelector("button.card") || control)?.focus({ preventScroll: true });
 }
-
-function describeMode(g) {
-  const parts = [MODE_LABELS[g.mode] || g.mode];
-  if (g.variant && g.variant !== "scorpion") parts.unshift(variantTitle(g.variant));
-  if (g.daily_date) parts.push(g.daily_date);
-  if (g.difficulty) parts.push(difficultyLabel(g.difficulty));
-  if (isPractice(g)) parts.push(gettext("practice: does not rank"));
-  if (g.pysol_number !== null && g.pysol_number !== undefined) parts.push(`PySolFC #${g.pysol_number}`);
-  else if (g.seed !== null && g.seed !== undefined) parts.push(interpolate(gettext("seed %(seed)s"), { seed: g.seed }, true));
-  return parts.join(" · ");
-}
-
-// What a finished daily game may say: the deal stays secret until the day after its day is
-// over (00:00 UTC two days later), and only the first attempt of the day ranks (docs/api.md,
-// "The daily challenge").
-function dailyNote() {
-  if (game.mode !== "daily") return "";
-  const parts = [];
-  if (isPractice(game)) parts.push(gettext("This was a practice attempt: it does not rank."));
-  else parts.push(gettext("This was your ranked attempt of the day."));
-  if (!game.code) {
-    parts.push(interpolate(gettext("The deal stays secret until %(day)s 00:00 UTC."), { day: revealDate(game.daily_date) }, true));
-  }
-  return h("p", { class: "daily-note" }, parts.join(" "));
-}
-
-// The date two days after a YYYY-MM-DD date (the day the deal is shown), as YYYY-MM-DD.
-function revealDate(day) {
-  const moment = new Date(`${day}T00:00:00Z`);
-  moment.setUTCDate(moment.getUTCDate() + 2);
-  return moment.toISOString().slice(0, 10);
-}
-
-function againLabel() {
-  return game.mode === "daily" ? gettext("Practice this deal") : gettext("Play this deal again");
-}
-
-// A game left for another (restarted, or a new game of its kind started, here or on another
-// device) leads to the game that took its place while that one is in play: "New game" or
-// "Play this deal again" would in turn abandon it, and with it the moves made on the other
-// device. One game of a mode and variant is in play at a time, so it is the newest of them.
-let successor = { of: null, game: null };
-
-async function findSuccessor(left) {
-  successor = { of: left.id, game: null };
-  let next = null;
-  try {
-    const page = await games.list({ mode: left.mode, variant: left.variant || "scorpion", page_size: 5 });
-    next = page.results.find((g) => g.id !== left.id && playable(g)) || null;
-  } catch {
-    return; // the banner keeps its other ways on
-  }
-  if (!next || successor.of !== left.id || game?.id !== left.id) return;
-  successor.game = next;
-  renderBanner();
-  announce(`${successorNote(next)} ${gettext("Continue it with “Continue the new game”.")}`);
-}
-
-function successorNote(next) {
-  return next.restarted_from === game.id
-    ? gettext("This deal was restarted: the new game is in play.")
-    : gettext("A new game of this kind is in play.");
-}
-
-function renderBanner() {
-  const status = game.status;
-  banner.className = `banner ${status}`;
-  if (status === "won") {
-    redraw(
-      banner,
-      h("h2", { tabindex: "-1" }, gettext("You won!")),
-      h(
-        "p",
-        {},
-        interpolate(
-          runsToCollect(game) === 8
-            ? gettext("All eight runs collected in %(moves)s moves and %(time)s.")
-            : gettext("All four suits collected in %(moves)s moves and %(time)s."),
-          { moves: game.moves, time: formatDuration(game.elapsed_seconds) },
-          true,
-        ),
-      ),
-      dailyNote(),
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: newGame }, gettext("New game")),
-        h("a", { class: "button", href: `/history/${game.id}/` }, gettext("Replay this game")),
-        h("a", { class: "button", href: "/stats/" }, gettext("Your statistics")),
-      ),
-    );
-    showWinResult(banner, game); // the win moment (win.js)
-  } else if (status === "stuck") {
-    redraw(
-      banner,
-      h("h2", { tabindex: "-1" }, gettext("No moves available")),
-      h("p", {}, gettext("Undo to try another way, restart the deal, or resign.")),
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: () => command({ type: "undo" }) }, gettext("Undo")),
-        h("button", { type: "button", onclick: restart }, gettext("Restart")),
-        h("button", { type: "button", onclick: resign }, gettext("Resign")),
-      ),
-    );
-  } else if (status === "resigned" || status === "abandoned") {
-    if (status === "abandoned" && successor.of !== game.id) findSuccessor(game);
-    const next = status === "abandoned" && successor.of === game.id ? successor.game : null;
-    redraw(
-      banner,
-      h("h2", { tabindex: "-1" }, status === "resigned" ? gettext("Game over: resigned") : gettext("Game over: left for a new game")),
-      next ? h("p", { class: "successor" }, successorNote(next)) : "",
-      dailyNote(),
-      h(
-        "div",
-        { class: "actions" },
-        next
-          ? h("a", { class: "button primary", href: `/play/${next.id}/` }, gettext("Continue the new game"))
-          : "",
-        h("button", { type: "button", class: next ? null : "primary", onclick: newGame }, gettext("New game")),
-        h("button", { type: "button", onclick: restart }, againLabel()),
-        h("a", { class: "button", href: `/history/${game.id}/` }, gettext("Replay this game")),
-      ),
-    );
-  } else {
-    redraw(banner);
-  }
-  const wasHidden = banner.hidden;
-  banner.hidden = status === "playing";
-  if (wasHidden && !banner.hidden && banner.dataset.shownFor !== `${game.id}:${status}`) {
-    banner.dataset.shownFor = `${game.id}:${status}`;
-    announce(banner.querySelector("h2").textContent + ". " + (banner.querySelector("p")?.textContent || ""));
-  }
-}
-
 function elapsedSeconds() {
   if (!game || !game.started_at) return 0;
   if (finished(game)) return game.elapsed_seconds ?? 0;
@@ -398,15 +187,9 @@ function setGame(next) {
   const { event, ...rest } = next;
   // Answers and stream events can cross: an older version never replaces a newer one.
   if (game && rest.id === game.id && rest.version < game.version) return event;
-  if (!game || rest.version !== game.version) {
-    hints = null;
-    hintIndex = -1;
-    hintShown = null;
-    // A hint is about the table it was given for: once that changed (the move played, the
-    // game over), its words would name a move that is gone.
-    hideToast(hintMessage);
-  }
+  if (!game || rest.version !== game.version) forgetHints();
   game = rest;
+  saveSnapshot(game);
   showRules(game);
   render();
   return event;
@@ -427,17 +210,22 @@ function showRules(g) {
 async function load({ quiet = false } = {}) {
   try {
     const fresh = await games.get(gameId);
+    networkWorked();
     if (game && fresh.version > game.version && !quiet) {
       toast(gettext("This game was played elsewhere meanwhile: showing its current position."));
     }
     if (!game || fresh.version !== game.version || fresh.status !== game.status) setGame(fresh);
     followGame();
   } catch (error) {
-    if (!game) {
+    const kept = error.status === 0 ? loadSnapshot(gameId) : null;
+    if (error.status === 0) networkFailed();
+    if (!game && kept) {
+      setGame(kept); // opened without a network: the table as the server last sent it
+    } else if (!game) {
       if (error.status === 404) showNoSuchGame(board);
       else board.replaceChildren(h("p", { class: "error", role: "alert" }, error.detail));
       for (const control of Object.values(controls)) control.disabled = true;
-    } else {
+    } else if (error.status !== 0) {
       toast(error.detail, { kind: "error" });
     }
   }
@@ -472,7 +260,8 @@ function followGame() {
 // would refuse every move with "No such game", so it gives way to the reason.
 function gone() {
   game = null;
-  predictions = [];
+  outbox = [];
+  saveOutbox(gameId, outbox);
   board.dataset.gone = "true";
   board.replaceChildren(
     h("p", { class: "error", role: "alert" }, `${gettext("This game no longer exists: your games were deleted.")} `),
@@ -508,66 +297,82 @@ function describeRemote(event) {
 
 // Sends one command after those already on their way; resolves true if it was accepted. A
 // move that can be foreseen is drawn at once (`from`: where its cards were seen last, for a
-// dropped card the place it was dropped).
+// dropped card the place it was dropped). Without a network it waits in the outbox, drawn if
+// foreseen, marked as waiting otherwise, and goes when the network is back.
 function command(body, { from = null } = {}) {
   board.dataset.lastCommand = JSON.stringify(body);
+  const { shown, drawn } = shownTable();
+  const allDrawn = drawn === outbox.length;
   // A refusal the visible table shows is said at once, in the server's words; only when every
   // command on its way is drawn (a deal or an undo still out changes the table unseen).
-  const refusal = queued === predictions.length ? knownRefusal(shownGame(), body) : null;
+  const refusal = allDrawn && game ? knownRefusal(shown, body) : null;
   let refused = "";
   if (refusal) {
     board.dataset.refused = JSON.stringify(refusal);
-    refused = refusalText({ problem: { details: refusal } });
+    refused = refusalText({ problem: { details: refusal } }, game);
     toast(refused, { kind: "error" });
     // Sure only while the game's stream is open: the table is then the game as it is. Without
     // it (a server without streams, a network that dropped it) another device may have moved
-    // the game on unseen, so the command goes to the server all the same, which decides.
-    if (live?.isOpen() || body.type === "face_down") return Promise.resolve(false);
+    // the game on unseen, so the command goes to the server all the same, which decides;
+    // offline, the table shown is the best the page knows, and a refused tap is not kept.
+    if (live?.isOpen() || isOffline() || body.type === "face_down") return Promise.resolve(false);
   }
   if (body.type === "face_down") return Promise.resolve(false);
-  let prediction = null;
-  if (game && predict(shownGame(), body)) {
-    prediction = { body };
-    predictions.push(prediction);
+  if (isOffline() && !allDrawn) {
+    // A deal or an undo waits for the server: what follows it cannot be drawn, so it is not
+    // taken either (the player would be tapping a table that is not the game's).
+    toast("Offline: this waits until the command before it reaches the server.", { kind: "error" });
+    return Promise.resolve(false);
+  }
+  const entry = { key: newKey(), body };
+  outbox.push(entry);
+  saveOutbox(gameId, outbox);
+  if (allDrawn && game && predict(shown, body)) {
     clearHighlight();
     render({ from });
     board.dataset.instant = String(Number(board.dataset.instant || 0) + 1);
+  } else if (isOffline()) {
+    render(); // the deal, the undo: marked as waiting
   }
-  queued += 1;
-  const run = queue
-    .then(() => send(body, prediction))
-    .then((accepted) => {
-      if (accepted && refused) hideToast(refused); // played after all: the game had moved on
-      return accepted;
-    })
-    .finally(() => {
-      queued -= 1;
-    });
+  return enqueue(entry, refused);
+}
+
+function enqueue(entry, refused = "") {
+  const run = queue.then(() => send(entry)).then((accepted) => {
+    if (accepted && refused) hideToast(refused); // played after all: the game had moved on
+    return accepted;
+  });
   queue = run.catch(() => false);
   return run;
 }
 
-// Drops a prediction; true if it was still laid over the table.
-function forget(prediction) {
-  if (!prediction || !predictions.includes(prediction)) return false;
-  predictions = predictions.filter((p) => p !== prediction);
-  return true;
+// Takes an answered command out of the outbox; true if it was drawn over the table.
+function settle(entry) {
+  const index = outbox.indexOf(entry);
+  if (index < 0) return false;
+  const drawn = index < shownTable().drawn;
+  outbox.splice(index, 1);
+  saveOutbox(gameId, outbox);
+  return drawn;
 }
 
-async function send(body, prediction) {
+async function send(entry) {
   if (!game || finished(game)) {
-    if (forget(prediction) && game) render();
+    if (settle(entry) && game) render();
+    showNetwork();
     return false;
   }
   pending += 1;
   board.setAttribute("aria-busy", "true");
   try {
-    return await attempt(body, true, prediction);
+    return await attempt(entry, true);
   } finally {
     // Drawn again from the server's answer (already drawn on success: drawing is idempotent).
-    if (forget(prediction)) render();
+    if (settle(entry)) render();
     pending -= 1;
     board.setAttribute("aria-busy", pending ? "true" : "false");
+    showNetwork();
+    if (!pending && outbox.length === 0 && caughtUp) reconcile();
     if (!pending && arrived) {
       const held = arrived;
       arrived = null;
@@ -576,10 +381,37 @@ async function send(body, prediction) {
   }
 }
 
-async function attempt(body, mayReplay, prediction = null) {
+// Sends `entry` until the server answers: a request that met no network is sent again, the
+// same request with the same key, once the network is back (the server applies a key once).
+async function post(entry) {
+  let wait = FIRST_RETRY_MS / 2; // doubled before the first retry
+  for (;;) {
+    if (isOffline()) await networkBack(wait);
+    if (entry.expected === undefined) {
+      entry.expected = game.version;
+      saveOutbox(gameId, outbox);
+    }
+    try {
+      const answer = await games.command(gameId, { ...entry.body, expected_version: entry.expected }, entry.key);
+      networkWorked();
+      return answer;
+    } catch (error) {
+      if (error.status !== 0) {
+        networkWorked();
+        throw error;
+      }
+      networkFailed();
+      caughtUp = true; // once the outbox is empty again, the page reads the game afresh
+      wait = Math.min(LAST_RETRY_MS, wait * 2);
+    }
+  }
+}
+
+async function attempt(entry, mayReplay) {
+  const body = entry.body;
   try {
-    const answer = await games.command(gameId, { ...body, expected_version: game.version });
-    forget(prediction);
+    const answer = await post(entry);
+    settle(entry);
     const event = setGame(answer);
     const said = describeEventForPlayer(body, event);
     if (said && game.status === "playing") announce(said);
@@ -588,12 +420,14 @@ async function attempt(body, mayReplay, prediction = null) {
     if (error.code === "version_conflict" && error.problem.game) {
       setGame(error.problem.game);
       board.dataset.remoteVersion = String(game.version);
-      const why = mayReplay ? staleReason(body) : "";
+      const why = mayReplay ? staleReason(body, game) : "";
       if (mayReplay && !why) {
         board.dataset.replayed = String(Number(board.dataset.replayed || 0) + 1);
-        return await attempt(body, false, prediction);
+        // Nothing was applied: the same key, against the version now shown.
+        entry.expected = undefined;
+        return await attempt(entry, false);
       }
-      forget(prediction);
+      settle(entry);
       render();
       toast(
         why
@@ -601,81 +435,80 @@ async function attempt(body, mayReplay, prediction = null) {
           : gettext("The game was played on another device meanwhile."),
       );
     } else if (error.code === "illegal_move" && !mayReplay) {
-      forget(prediction);
+      settle(entry);
       render();
-      toast(interpolate(gettext("The game was played on another device meanwhile: %(why)s"), { why: refusalText(error) }, true), {
+      toast(interpolate(gettext("The game was played on another device meanwhile: %(why)s"), { why: refusalText(error, game) }, true), {
         kind: "error",
       });
     } else if (error.code === "game_finished") {
-      forget(prediction);
+      settle(entry);
       await load({ quiet: true });
-      toast(refusalText(error), { kind: "error" });
+      toast(refusalText(error, game), { kind: "error" });
     } else {
-      forget(prediction);
+      settle(entry);
       render(); // a refused move glides back
-      toast(refusalText(error), { kind: "error" });
+      toast(refusalText(error, game), { kind: "error" });
     }
     return false;
   }
 }
 
-// Why a command made on a position that has since changed is not sent again ("" to send it):
-// a card that is no longer face up cannot be played, an undo or redo would now reverse or
-// replay another move than the one the player saw, and a deal needs a stock.
-function staleReason(body) {
-  if (!playable(game)) return interpolate(gettext("it is %(status)s"), { status: (STATUS_LABELS[game.status] || game.status).toLowerCase() }, true);
-  if (body.type === "move") {
-    const faceUp = game.columns.some((column) => column.cards.includes(body.card));
-    if (faceUp) return "";
-    if (game.collected.includes(body.card[1])) return interpolate(gettext("%(card)s has been collected"), { card: theCard(body.card) }, true);
-    return interpolate(gettext("%(card)s is no longer face up"), { card: theCard(body.card) }, true);
-  }
-  if (body.type === "deal") {
-    if (game.stock) return "";
-    return hasStock(game) ? gettext("the stock has already been dealt") : gettext("this game has no stock to deal");
-  }
-  if (body.type === "resign") return "";
-  return body.type === "undo"
-    ? gettext("your undo was not applied, so as not to undo another move than the one you saw")
-    : gettext("your redo was not applied, so as not to redo another move than the one you saw");
+// --- offline ---
+
+// Set once a command met no network: when the outbox is empty again, the page reads the game
+// from the server (the event log is the truth), which also draws what the stream missed.
+let caughtUp = false;
+
+function reconcile() {
+  caughtUp = false;
+  load({ quiet: true });
 }
 
-// A refused command in words, from the problem's `details` (docs/api.md, "Errors"); the
-// server's own words only for a reason this page does not know, with card codes spelt out.
-function refusalText(error) {
-  const d = error.problem?.details;
-  // The sentence with its fields: the cards named in words ("the 5 of spades"), columns as numbers.
-  const say = (text) =>
-    interpolate(
-      text,
-      { card: d.card && theCard(d.card), onto: d.onto && theCard(d.onto), column: d.column, onto_column: d.onto_column, to: d.to },
-      true,
-    );
-  const words = d && {
-    not_face_up: () => (d.card ? say(gettext("%(card)s is not face up.")) : gettext("That card is not face up yet.")),
-    collected: () => say(gettext("%(card)s has already been collected.")),
-    no_such_column: () => gettext("There is no such column."),
-    already_there: () => say(gettext("%(card)s is already in column %(column)s.")),
-    not_a_king: () => say(gettext("Only a king can go to an empty column, not %(card)s.")),
-    onto_not_exposed: () =>
-      d.onto_state === "covered"
-        ? say(gettext("%(card)s can only go on %(onto)s, which is covered by other cards in column %(onto_column)s."))
-        : say(gettext("%(card)s can only go on %(onto)s, which is not face up yet.")),
-    onto_own_column: () => say(gettext("%(card)s can only go on %(onto)s, which lies above it in its own column.")),
-    wrong_column: () => say(gettext("%(card)s can only go on %(onto)s, in column %(onto_column)s.")),
-    column_not_empty: () => say(gettext("A king can only go to an empty column, and column %(to)s is not empty.")),
-    already_at_bottom: () => say(gettext("%(card)s already lies at the bottom of its column.")),
-    no_empty_column: () => say(gettext("There is no empty column for %(card)s.")),
-    stock_empty: () => (hasStock(game) ? gettext("The stock has already been dealt.") : gettext("This game has no stock to deal.")),
-  }[d.reason];
-  const text = words ? words() : spellCards(humanColumns(error.detail || gettext("That did not work.")));
-  return text.charAt(0).toUpperCase() + text.slice(1);
+// The offline banner: what waits, and that it goes when the network is back.
+function showNetwork() {
+  const offline = isOffline();
+  if (offline) board.dataset.offline = "true";
+  else delete board.dataset.offline;
+  if (!offlineBanner) return;
+  if (!offlineBanner.dataset.owner) offlineBanner.dataset.owner = "play";
+  const count = outbox.length;
+  const waiting = count ? ` ${count === 1 ? "1 move waits" : `${count} moves wait`} to be sent, in order, when it is back.` : "";
+  const text = offline
+    ? `Offline: you can go on playing.${waiting} A deal, a card to turn over, a hint or a new game need the network.`
+    : count && caughtUp
+      ? `Back online: sending ${count === 1 ? "1 move" : `${count} moves`}…`
+      : "";
+  const wasHidden = offlineBanner.hidden;
+  offlineBanner.hidden = !text;
+  if (offlineBanner.textContent !== text) offlineBanner.textContent = text;
+  if (wasHidden !== offlineBanner.hidden) layoutTable(board); // the table lies below it
+  // A hint and a restart need the server: disabled while offline, the banner says why.
+  if (game) controls.hint.disabled = offline || !playable(game);
+  controls.restart.disabled = offline;
 }
 
-// "frees 6C" -> "frees the 6 of clubs": card codes in server text, spelt out.
-function spellCards(text) {
-  return text.replace(/\b([A2-9TJQK])([SHDC])\b/g, (code) => theCard(code));
+// What waits for the server while offline is marked on the table: the stock of a deal not
+// sent, the face-down card a move uncovered (it turns over when the server says which it is).
+function showWaiting(shown, drawn) {
+  for (const element of board.querySelectorAll(".waiting")) {
+    element.classList.remove("waiting");
+    if (element.classList.contains("back")) element.setAttribute("aria-label", "face-down card");
+  }
+  if (!isOffline()) return;
+  if (drawn < outbox.length && outbox[drawn].body.type === "deal") board.querySelector("#stock")?.classList.add("waiting");
+  shown.columns.forEach((column, c) => {
+    if (!column.hidden || column.cards.length) return;
+    const backs = board.querySelectorAll(`.column[data-column="${c}"] > .card.back`);
+    const back = backs[backs.length - 1];
+    back?.classList.add("waiting");
+    back?.setAttribute("aria-label", "face-down card, turns over when the network is back");
+  });
 }
+
+onNetworkChange(() => {
+  if (game) render();
+  else showNetwork();
+});
 
 function describeEventForPlayer(body, event) {
   if (!event) return "";
@@ -684,499 +517,6 @@ function describeEventForPlayer(body, event) {
   return describeRecord(event);
 }
 
-// A game started of the same kind as the one that took this one's place (in play, maybe on
-// another device) abandons that one: asked first, as leaving a game in play is.
-async function mayLeaveSuccessor(mode) {
-  const next = successor.of === game?.id ? successor.game : null;
-  if (!next || next.mode !== mode) return true;
-  return confirmDialog(
-    gettext("The new game in play (Continue the new game) would be abandoned, and count as played, not won once it has a move. Start another anyway?"),
-    gettext("Start another"),
-  );
-}
-
-async function newGame() {
-  if (!(await mayLeaveSuccessor("random"))) return;
-  try {
-    // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
-    // lobby picks another variant).
-    const variant = game?.variant && game.variant !== "scorpion" ? { variant: game.variant } : {};
-    const created = await games.create(variant);
-    location.assign(`/play/${created.id}/`);
-  } catch (error) {
-    toast(error.detail, { kind: "error" });
-  }
-}
-
-async function restart() {
-  // Leaving a game after a move counts it as played and not won (docs/api.md, "Statistics").
-  const question = gettext("Restart this deal? This attempt ends and counts as played, not won.");
-  if (!finished(game) && game.started_at && !(await confirmDialog(question, gettext("Restart")))) return;
-  if (finished(game) && !(await mayLeaveSuccessor(game.mode))) return;
-  controls.restart.disabled = true;
-  try {
-    const created = await games.restart(gameId);
-    location.assign(`/play/${created.id}/`);
-  } catch (error) {
-    controls.restart.disabled = false;
-    toast(error.detail, { kind: "error" });
-  }
-}
-
-async function resign() {
-  if (await confirmDialog(gettext("Resign this game? It ends here and counts as a loss."), gettext("Resign"))) {
-    await command({ type: "resign" });
-  }
-}
-
-// --- hints ---
-
-// The hint reasons name columns as the API does (0 to 6); the table shows 1 to 7.
-function humanColumns(text) {
-  return text.replace(/\b(columns?) ((?:\d+(?:, | and )?)+)/g, (_, word, numbers) =>
-    `${word} ${numbers.replace(/\d+/g, (n) => String(Number(n) + 1))}`,
-  );
-}
-
-async function hint() {
-  if (!game || !playable(game)) return;
-  try {
-    if (!hints || hints.version !== game.version) {
-      const version = game.version;
-      const answer = await games.hints(gameId);
-      if (!game || game.version !== version) return; // the table changed meanwhile
-      hints = answer;
-      hintIndex = -1;
-    }
-  } catch (error) {
-    toast(error.detail, { kind: "error" });
-    return;
-  }
-  const options = [...hints.moves.map((m) => ({ kind: "move", ...m }))];
-  if (hints.deal) options.push({ kind: "deal", reason: gettext("deal the stock cards") });
-  if (!options.length) {
-    toast(gettext("No moves available."));
-    return;
-  }
-  hintIndex = (hintIndex + 1) % options.length;
-  hintShown = options[hintIndex];
-  highlight(hintShown);
-  const where =
-    options.length > 1
-      ? interpolate(gettext("Hint %(n)s of %(count)s: "), { n: hintIndex + 1, count: options.length }, true)
-      : gettext("Hint: ");
-  const shown = hintShown;
-  hintMessage = where + hintText(shown);
-  toast(hintMessage, { ms: 6000 });
-  // The winning chance follows when the server has it (a worker computes it): the hint itself
-  // never waits for it.
-  const chance = await chanceText(shown);
-  if (chance && hintShown === shown) {
-    hintMessage = where + hintText(shown) + chance;
-    toast(hintMessage, { ms: 6000 });
-  }
-}
-
-// --- winning chances (GET/POST .../chances/): estimated by a worker from what the player sees ---
-
-function schedulePrepare() {
-  clearTimeout(idleTimer);
-  if (!game || !playable(game) || chancesRefused || (chances && chances.version === game.version)) return;
-  const version = game.version;
-  idleTimer = setTimeout(async () => {
-    if (!game || game.version !== version || !playable(game)) return;
-    try {
-      await games.prepareChances(gameId);
-    } catch (error) {
-      // Only a head start: a hint asks again (unless the variant has no chances at all).
-      if (error?.code === "variant_not_analysed") chancesRefused = true;
-    }
-  }, PAUSE_MS);
-}
-
-async function chanceText(option) {
-  const version = game.version;
-  if (chancesRefused) return "";
-  if (!chances || chances.version !== version || chances.status !== "ready") {
-    try {
-      const answer = await games.chances(gameId);
-      if (!game || game.version !== version) return "";
-      chances = answer;
-    } catch (error) {
-      if (error?.code === "variant_not_analysed") chancesRefused = true;
-      return "";
-    }
-  }
-  if (chances.status !== "ready") return ` ${gettext("Winning chances: still computing, ask again in a moment.")}`;
-  const found = chances.actions.find((action) =>
-    option.kind === "deal"
-      ? action.type === "deal"
-      : action.card === option.card &&
-        action.to === option.to &&
-        // Two copies of a card (Double Scorpion) are told apart by their column; chances
-        // stored before "from" was added lack it.
-        (action.from === undefined || option.from === undefined || action.from === option.from),
-  );
-  if (!found) return "";
-  const percent = (value) => `${Math.round(100 * value)}%`;
-  // The chance of a player who could see every card (docs/api.md): said so, with what that
-  // means a tap away (#chance-help, below the table).
-  const help = document.getElementById("chance-help");
-  if (help) help.hidden = false;
-  const figures = { chance: percent(found.chance), low: percent(found.low), high: percent(found.high), samples: found.samples };
-  return ` ${interpolate(gettext("Chance of winning after it, if every card were known: %(chance)s (%(low)s–%(high)s, %(samples)s deals)."), figures, true)}`;
-}
-
-// "columns 1, 2 and 3": where a stock of n cards is dealt (Double Scorpion's four: 1 to 4).
-function stockColumns(count) {
-  const numbers = Array.from({ length: Math.max(count, 1) }, (_, i) => String(i + 1));
-  const last = numbers.pop();
-  return numbers.length
-    ? interpolate(gettext("columns %(numbers)s and %(last)s"), { numbers: numbers.join(", "), last }, true)
-    : interpolate(gettext("column %(n)s"), { n: last }, true);
-}
-
-function hintText(option) {
-  if (option.kind === "deal") return interpolate(gettext("deal the stock onto %(columns)s."), { columns: stockColumns(game.stock) }, true);
-  const column = game.columns[option.to];
-  const onto = column.cards.length
-    ? interpolate(gettext("onto %(card)s"), { card: theCard(column.cards[column.cards.length - 1]) }, true)
-    : interpolate(gettext("to the empty column %(n)s"), { n: option.to + 1 }, true);
-  // The reason's first part often restates the move itself; the rest says why it is good.
-  const why = option.details
-    ? option.details.map(hintReason).filter(Boolean).join(gettext(", and "))
-    : (option.reason || "")
-        .split("; ")
-        .filter((part) => part && !/^(moves|puts) /.test(part))
-        .map((part) => spellCards(humanColumns(part)))
-        .join("; ");
-  const move = interpolate(gettext("move %(card)s %(onto)s"), { card: theCard(option.card), onto }, true);
-  return why ? interpolate(gettext("%(move)s: it %(why)s."), { move, why }, true) : `${move}.`;
-}
-
-// One part of a hint's reason, from its details (columns 1 to 7); "" for a part that only
-// restates the move.
-function hintReason(detail) {
-  switch (detail.reason) {
-    case "completes_run":
-      return interpolate(gettext("completes the run of %(suit)s"), { suit: suitName(detail.suit) }, true);
-    case "turns_face_up":
-      return interpolate(gettext("turns up the face-down card in column %(n)s"), { n: detail.column }, true);
-    case "empties_column":
-      return interpolate(gettext("empties column %(n)s"), { n: detail.column }, true);
-    case "frees":
-      return interpolate(gettext("frees %(card)s, which can then move"), { card: theCard(detail.card) }, true);
-    default:
-      return "";
-  }
-}
-
-function clearHighlight() {
-  for (const element of document.querySelectorAll(".hint, .hint-target, .hint-carried")) {
-    element.classList.remove("hint", "hint-target", "hint-carried");
-  }
-}
-
-function highlight(option) {
-  clearHighlight();
-  if (option.kind === "deal") {
-    board.querySelector("#stock")?.classList.add("hint");
-    controls.deal.classList.add("hint");
-    return;
-  }
-  const where = option.from !== undefined && option.from !== null ? `[data-column="${option.from}"]` : "";
-  const copies = board.querySelectorAll(`.card[data-card="${option.card}"]${where}`);
-  // Two copies in one column (two decks): the hint says which, the lower or the upper one.
-  const card = option.copy === "lower" ? copies[0] : copies[copies.length - 1];
-  card?.classList.add("hint");
-  // The cards lying on it go along: they light up with it and stay over it, never hidden.
-  for (let next = card?.nextElementSibling; next; next = next.nextElementSibling) {
-    if (next.classList.contains("card")) next.classList.add("hint-carried");
-  }
-  const column = board.querySelector(`.column[data-column="${option.to}"]`);
-  const cards = column ? column.querySelectorAll(".card") : [];
-  const target = cards.length ? cards[cards.length - 1] : column?.querySelector(".empty-slot");
-  target?.classList.add("hint-target");
-}
-
-// --- tapping and dragging ---
-
-// A tap is played when the pointer comes up on the card it went down on without travelling;
-// a drag once it travels. Browsers' own clicks on cards are not used for pointers (a touch
-// click can go missing right after a drag); only the keyboard's clicks (Enter, Space) are.
-let drag = null; // {pointerId, card, from, startX, startY, active, layer}
-
-// A move of a card element: the card, and in the other variants than Scorpion the place it is
-// picked from (`from`: its column, or past the last column for a reserve card), which tells
-// the two copies of a two-deck card apart; where both lie face up in that column, which one
-// (`copy`: either may move, docs/rules.md).
-function moveBody(card, to) {
-  const body = { type: "move", card: card.dataset.card };
-  if (to !== undefined && to !== null) body.to = to;
-  if (game?.variant && game.variant !== "scorpion") {
-    body.from = Number(card.dataset.column);
-    const twins = [...board.querySelectorAll(`.card[data-card="${card.dataset.card}"][data-column="${card.dataset.column}"]`)];
-    if (twins.length > 1) body.copy = twins[twins.length - 1] === card ? "upper" : "lower";
-  }
-  return body;
-}
-
-function cardButton(target) {
-  const card = target instanceof Element ? target.closest("button.card[data-card]") : null;
-  return card && board.contains(card) ? card : null;
-}
-
-function stockButton(target) {
-  const stock = target instanceof Element ? target.closest("button#stock") : null;
-  return stock && board.contains(stock) ? stock : null;
-}
-
-board.addEventListener("click", (event) => {
-  // A face-down card, or the stock's place once dealt: not buttons, but a tap on them is
-  // answered at once (knownRefusal).
-  const still = event.target instanceof Element ? event.target.closest(".tableau .card.back, div#stock") : null;
-  if (still && game && playable(game)) {
-    command(still.id === "stock" ? { type: "deal" } : { type: "face_down" });
-    return;
-  }
-  if (event.detail !== 0) return; // a pointer's click: already played on pointerup
-  if (stockButton(event.target)) {
-    command({ type: "deal" });
-    return;
-  }
-  const card = cardButton(event.target);
-  if (card) command(moveBody(card));
-});
-
-board.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0 || !game || !playable(game)) return;
-  if (drag) {
-    // A press whose release never came (the window lost focus, say): forget it.
-    if (drag.active) snapBack(drag);
-    markDropTarget(null);
-    drag = null;
-  }
-  const stock = stockButton(event.target);
-  const card = cardButton(event.target);
-  if (!stock && !card) return;
-  drag = {
-    pointerId: event.pointerId,
-    card: card ? card.dataset.card : null, // null: the stock, which only taps
-    element: card,
-    from: card ? Number(card.dataset.column) : null,
-    startX: event.clientX,
-    startY: event.clientY,
-    active: false,
-  };
-});
-
-document.addEventListener("pointermove", (event) => {
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  const dx = event.clientX - drag.startX;
-  const dy = event.clientY - drag.startY;
-  if (!drag.active) {
-    if (Math.hypot(dx, dy) < 6) return;
-    if (!drag.card || !liftStack()) {
-      drag = null;
-      return;
-    }
-  }
-  event.preventDefault();
-  drag.layer.style.transform = `translate(${dx}px, ${dy}px)`;
-  markDropTarget(columnAt(event.clientX, event.clientY));
-});
-
-document.addEventListener("pointerup", async (event) => {
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  const current = drag;
-  drag = null;
-  if (!current.active) {
-    // A tap: the stock deals; a card goes where the server finds it a place.
-    command(current.card ? moveBody(current.element) : { type: "deal" });
-    return;
-  }
-  markDropTarget(null);
-  const to = columnAt(event.clientX, event.clientY);
-  if (to === null || to === current.from) {
-    snapBack(current);
-    return;
-  }
-  const body = moveBody(current.element, to);
-  if (game && predict(shownGame(), body)) {
-    // Drawn in its new place at once, gliding from where it was dropped.
-    const from = new Map();
-    for (const clone of current.layer.querySelectorAll(".card[data-card]")) {
-      from.set(clone.dataset.card, clone.getBoundingClientRect());
-    }
-    dropLayer(current);
-    command(body, { from });
-  } else {
-    snapBack(current); // the server says why
-    command(body);
-  }
-});
-
-document.addEventListener("pointercancel", (event) => {
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  const current = drag;
-  drag = null;
-  if (current.active) {
-    markDropTarget(null);
-    snapBack(current);
-  }
-});
-
-// Moves the dragged card and everything on it into a floating layer that follows the pointer.
-function liftStack() {
-  const card = drag.element?.isConnected
-    ? drag.element
-    : board.querySelector(`button.card[data-card="${drag.card}"]`);
-  if (!card) return false;
-  const stack = [card];
-  // The cards on it go along; a reserve card goes alone.
-  const inColumn = card.parentElement?.classList.contains("column");
-  for (let next = card.nextElementSibling; inColumn && next; next = next.nextElementSibling) {
-    if (next.classList.contains("card")) stack.push(next);
-  }
-  const first = card.getBoundingClientRect();
-  const layer = h("div", { class: "drag-layer", "aria-hidden": "true" });
-  layer.style.left = `${first.left}px`;
-  layer.style.top = `${first.top}px`;
-  for (const element of stack) {
-    const rect = element.getBoundingClientRect();
-    const clone = element.cloneNode(true);
-    clone.removeAttribute("id");
-    clone.style.position = "absolute";
-    clone.style.margin = "0";
-    clone.style.left = "0";
-    clone.style.top = `${rect.top - first.top}px`;
-    clone.style.width = `${rect.width}px`;
-    clone.style.height = `${rect.height}px`;
-    layer.append(clone);
-    element.classList.add("lifted");
-  }
-  document.body.append(layer);
-  drag.active = true;
-  drag.layer = layer;
-  clearHighlight();
-  return true;
-}
-
-function dropLayer(current) {
-  current.layer?.remove();
-  for (const element of board.querySelectorAll(".lifted")) element.classList.remove("lifted");
-}
-
-// An illegal drop: the cards glide back where they came from.
-function snapBack(current) {
-  const layer = current.layer;
-  if (!layer) return;
-  layer.classList.add("returning");
-  layer.style.transform = "translate(0px, 0px)";
-  const done = () => dropLayer(current);
-  layer.addEventListener("transitionend", done, { once: true });
-  setTimeout(done, 300);
-}
-
-// The column under the pointer: anywhere in its strip, below the top row.
-function columnAt(x, y) {
-  const tableau = board.querySelector(".tableau");
-  if (!tableau) return null;
-  const area = tableau.getBoundingClientRect();
-  if (y < area.top - 24) return null;
-  for (const column of tableau.querySelectorAll(".column")) {
-    const rect = column.getBoundingClientRect();
-    const gap = 4;
-    if (x >= rect.left - gap && x <= rect.right + gap) return Number(column.dataset.column);
-  }
-  return null;
-}
-
-function markDropTarget(index) {
-  for (const column of board.querySelectorAll(".column.drop-target")) {
-    column.classList.remove("drop-target");
-  }
-  if (index !== null && drag && index !== drag.from) {
-    board.querySelector(`.column[data-column="${index}"]`)?.classList.add("drop-target");
-  }
-}
-
-// --- controls and keys ---
-
-controls.deal.addEventListener("click", () => command({ type: "deal" }));
-controls.undo.addEventListener("click", () => command({ type: "undo" }));
-controls.redo.addEventListener("click", () => command({ type: "redo" }));
-controls.hint.addEventListener("click", hint);
-controls.restart.addEventListener("click", restart);
-controls.resign.addEventListener("click", resign);
-
-document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-  const target = event.target;
-  if (target instanceof Element && target.closest("input, textarea, select, dialog")) return;
-  const key = event.key;
-  if (key === "z" && !event.shiftKey) {
-    event.preventDefault();
-    if (game?.can_undo) command({ type: "undo" });
-  } else if (key === "y" || key === "Y" || (key === "Z" && event.shiftKey)) {
-    event.preventDefault();
-    if (game?.can_redo) command({ type: "redo" });
-  } else if (key === "h") {
-    event.preventDefault();
-    hint();
-  } else if (key === "d") {
-    event.preventDefault();
-    if (game && !hasStock(game)) toast(gettext("This game has no stock to deal."));
-    else if (game && playable(game)) command({ type: "deal" });
-  } else if (key === "Escape") {
-    hintShown = null;
-    clearHighlight();
-  } else if (key.startsWith("Arrow")) {
-    if (moveFocus(key, target)) event.preventDefault();
-  } else if (/^[0-9]$/.test(key)) {
-    // With a card focused, a digit moves it to that column (the keyboard's drag and drop);
-    // 0 is the tenth column of the ten-column variants.
-    const card = cardButton(target);
-    const to = key === "0" ? 9 : Number(key) - 1;
-    if (card && game && to < game.columns.length) {
-      event.preventDefault();
-      command(moveBody(card, to));
-    }
-  }
-});
-
-// The arrow keys walk the table: left and right to the neighbouring column that holds a card
-// to play (its card at the same height, or the nearest), up and down along the column's face-up
-// cards. From anywhere else on the page, an arrow starts at the first column.
-function moveFocus(key, target) {
-  const piles = [...board.querySelectorAll(".tableau .column")].map((pile) => [
-    ...pile.querySelectorAll("button.card"),
-  ]);
-  if (!piles.some((cards) => cards.length)) return false;
-  const card = cardButton(target);
-  if (!card) {
-    if (target instanceof Element && target.closest("input, button, a, select, summary")) return false;
-    const first = piles.find((cards) => cards.length);
-    first[first.length - 1].focus();
-    return true;
-  }
-  const c = Number(card.dataset.column);
-  const i = piles[c].indexOf(card);
-  let next = null;
-  if (key === "ArrowUp") next = piles[c][i - 1];
-  else if (key === "ArrowDown") next = piles[c][i + 1];
-  else if (key === "ArrowLeft" || key === "ArrowRight") {
-    const step = key === "ArrowLeft" ? -1 : 1;
-    for (let k = c + step; k >= 0 && k < piles.length && !next; k += step) {
-      if (piles[k].length) next = piles[k][Math.min(i, piles[k].length - 1)];
-    }
-  }
-  if (next) {
-    next.focus();
-    next.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }
-  return true;
-}
 
 wakeOnReturn(
   () => live,
@@ -1187,5 +527,31 @@ wakeOnReturn(
 window.addEventListener("resize", () => layoutTable(board));
 setInterval(tick, 1000);
 
+const context = {
+  board,
+  banner,
+  controls,
+  gameId,
+  get game() {
+    return game;
+  },
+  shownGame,
+  command,
+  restart,
+  resign,
+  newGame,
+};
+wireBanner(context);
+wireHints(context);
+wireInput(context);
 wireHeader();
-load();
+load().then(() => {
+  // Commands kept from an earlier visit (the page closed or reloaded offline): drawn, and sent
+  // in order; one already applied is answered with its first answer (its key), not applied again.
+  if (game && outbox.length) {
+    caughtUp = true;
+    render();
+    for (const entry of outbox) enqueue(entry);
+  }
+  showNetwork();
+});

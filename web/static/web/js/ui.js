@@ -290,6 +290,8 @@ function switchedNotice(account, fromGuest) {
 // log-in form) or log out; this tab hears of it through `storage` (api.js `accountChanged`)
 // and looks again whenever it is shown or focused (a change made outside the client's pages).
 export function wireHeader({ next = "/" } = {}) {
+  registerServiceWorker();
+  watchNetwork();
   const notice = recall(TAB_NOTICE_KEY);
   if (notice) {
     remember(TAB_NOTICE_KEY, null);
@@ -425,4 +427,28 @@ export function confirmDialog(question, confirmLabel) {
     document.body.append(dialog);
     dialog.showModal();
   });
+}
+
+// The service worker (/sw.js, web/pwa.py): the client's files and the pages opened are kept, so
+// that they open again, and a game goes on, without a network (docs/web.md, "Offline").
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => {
+    // not a secure context, or storage refused: the site works as before, online only
+  });
+}
+
+// The offline banner, on every page: what the page shows is what it last loaded. The play
+// page writes its own words there (what waits to be sent: play.js).
+function watchNetwork() {
+  const banner = document.getElementById("offline-banner");
+  if (!banner) return;
+  const show = () => {
+    if (banner.dataset.owner) return;
+    banner.hidden = navigator.onLine !== false;
+    banner.textContent = banner.hidden ? "" : "Offline: this page shows what it last loaded.";
+  };
+  window.addEventListener("online", show);
+  window.addEventListener("offline", show);
+  show();
 }

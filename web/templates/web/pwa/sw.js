@@ -1,0 +1,86 @@
+{% autoescape off %}// Scorpion's service worker (web/pwa.py writes in the version and the files): the client's
+// shell and static files come from a cache, so that a page opened once opens again, and a game
+// goes on, without a network (docs/web.md, "Offline").
+//
+// - Static files (CSS, modules, icons): from the cache, filled at install; their URLs carry a
+//   content hash in production, so a cached file is never stale. A new deploy is a new worker
+//   (its version changes), which fills a new cache and deletes the old ones.
+// - A game's table (/play/{id}/): from the network, and kept; from the cache when the network
+//   fails, else the offline page. Other pages are left to the browser. A kept page carries its own Content-Security-Policy header and the
+//   nonce of its import map, so it runs as it did (the policy is unchanged).
+// - The words of the page's language (/jsi18n/{language}/, Django's JavaScript catalogue, which
+//   every page loads before its modules): kept like a table, so that a kept table finds them.
+// - The API, the streams, the accounts' and the staff's paths: never touched (every write, and
+//   every game the page reads, goes to the server; the play page keeps its own outbox).
+
+const VERSION = "{{ version }}";
+const STATIC_CACHE = `scorpion-static-${VERSION}`;
+const PAGES_CACHE = "scorpion-pages";
+const ASSETS = {{ assets }};
+const OFFLINE_PAGE = "/offline/";
+const CATALOG_PREFIX = "/jsi18n/";
+const PASS_THROUGH = ["/api/", "/_allauth/", "/accounts/", "/admin/", "/staff/", "/healthz/", "/oauth/", "/.well-known/"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(STATIC_CACHE);
+      await cache.addAll([...ASSETS, OFFLINE_PAGE]);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("scorpion-static-") && name !== STATIC_CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (PASS_THROUGH.some((prefix) => url.pathname.startsWith(prefix))) return;
+  if (request.mode === "navigate") {
+    // Only a game's table is kept for offline play: every other page is the browser's own
+    // navigation, drawn for whoever is signed in now, never a kept copy of another moment.
+    if (url.pathname.startsWith("/play/")) event.respondWith(kept(request, { offlinePage: true }));
+  } else if (url.pathname.startsWith(CATALOG_PREFIX)) {
+    event.respondWith(kept(request, { offlinePage: false }));
+  } else if (ASSETS.includes(url.pathname)) {
+    event.respondWith(asset(request));
+  }
+});
+
+async function asset(request) {
+  const cached = await caches.match(request, { cacheName: STATIC_CACHE });
+  return cached || fetch(request);
+}
+
+// From the network, and kept; from the cache when the network fails (a table: else the
+// offline page).
+async function kept(request, { offlinePage }) {
+  try {
+    const response = await fetch(request);
+    // A page as the player saw it (not a redirect to the log-in form, not an error).
+    if (response.ok && !response.redirected && response.type === "basic") {
+      const cache = await caches.open(PAGES_CACHE);
+      await cache.put(request, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const copy = await caches.match(request, { cacheName: PAGES_CACHE, ignoreSearch: false });
+    if (copy) return copy;
+    const offline = offlinePage && (await caches.match(OFFLINE_PAGE, { cacheName: STATIC_CACHE }));
+    if (offline) return offline;
+    throw error;
+  }
+}
+{% endautoescape %}
