@@ -40,7 +40,7 @@ install-run: $(RUN_STAMP)
 # --no-proxy-headers: uvicorn would otherwise take X-Forwarded-For from 127.0.0.1 as the client's
 # address, and any local client would pick a fresh rate limit per request; the app reads that
 # header itself, by NUM_PROXIES (infrastructure/client_ip.py), the one rule in every process.
-RELOAD_DIRS := $(foreach dir,scorpion_site infrastructure games accounts stats players staff web,--reload-dir $(dir))
+RELOAD_DIRS := $(foreach dir,scorpion_site infrastructure games accounts stats social achievements players staff web,--reload-dir $(dir))
 # Without beat, today's and tomorrow's daily deals are certified before serving (a few seconds
 # the first time, then a lookup), so the daily shows its band before its first play; the deals
 # are never printed. A failure only warns: the deal is then certified at its first play.

@@ -30,6 +30,8 @@ PACKAGES = (
     "accounts",
     "stats",
     "players",
+    "social",
+    "achievements",
     "staff",
     "web",
 )

@@ -21,6 +21,8 @@ OUR_PACKAGES = {
     "games",
     "stats",
     "players",
+    "social",
+    "achievements",
     "staff",
     "web",
     "infrastructure",
