@@ -22,9 +22,11 @@ from functools import cache
 from pathlib import Path
 
 from django.apps import apps
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 
 # The client's own files (CSS, modules, icons): what the shell needs to draw a page offline.
 _SHELL_DIRS = ("css", "js", "img")
@@ -52,13 +54,32 @@ def shell_assets() -> list[str]:
     return [static(name) for name in _shell_files()]
 
 
+def catalogue_urls() -> list[str]:
+    """The words of each of the site's languages (Django's JavaScript catalogue), which every
+    page loads before its modules: kept at install, so that a table kept offline finds its
+    words even if the page that kept it loaded them before the worker took control."""
+    return [reverse("javascript-catalog", args=[code]) for code, _name in settings.LANGUAGES]
+
+
+def _catalogue_files() -> list[Path]:
+    return sorted(
+        path
+        for locale in settings.LOCALE_PATHS
+        for path in Path(locale).rglob("djangojs.mo")
+        if path.is_file()
+    )
+
+
 def shell_version() -> str:
-    """Changes whenever a shell file does (its content, or its hashed URL)."""
+    """Changes whenever a shell file does (its content, or its hashed URL), or a language's
+    words do."""
     digest = hashlib.sha256()
     root = _static_root().parent
     for name in _shell_files():
         digest.update(name.encode())
         digest.update((root / name).read_bytes())
+    for path in _catalogue_files():
+        digest.update(path.read_bytes())
     digest.update(json.dumps(shell_assets()).encode())
     return digest.hexdigest()[:16]
 
@@ -70,6 +91,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": shell_version(),
             "assets": json.dumps(shell_assets()),
+            "catalogues": json.dumps(catalogue_urls()),
         },
         content_type="text/javascript; charset=utf-8",
     )

@@ -8,8 +8,10 @@
 // - A game's table (/play/{id}/): from the network, and kept; from the cache when the network
 //   fails, else the offline page. Other pages are left to the browser. A kept page carries its own Content-Security-Policy header and the
 //   nonce of its import map, so it runs as it did (the policy is unchanged).
-// - The words of the page's language (/jsi18n/{language}/, Django's JavaScript catalogue, which
-//   every page loads before its modules): kept like a table, so that a kept table finds them.
+// - The words of each language (/jsi18n/{language}/, Django's JavaScript catalogue, which every
+//   page loads before its modules): cached at install, then from the network and kept, from the
+//   cache when the network fails, so that a kept table finds them (the page that kept it may
+//   have loaded them before this worker took control).
 // - The API, the streams, the accounts' and the staff's paths: never touched (every write, and
 //   every game the page reads, goes to the server; the play page keeps its own outbox).
 
@@ -17,6 +19,7 @@ const VERSION = "{{ version }}";
 const STATIC_CACHE = `scorpion-static-${VERSION}`;
 const PAGES_CACHE = "scorpion-pages";
 const ASSETS = {{ assets }};
+const CATALOGUES = {{ catalogues }};
 const OFFLINE_PAGE = "/offline/";
 const CATALOG_PREFIX = "/jsi18n/";
 const PASS_THROUGH = ["/api/", "/_allauth/", "/accounts/", "/admin/", "/staff/", "/healthz/", "/oauth/", "/.well-known/"];
@@ -25,7 +28,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(STATIC_CACHE);
-      await cache.addAll([...ASSETS, OFFLINE_PAGE]);
+      await cache.addAll([...ASSETS, ...CATALOGUES, OFFLINE_PAGE]);
       await self.skipWaiting();
     })(),
   );
@@ -37,6 +40,7 @@ self.addEventListener("activate", (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith("scorpion-static-") && name !== STATIC_CACHE) await caches.delete(name);
       }
+      await keepOpenTables();
       await self.clients.claim();
     })(),
   );
@@ -59,6 +63,25 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+// The tables open when this worker first takes control were loaded past it (a worker controls
+// only what loads after it): kept now, before it claims them, so that they too open again
+// offline (a player who opened a game, then lost the network before any other navigation).
+async function keepOpenTables() {
+  const cache = await caches.open(PAGES_CACHE);
+  for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+    const url = new URL(client.url);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/play/")) continue;
+    try {
+      const response = await fetch(client.url, { credentials: "same-origin" });
+      if (response.ok && !response.redirected && response.type === "basic") {
+        await cache.put(client.url, response);
+      }
+    } catch {
+      // No network: the next navigation to it keeps it.
+    }
+  }
+}
+
 async function asset(request) {
   const cached = await caches.match(request, { cacheName: STATIC_CACHE });
   return cached || fetch(request);
@@ -76,7 +99,10 @@ async function kept(request, { offlinePage }) {
     }
     return response;
   } catch (error) {
-    const copy = await caches.match(request, { cacheName: PAGES_CACHE, ignoreSearch: false });
+    // A table from the kept pages; the words from the latest copy, kept or cached at install.
+    const copy =
+      (await caches.match(request, { cacheName: PAGES_CACHE, ignoreSearch: false })) ||
+      (!offlinePage && (await caches.match(request, { cacheName: STATIC_CACHE })));
     if (copy) return copy;
     const offline = offlinePage && (await caches.match(OFFLINE_PAGE, { cacheName: STATIC_CACHE }));
     if (offline) return offline;
