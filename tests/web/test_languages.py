@@ -75,10 +75,8 @@ def untranslated(page: Any) -> list[str]:
     return found
 
 
-def test_a_french_browser_reads_french_everywhere_the_scripts_write(
-    browser: Any, live_server: Any
-) -> None:
-    base = live_server.url
+def french_page(browser: Any, base: str) -> tuple[Any, Watcher, list[str]]:
+    """A page of a French browser, with its CSP watcher and the script errors it meets."""
     context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
     context.set_default_timeout(10_000)
     watcher = Watcher(context, base.split("://", 1)[1])
@@ -86,6 +84,14 @@ def test_a_french_browser_reads_french_everywhere_the_scripts_write(
     watcher.listen(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, watcher, errors
+
+
+def test_a_french_browser_reads_french_everywhere_the_scripts_write(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    page, watcher, errors = french_page(browser, base)
 
     assert watcher.visit(page, base + "/") == []
     assert page.get_attribute("html", "lang") == "fr"
@@ -143,13 +149,7 @@ def test_the_friends_challenge_calendar_and_achievements_read_french(
     guest it is sent to, the friends page with an invite link, the daily calendar, and the
     statistics page's achievements and badges."""
     base = live_server.url
-    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    context.set_default_timeout(10_000)
-    watcher = Watcher(context, base.split("://", 1)[1])
-    page = context.new_page()
-    watcher.listen(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, watcher, errors = french_page(browser, base)
     sign_up(page, base)
     game = api(page, "POST", "/api/v1/games/", {"mode": "seeded", "seed": 42})["body"]
     resigned = api(page, "POST", f"/api/v1/games/{game['id']}/commands/", {"type": "resign"})
