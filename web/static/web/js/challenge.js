@@ -3,7 +3,7 @@
 // spoilers): this page never has it before.
 
 import { request } from "scorpion/api.js";
-import { difficultyLabel, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, variantTitle, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
 wireHeader();
@@ -66,8 +66,8 @@ function show(challenge) {
       "p",
       {},
       challenge.difficulty
-        ? interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s (%(difficulty)s)."), { creator: challenge.creator, variant: challenge.variant, difficulty: difficultyLabel(challenge.difficulty) }, true)
-        : interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s."), { creator: challenge.creator, variant: challenge.variant }, true),
+        ? interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s (%(difficulty)s)."), { creator: challenge.creator, variant: variantTitle(challenge.variant), difficulty: difficultyLabel(challenge.difficulty) }, true)
+        : interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s."), { creator: challenge.creator, variant: variantTitle(challenge.variant) }, true),
     )];
   if (challenge.is_mine) {
     parts.splice(0, 1, h("p", {}, gettext("Your challenge: send its link to a friend. Their results appear below once they finish.")));

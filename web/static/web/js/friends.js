@@ -4,7 +4,7 @@
 
 import { request } from "scorpion/api.js";
 import { friendsBoardTable } from "scorpion/boards.js";
-import { h, redraw, setBusy, toast, wireHeader } from "scorpion/ui.js";
+import { h, redraw, setBusy, toast, variantTitle, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
 wireHeader();
@@ -72,8 +72,8 @@ function showBoard(board) {
 
 function showChallenges(lists) {
   const items = [
-    ...lists.made.map((c) => [c, interpolate(gettext("%(variant)s challenge yours"), { variant: c.variant }, true)]),
-    ...lists.played.map((c) => [c, interpolate(gettext("%(variant)s challenge by %(creator)s"), { variant: c.variant, creator: c.creator }, true)]),
+    ...lists.made.map((c) => [c, interpolate(gettext("%(variant)s challenge yours"), { variant: variantTitle(c.variant) }, true)]),
+    ...lists.played.map((c) => [c, interpolate(gettext("%(variant)s challenge by %(creator)s"), { variant: variantTitle(c.variant), creator: c.creator }, true)]),
   ];
   const players = (c) => interpolate(ngettext("%(n)s player", "%(n)s players", c.players), { n: c.players }, true);
   redraw(
