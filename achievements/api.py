@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import scopes
-from achievements import dailies, selectors
+from achievements import dailies, selectors, words
 from infrastructure.api import ApiView
 from stats.api import player
 from stats.selectors import seconds
@@ -57,6 +57,18 @@ def _badge(badge: dailies.Badge) -> dict[str, Any]:
     }
 
 
+def _achievement(held: selectors.Held) -> dict[str, Any]:
+    title, description = words.title_and_description(held.kind)
+    return {
+        "code": held.kind.code,
+        "title": title,
+        "description": description,
+        "earned": held.earned_at is not None,
+        "earned_at": None if held.earned_at is None else held.earned_at.isoformat(),
+        "game": None if held.game_id is None else str(held.game_id),
+    }
+
+
 class AchievementsView(ApiView):
     """The caller's achievements, earned and not yet, and their monthly badges."""
 
@@ -67,17 +79,7 @@ class AchievementsView(ApiView):
         me = player(request)
         return Response(
             {
-                "achievements": [
-                    {
-                        "code": held.kind.code,
-                        "title": held.kind.title,
-                        "description": held.kind.description,
-                        "earned": held.earned_at is not None,
-                        "earned_at": None if held.earned_at is None else held.earned_at.isoformat(),
-                        "game": None if held.game_id is None else str(held.game_id),
-                    }
-                    for held in selectors.achievements_of(user=me)
-                ],
+                "achievements": [_achievement(held) for held in selectors.achievements_of(user=me)],
                 "badges": [_badge(badge) for badge in dailies.badges_of(user=me)],
             }
         )

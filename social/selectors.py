@@ -16,6 +16,7 @@ from uuid import UUID
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from accounts.names import display_name, normalised, skeleton
 from games.models import FINISHED_STATUSES, Game, GameStatus
@@ -163,7 +164,7 @@ def challenge_get(*, viewer: User, challenge_id: UUID) -> Challenge:
     if challenge is None or (
         challenge.creator_id != viewer.pk and blocked_between(challenge.creator_id, viewer.pk)
     ):
-        raise Http404("no such challenge")
+        raise Http404(gettext("no such challenge"))
     return challenge
 
 

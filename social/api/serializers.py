@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from games.api.serializers import StrictCharField, StrictSerializer
@@ -75,7 +76,7 @@ class FriendRequestSerializer(StrictSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("player" in attrs) == ("invite" in attrs):
             raise serializers.ValidationError(
-                {"non_field_errors": ["give either player or invite"]}
+                {"non_field_errors": [gettext("give either player or invite")]}
             )
         return attrs
 
@@ -89,7 +90,7 @@ class BlockCreateSerializer(StrictSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("player" in attrs) == ("friendship" in attrs):
             raise serializers.ValidationError(
-                {"non_field_errors": ["give either player or friendship"]}
+                {"non_field_errors": [gettext("give either player or friendship")]}
             )
         return attrs
 

@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers as drf_serializers
@@ -301,10 +302,15 @@ class FriendsLeaderboardView(ApiView):
         me = player(request)
         if request.query_params:
             raise drf_serializers.ValidationError(
-                {name: ["unknown parameter"] for name in request.query_params}
+                {name: [gettext("unknown parameter")] for name in request.query_params}
             )
         if not day_visible(day=day, user=me):
             raise drf_serializers.ValidationError(
-                {"date": [f"{day.isoformat()} is after today (UTC): its board opens that day"]}
+                {
+                    "date": [
+                        gettext("%(day)s is after today (UTC): its board opens that day")
+                        % {"day": day.isoformat()}
+                    ]
+                }
             )
         return Response(selectors.friends_daily_board(user=me, day=day))

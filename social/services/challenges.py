@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import selectors as game_selectors
 from games import services as game_services
@@ -28,16 +29,23 @@ def challenge_create(*, creator: User, game_id: UUID) -> Challenge:
     """A challenge on the deal of one of the creator's finished games whose deal it shows
     (``Game.reveals_deal``: never a daily before its deal is revealed, today's or
     yesterday's, since it ranks players). Counted against THROTTLE_CHALLENGE."""
-    signed_up_required(user=creator, doing="challenge a friend")
+    signed_up_required(
+        user=creator,
+        refusal=gettext("sign up to challenge a friend: a guest plays challenges only"),
+    )
     game = game_selectors.game_get(owner=creator, game_id=game_id)  # 404 unless theirs
     if not game.is_finished:
-        raise NotChallengeableError("finish the game first: a challenge is made from its result")
+        raise NotChallengeableError(
+            gettext("finish the game first: a challenge is made from its result")
+        )
     if not game.reveals_deal:
         raise NotChallengeableError(
-            "the daily challenge's deal is secret until its day and the next are over: "
-            "challenge a friend on it then"
+            gettext(
+                "the daily challenge's deal is secret until its day and the next are over: "
+                "challenge a friend on it then"
+            )
         )
-    limit_take(user=creator, scope="challenge", what="challenges")
+    limit_take(user=creator, scope="challenge")
     return Challenge.objects.create(
         creator=creator,
         source_game=game,
@@ -53,7 +61,7 @@ def challenge_close(*, creator: User, challenge_id: UUID) -> Challenge:
     Idempotent (a closed challenge keeps its first closing time)."""
     challenge = Challenge.objects.filter(pk=challenge_id, creator=creator).first()
     if challenge is None:
-        raise Http404("no such challenge of yours")
+        raise Http404(gettext("no such challenge of yours"))
     # Compare-and-set: two closes at once keep one time.
     Challenge.objects.filter(pk=challenge.pk, closed_at__isnull=True).update(
         closed_at=timezone.now()
@@ -69,12 +77,14 @@ def challenge_play(
     have (False), finished or not: one attempt per player. A guest may play."""
     challenge = selectors.challenge_get(viewer=player, challenge_id=challenge_id)  # 404s
     if challenge.creator_id == player.pk:
-        raise OwnChallengeError("this is your own challenge: your result is already on its board")
+        raise OwnChallengeError(
+            gettext("this is your own challenge: your result is already on its board")
+        )
     existing = ChallengeAttempt.objects.filter(challenge=challenge, player=player).first()
     if existing is not None:
         return Game.objects.get(pk=existing.game_id), False
     if challenge.is_closed:
-        raise ChallengeClosedError("its creator has closed this challenge")
+        raise ChallengeClosedError(gettext("its creator has closed this challenge"))
     try:
         # One savepoint for the game and the attempt: two devices opening the link at once
         # collide on attempt_one_per_player, and the loser's game goes with its savepoint.

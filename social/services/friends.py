@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from social import selectors
 from social.models import Block, Friendship, FriendshipStatus, Invite
@@ -30,48 +31,55 @@ def friend_request(*, user: User, name: str) -> Friendship:
     it) to be friends. If they asked first, this accepts. Already friends or already asked:
     the friendship as it is. A player who blocked the caller, or whom the caller blocked,
     cannot be found (404, as an unknown name: a block is never told)."""
-    signed_up_required(user=user, doing="make friends")
+    signed_up_required(
+        user=user, refusal=gettext("sign up to make friends: a guest plays challenges only")
+    )
     other = selectors.player_named(name=name)
     if other is None or selectors.blocked_between(user.pk, other.pk):
-        raise Http404("no player has that name (give it with its tag, e.g. Ann#3f9c)")
+        raise Http404(gettext("no player has that name (give it with its tag, e.g. Ann#3f9c)"))
     if other.pk == user.pk:
-        raise SocialError("that is your own name")
+        raise SocialError(gettext("that is your own name"))
     return _befriend(user=user, other=other, accepted=False)
 
 
 def invite_create(*, user: User) -> Invite:
     """A single-use link that makes whoever opens it first the caller's friend (7 days)."""
-    signed_up_required(user=user, doing="invite friends")
+    signed_up_required(
+        user=user, refusal=gettext("sign up to invite friends: a guest plays challenges only")
+    )
     now = timezone.now()
     open_invites = Invite.objects.filter(inviter=user, used_by__isnull=True, expires_at__gt=now)
     if open_invites.count() >= MAX_OPEN_INVITES:
         raise SocialError(
-            f"you hold {MAX_OPEN_INVITES} open invites: revoke one, or wait for one to be used"
+            gettext("you hold %(n)d open invites: revoke one, or wait for one to be used")
+            % {"n": MAX_OPEN_INVITES}
         )
-    limit_take(user=user, scope="invite", what="invites")
+    limit_take(user=user, scope="invite")
     return Invite.objects.create(inviter=user, expires_at=now + INVITE_LIFETIME)
 
 
 def invite_revoke(*, user: User, invite_id: UUID) -> None:
     deleted, _ = Invite.objects.filter(pk=invite_id, inviter=user, used_by__isnull=True).delete()
     if not deleted:
-        raise Http404("no such open invite of yours")
+        raise Http404(gettext("no such open invite of yours"))
 
 
 def invite_accept(*, user: User, invite_id: UUID) -> Friendship:
     """Open an invite: the caller and its inviter are friends at once (the inviter asked by
     sending it). Used, expired, revoked, one's own, or between blocked players: 404."""
-    signed_up_required(user=user, doing="make friends")
+    signed_up_required(
+        user=user, refusal=gettext("sign up to make friends: a guest plays challenges only")
+    )
     now = timezone.now()
     invite = Invite.objects.filter(pk=invite_id, expires_at__gt=now).first()
-    gone = Http404("no such invite: it was used, it expired, or it was revoked")
+    gone = Http404(gettext("no such invite: it was used, it expired, or it was revoked"))
     if invite is None or invite.inviter_id == user.pk:
         raise gone
     if invite.used_by_id == user.pk:  # opened again by the one who used it
         return selectors.friendship_between(user.pk, invite.inviter_id) or _gone(gone)
     if invite.used_by_id is not None or selectors.blocked_between(user.pk, invite.inviter_id):
         raise gone
-    limit_take(user=user, scope="follow", what="friend requests")
+    limit_take(user=user, scope="follow")
     with transaction.atomic():
         # Compare-and-set: of two players opening the same invite at once, one gets it.
         if not Invite.objects.filter(pk=invite.pk, used_by__isnull=True).update(
@@ -95,7 +103,7 @@ def _befriend(*, user: User, other: User, accepted: bool, counted: bool = False)
             return _accept(existing)
         return existing
     if not counted:
-        limit_take(user=user, scope="follow", what="friend requests")
+        limit_take(user=user, scope="follow")
     status = FriendshipStatus.ACCEPTED if accepted else FriendshipStatus.PENDING
     try:
         # The pair's unique constraint decides between two players asking each other at once.
@@ -127,7 +135,7 @@ def friend_accept(*, user: User, friendship_id: int) -> Friendship:
     """Accept a request made to the caller (accepting twice is accepting once)."""
     friendship = Friendship.objects.filter(pk=friendship_id, addressee=user).first()
     if friendship is None:
-        raise Http404("no such friend request to you")
+        raise Http404(gettext("no such friend request to you"))
     return _accept(friendship)
 
 
@@ -140,7 +148,7 @@ def friend_remove(*, user: User, friendship_id: int) -> None:
         .delete()
     )
     if not deleted:
-        raise Http404("no such friendship or request of yours")
+        raise Http404(gettext("no such friendship or request of yours"))
 
 
 def block_player(*, user: User, name: str | None = None, friendship_id: int | None = None) -> Block:
@@ -154,7 +162,7 @@ def block_player(*, user: User, name: str | None = None, friendship_id: int | No
             .first()
         )
         if friendship is None:
-            raise Http404("no such friendship or request of yours")
+            raise Http404(gettext("no such friendship or request of yours"))
         other_id = (
             friendship.addressee_id
             if friendship.requester_id == user.pk
@@ -164,10 +172,10 @@ def block_player(*, user: User, name: str | None = None, friendship_id: int | No
         other = selectors.player_named(name=name or "")
         # A player who blocked the caller can still be blocked back: a block tells nothing.
         if other is None:
-            raise Http404("no player has that name (give it with its tag, e.g. Ann#3f9c)")
+            raise Http404(gettext("no player has that name (give it with its tag, e.g. Ann#3f9c)"))
         other_id = other.pk
     if other_id == user.pk:
-        raise SocialError("you cannot block yourself")
+        raise SocialError(gettext("you cannot block yourself"))
     low, high = _pair(user.pk, other_id)
     with transaction.atomic():
         Friendship.objects.filter(low=low, high=high).delete()
@@ -178,4 +186,4 @@ def block_player(*, user: User, name: str | None = None, friendship_id: int | No
 def block_remove(*, user: User, block_id: int) -> None:
     deleted, _ = Block.objects.filter(pk=block_id, blocker=user).delete()
     if not deleted:
-        raise Http404("no such block of yours")
+        raise Http404(gettext("no such block of yours"))

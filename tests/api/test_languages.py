@@ -140,3 +140,23 @@ def _face_up(game: dict[str, Any], code: str) -> bool:
 @pytest.fixture(autouse=True)
 def _english_default(settings: Any) -> None:
     assert settings.LANGUAGE_CODE == "en"
+
+
+def test_achievements_are_named_in_french_and_their_codes_are_not(player: Player) -> None:
+    english = player.get("/api/v1/achievements/").json()["achievements"]
+    french = player.get("/api/v1/achievements/", **FRENCH).json()["achievements"]
+    assert [a["code"] for a in english] == [a["code"] for a in french]
+    named = {a["code"]: (a["title"], a["description"]) for a in french}
+    assert named["first_win"] == ("Première victoire", "Gagner une partie.")
+    assert named["win_wasp"] == ("Wasp gagné", "Gagner une partie de Wasp.")
+    assert {a["code"]: a["title"] for a in english}["win_wasp"] == "Wasp won"
+
+
+def test_a_social_refusal_is_in_french(player: Player) -> None:
+    game = player.new_game(seed=42)
+    refused = problem(player.post("/api/v1/challenges/", {"game": game["id"]}, **FRENCH), 409)
+    assert refused["detail"] == (
+        "terminez d'abord la partie\u00a0: un défi se crée à partir de son résultat"
+    )
+    unknown = problem(player.post("/api/v1/friends/", {"player": "Nobody#0000"}, **FRENCH), 404)
+    assert unknown["detail"].startswith("aucun joueur ne porte ce nom")

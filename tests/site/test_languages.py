@@ -24,6 +24,7 @@ from accounts.models import Profile
 from games import services
 from games.history import Command
 from games.services import DealChoice
+from social import services as social_services
 from tests.conftest import require_service
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,6 +210,7 @@ class Accounts:
     guest: Client
     visitor: Client
     game_id: str
+    challenge_id: str
 
 
 @pytest.fixture
@@ -222,18 +224,24 @@ def accounts(db: None) -> Accounts:
     player.force_login(user)
     guest = Client(HTTP_ACCEPT_LANGUAGE="fr")
     assert guest.post("/api/v1/guest/", content_type="application/json").status_code == 201
-    return Accounts(player, guest, Client(HTTP_ACCEPT_LANGUAGE="fr"), str(game.pk))
+    finished = services.game_create(owner=user, choice=DealChoice(mode="seeded", seed=7))
+    services.game_execute_command(owner=user, game_id=finished.pk, command=Command("resign"))
+    challenge = social_services.challenge_create(creator=user, game_id=finished.pk)
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    return Accounts(player, guest, visitor, str(game.pk), str(challenge.pk))
 
 
 def pages(accounts: Accounts) -> Iterator[tuple[str, Client]]:
     for path in ("/", "/account/password/reset/", "/account/password/reset/k-e-y/"):
         yield path, accounts.visitor
     yield "/account/verify-email/abc/", accounts.visitor
-    for path in ("/", "/daily/", "/stats/", "/history/", "/account/"):
+    for path in ("/", "/daily/", "/daily/calendar/", "/stats/", "/history/", "/account/"):
         yield path, accounts.player
+    yield "/friends/", accounts.player
+    yield f"/challenges/{accounts.challenge_id}/", accounts.player
     yield f"/play/{accounts.game_id}/", accounts.player
     yield f"/history/{accounts.game_id}/", accounts.player
-    for path in ("/", "/account/"):
+    for path in ("/", "/account/", f"/challenges/{accounts.challenge_id}/"):
         yield path, accounts.guest
 
 
@@ -252,6 +260,16 @@ def test_no_page_shows_an_english_sentence_in_french(accounts: Accounts) -> None
         assert [piece for piece in pieces if "{#" in piece or "{%" in piece] == [], path
         # The page is French indeed: not an English page with no catalogued sentence.
         assert "Aller au contenu" in html, path
+
+
+def test_the_offline_page_is_in_the_browsers_language(db: None) -> None:
+    """The page the service worker keeps for a page never opened (no script, no header)."""
+    response = Client(HTTP_ACCEPT_LANGUAGE="fr").get("/offline/")
+    html = response.content.decode()
+    assert response["Content-Language"] == "fr"
+    assert '<html lang="fr">' in html
+    assert "Pas de réseau" in html
+    assert untranslated(visible_pieces(html), french("django")) == []
 
 
 def test_the_same_pages_in_english_show_the_english_sentences(accounts: Accounts) -> None:

@@ -18,6 +18,7 @@ from tests.site.test_languages import french, normalised
 from tests.web.conftest import DESKTOP, shoot, won_deal
 from tests.web.test_csp import Watcher
 from tests.web.test_guest import api, confirm, expect
+from tests.web.test_play import sign_up
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -74,10 +75,8 @@ def untranslated(page: Any) -> list[str]:
     return found
 
 
-def test_a_french_browser_reads_french_everywhere_the_scripts_write(
-    browser: Any, live_server: Any
-) -> None:
-    base = live_server.url
+def french_page(browser: Any, base: str) -> tuple[Any, Watcher, list[str]]:
+    """A page of a French browser, with its CSP watcher and the script errors it meets."""
     context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
     context.set_default_timeout(10_000)
     watcher = Watcher(context, base.split("://", 1)[1])
@@ -85,6 +84,14 @@ def test_a_french_browser_reads_french_everywhere_the_scripts_write(
     watcher.listen(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, watcher, errors
+
+
+def test_a_french_browser_reads_french_everywhere_the_scripts_write(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    page, watcher, errors = french_page(browser, base)
 
     assert watcher.visit(page, base + "/") == []
     assert page.get_attribute("html", "lang") == "fr"
@@ -132,6 +139,49 @@ def test_a_french_browser_reads_french_everywhere_the_scripts_write(
         assert watcher.visit(page, base + path, ready) == [], path
         assert untranslated(page) == [], path
     shoot(page, "languages-account-fr")
+    assert errors == []
+
+
+def test_the_friends_challenge_calendar_and_achievements_read_french(
+    browser: Any, live_server: Any
+) -> None:
+    """The pages added with the social features: a challenge seen by its creator and by a
+    guest it is sent to, the friends page with an invite link, the daily calendar, and the
+    statistics page's achievements and badges."""
+    base = live_server.url
+    page, watcher, errors = french_page(browser, base)
+    sign_up(page, base)
+    game = api(page, "POST", "/api/v1/games/", {"mode": "seeded", "seed": 42})["body"]
+    resigned = api(page, "POST", f"/api/v1/games/{game['id']}/commands/", {"type": "resign"})
+    assert resigned["status"] == 200, resigned
+    made = api(page, "POST", "/api/v1/challenges/", {"game": game["id"]})
+    assert made["status"] == 201, made
+    challenge = made["body"]["url"]
+
+    for path, ready in (
+        (challenge, "#challenge-results"),
+        ("/friends/", "#friends-list p"),
+        ("/daily/calendar/", "#calendar[data-loaded=true]"),
+        ("/stats/", "#achievement-list"),
+    ):
+        assert watcher.visit(page, base + path, ready) == [], path
+        assert untranslated(page) == [], path
+    expect(page.locator("#achievement-list")).to_contain_text("Première victoire")
+    page.goto(base + "/friends/")
+    page.click("#make-invite")
+    expect(page.locator("#invite-url")).to_be_visible()
+    assert untranslated(page) == []
+    shoot(page, "languages-friends-fr")
+
+    # The challenge as the guest it is sent to sees it: hidden results, a button to play.
+    guest = browser.new_context(viewport=DESKTOP, locale="fr-FR").new_page()
+    guest.goto(base + "/")
+    guest.click("#play-now")
+    guest.wait_for_url("**/play/*/")
+    guest.goto(base + challenge)
+    expect(guest.locator("#play-challenge")).to_have_text("Jouer ce défi")
+    expect(guest.locator("#board-hidden")).to_be_visible()
+    assert untranslated(guest) == []
     assert errors == []
 
 

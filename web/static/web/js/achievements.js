@@ -17,8 +17,8 @@ export function achievementList(answer) {
         h("strong", {}, item.title),
         ` ${item.description} `,
         item.earned
-          ? h("a", { href: `/history/${item.game}/` }, `earned ${formatDate(item.earned_at, { time: false })}`)
-          : h("span", { class: "muted" }, "not yet"),
+          ? h("a", { href: `/history/${item.game}/` }, interpolate(gettext("earned %(date)s"), { date: formatDate(item.earned_at, { time: false }) }, true))
+          : h("span", { class: "muted" }, gettext("not yet")),
       ),
     ),
   );
@@ -26,12 +26,12 @@ export function achievementList(answer) {
 
 export function badgeLine(answer) {
   if (!answer.badges.length) {
-    return h("p", { class: "muted", id: "badges" }, "No monthly badge yet: win every day of a month's daily challenges (late days count).");
+    return h("p", { class: "muted", id: "badges" }, gettext("No monthly badge yet: win every day of a month's daily challenges (late days count)."));
   }
   return h(
     "p",
     { id: "badges" },
-    "Monthly badges: ",
+    `${gettext("Monthly badges:")} `,
     answer.badges.map((badge, i) => h("span", { class: "badge won" }, (i ? " " : "") + badge.month)),
   );
 }
@@ -41,5 +41,5 @@ export async function earnedBy(gameId) {
   const answer = await stats.achievements();
   return answer.achievements
     .filter((item) => item.earned && item.game === gameId)
-    .map((item) => h("li", { class: "best achievement-earned" }, `Achievement: ${item.title}`));
+    .map((item) => h("li", { class: "best achievement-earned" }, interpolate(gettext("Achievement: %(title)s"), { title: item.title }, true)));
 }

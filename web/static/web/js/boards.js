@@ -6,7 +6,7 @@ export function friendsBoardTable(results, id) {
   return h(
     "table",
     { class: "board-table", id },
-    h("thead", {}, h("tr", {}, ...["Rank", "Player", "Time", "Moves"].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ...[gettext("Rank"), gettext("Player"), gettext("Time"), gettext("Moves")].map((t) => h("th", { scope: "col" }, t)))),
     h(
       "tbody",
       {},
@@ -15,7 +15,7 @@ export function friendsBoardTable(results, id) {
           "tr",
           { class: r.is_me ? "me" : "" },
           h("td", {}, String(r.rank)),
-          h("td", {}, r.player + (r.is_me ? " (you)" : "")),
+          h("td", {}, r.player, r.is_me ? ` ${gettext("(you)")}` : ""),
           h("td", {}, formatDuration(r.time)),
           h("td", {}, String(r.moves)),
         ),

@@ -3,14 +3,14 @@
 // badge, and a button to play a past day's daily late (practice: it never ranks).
 
 import { daily, games } from "scorpion/api.js";
-import { formatDate, formatDuration, h, redraw, setBusy, toast, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const root = document.getElementById("calendar");
 const box = document.getElementById("month");
 const title = document.getElementById("month-title");
 const streaks = document.getElementById("streaks");
 const badge = document.getElementById("month-badge");
-const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const WEEKDAYS = [gettext("Mon"), gettext("Tue"), gettext("Wed"), gettext("Thu"), gettext("Fri"), gettext("Sat"), gettext("Sun")];
 let month = root.dataset.month;
 
 function shift(label, by) {
@@ -37,17 +37,17 @@ function dayCell(day) {
   const state = day.won ? (day.late ? "won-late" : "won") : day.in_play ? "in-play" : day.played ? "lost" : "";
   const parts = [h("span", { class: "day-number" }, String(number))];
   if (day.won) {
-    parts.push(h("span", { class: "badge won" }, day.late ? "Won late" : "Won"));
+    parts.push(h("span", { class: "badge won" }, day.late ? gettext("Won late") : STATUS_LABELS.won));
     parts.push(h("span", { class: "day-time" }, formatDuration(day.time)));
     if (day.rank) parts.push(h("span", { class: "day-rank" }, `#${day.rank}`));
   } else if (day.in_play) {
-    parts.push(h("a", { href: `/play/${day.game}/` }, "Resume"));
+    parts.push(h("a", { href: `/play/${day.game}/` }, gettext("Resume")));
   } else if (day.played) {
-    parts.push(h("span", { class: "muted" }, "Not won"));
+    parts.push(h("span", { class: "muted" }, gettext("Not won")));
   }
-  if (day.game && !day.in_play) parts.push(h("a", { href: `/history/${day.game}/`, class: "day-replay" }, "Replay"));
+  if (day.game && !day.in_play) parts.push(h("a", { href: `/history/${day.game}/`, class: "day-replay" }, gettext("Replay")));
   if (day.playable && !day.won && !day.in_play) {
-    const button = h("button", { type: "button", class: "play-day" }, day.date === root.dataset.today ? "Play" : "Play late");
+    const button = h("button", { type: "button", class: "play-day" }, day.date === root.dataset.today ? pgettext("a day of the calendar", "Play") : gettext("Play late"));
     button.addEventListener("click", () => playDay(button, day.date));
     parts.push(button);
   }
@@ -73,7 +73,7 @@ function grid(view) {
   return h(
     "table",
     { class: "data month-grid" },
-    h("caption", { class: "visually-hidden" }, `Your daily challenges of ${view.month}`),
+    h("caption", { class: "visually-hidden" }, interpolate(gettext("Your daily challenges of %(month)s"), { month: view.month }, true)),
     h("thead", {}, h("tr", {}, WEEKDAYS.map((name) => h("th", { scope: "col" }, name)))),
     h("tbody", {}, weeks),
   );
@@ -86,9 +86,13 @@ async function show() {
     const view = await daily.calendar(month);
     const won = view.days.filter((day) => day.won).length;
     // Wider than a phone: the grid scrolls in its own focusable region (as the stats' tables).
-    redraw(box, h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${view.month}: calendar` }, grid(view)));
-    streaks.textContent = `${won} of ${view.days.length} days won · streak ${view.streaks.current} days (best ${view.streaks.best})`;
-    badge.textContent = view.badge ? `Month badge earned ${formatDate(view.badge.earned_at, { time: false })}` : "";
+    redraw(box, h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(month)s: calendar"), { month: view.month }, true) }, grid(view)));
+    streaks.textContent = interpolate(
+      gettext("%(won)s of %(days)s days won · streak %(current)s days (best %(best)s)"),
+      { won, days: view.days.length, current: view.streaks.current, best: view.streaks.best },
+      true,
+    );
+    badge.textContent = view.badge ? interpolate(gettext("Month badge earned %(date)s"), { date: formatDate(view.badge.earned_at, { time: false }) }, true) : "";
     root.dataset.loaded = "true";
   } catch (error) {
     redraw(box, h("p", { class: "error" }, error.detail || String(error)));

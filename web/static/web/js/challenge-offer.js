@@ -33,8 +33,8 @@ async function look() {
     if (!over || data.code === null) return;
     shown = true;
     box.replaceChildren(
-      h("button", { type: "button", id: "challenge-friend", onclick: (e) => make(e.currentTarget) }, "Challenge a friend"),
-      h("span", { class: "muted" }, " on this deal: they play it afresh, and you compare."),
+      h("button", { type: "button", id: "challenge-friend", onclick: (e) => make(e.currentTarget) }, gettext("Challenge a friend")),
+      h("span", { class: "muted" }, ` ${gettext("on this deal: they play it afresh, and you compare.")}`),
     );
     box.hidden = false;
   } catch {

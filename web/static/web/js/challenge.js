@@ -3,7 +3,7 @@
 // spoilers): this page never has it before.
 
 import { request } from "scorpion/api.js";
-import { formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, variantTitle, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
 wireHeader();
@@ -18,7 +18,7 @@ async function load() {
     const { data } = await request("GET", `/api/v1/challenges/${id}/`);
     show(data);
   } catch (error) {
-    redraw(body, h("p", { class: "error", role: "alert" }, error.status === 404 ? "No such challenge: the link is wrong, or it is not for you." : error.detail));
+    redraw(body, h("p", { class: "error", role: "alert" }, error.status === 404 ? gettext("No such challenge: the link is wrong, or it is not for you.") : error.detail));
     redraw(boardBox);
   }
 }
@@ -39,7 +39,7 @@ async function close(button) {
   try {
     const { data } = await request("POST", `/api/v1/challenges/${id}/close/`);
     show(data);
-    toast("Closed: nobody new may play it.");
+    toast(gettext("Closed: nobody new may play it."));
   } catch (error) {
     setBusy(button, false);
     toast(error.detail, { kind: "error" });
@@ -48,50 +48,56 @@ async function close(button) {
 
 function linkBox(challenge) {
   const url = new URL(challenge.url, location.origin).href;
-  const field = h("input", { id: "challenge-link", readonly: true, value: url, "aria-label": "The challenge's link" });
+  const field = h("input", { id: "challenge-link", readonly: true, value: url, "aria-label": gettext("The challenge's link") });
   const copy = h("button", { type: "button", onclick: async () => {
     try {
       await navigator.clipboard.writeText(url);
-      toast("Link copied");
+      toast(gettext("Link copied"));
     } catch {
       field.select();
-      toast("Selected: copy it with your keyboard");
+      toast(gettext("Selected: copy it with your keyboard"));
     }
-  } }, "Copy the link");
+  } }, gettext("Copy the link"));
   return h("p", { class: "inline-form" }, field, copy);
 }
 
 function show(challenge) {
-  const parts = [h("p", {}, `${challenge.creator} challenges you on a deal of ${challenge.variant}${challenge.difficulty ? ` (${challenge.difficulty})` : ""}.`)];
+  const parts = [h(
+      "p",
+      {},
+      challenge.difficulty
+        ? interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s (%(difficulty)s)."), { creator: challenge.creator, variant: variantTitle(challenge.variant), difficulty: difficultyLabel(challenge.difficulty) }, true)
+        : interpolate(gettext("%(creator)s challenges you on a deal of %(variant)s."), { creator: challenge.creator, variant: variantTitle(challenge.variant) }, true),
+    )];
   if (challenge.is_mine) {
-    parts.splice(0, 1, h("p", {}, "Your challenge: send its link to a friend. Their results appear below once they finish."));
+    parts.splice(0, 1, h("p", {}, gettext("Your challenge: send its link to a friend. Their results appear below once they finish.")));
     parts.push(linkBox(challenge));
-    if (!challenge.closed_at) parts.push(h("button", { type: "button", id: "close-challenge", onclick: (e) => close(e.currentTarget) }, "Close the challenge"));
+    if (!challenge.closed_at) parts.push(h("button", { type: "button", id: "close-challenge", onclick: (e) => close(e.currentTarget) }, gettext("Close the challenge")));
   } else if (!challenge.game) {
-    if (challenge.closed_at) parts.push(h("p", { class: "muted" }, "Its creator closed it: nobody new may play it."));
-    else parts.push(h("button", { type: "button", class: "primary", id: "play-challenge", onclick: (e) => play(e.currentTarget) }, "Play this challenge"));
-    parts.push(h("p", { class: "muted" }, "The results stay hidden until you have played it."));
+    if (challenge.closed_at) parts.push(h("p", { class: "muted" }, gettext("Its creator closed it: nobody new may play it.")));
+    else parts.push(h("button", { type: "button", class: "primary", id: "play-challenge", onclick: (e) => play(e.currentTarget) }, gettext("Play this challenge")));
+    parts.push(h("p", { class: "muted" }, gettext("The results stay hidden until you have played it.")));
   } else if (!challenge.finished) {
-    parts.push(h("a", { class: "button primary", id: "continue-challenge", href: `/play/${challenge.game}/` }, "Go on with your game"));
-    parts.push(h("p", { class: "muted" }, "The results are shown once your game is over."));
+    parts.push(h("a", { class: "button primary", id: "continue-challenge", href: `/play/${challenge.game}/` }, gettext("Go on with your game")));
+    parts.push(h("p", { class: "muted" }, gettext("The results are shown once your game is over.")));
   }
-  if (challenge.closed_at && challenge.is_mine) parts.push(h("p", { class: "muted" }, "Closed: nobody new may play it."));
-  parts.push(h("p", { class: "muted" }, `${challenge.players} player${challenge.players === 1 ? "" : "s"} opened it.`));
+  if (challenge.closed_at && challenge.is_mine) parts.push(h("p", { class: "muted" }, gettext("Closed: nobody new may play it.")));
+  parts.push(h("p", { class: "muted" }, interpolate(ngettext("%(n)s player opened it.", "%(n)s players opened it.", challenge.players), { n: challenge.players }, true)));
   redraw(body, ...parts);
   showBoard(challenge.board);
 }
 
 function showBoard(board) {
   if (board === null) {
-    redraw(boardBox, h("p", { class: "muted", id: "board-hidden" }, "Hidden until your own game of it is over."));
+    redraw(boardBox, h("p", { class: "muted", id: "board-hidden" }, gettext("Hidden until your own game of it is over.")));
     return;
   }
   const rows = board.map((entry) =>
     h(
       "tr",
       { class: entry.is_me ? "me" : "" },
-      h("td", {}, entry.player + (entry.is_me ? " (you)" : "")),
-      h("td", {}, entry.won ? "Won" : STATUS_LABELS[entry.status] || entry.status),
+      h("td", {}, entry.player, entry.is_me ? ` ${gettext("(you)")}` : ""),
+      h("td", {}, entry.won ? STATUS_LABELS.won : STATUS_LABELS[entry.status] || entry.status),
       h("td", {}, formatDuration(entry.time)),
       h("td", {}, String(entry.moves)),
       h("td", {}, String(entry.undos)),
@@ -102,7 +108,7 @@ function showBoard(board) {
     h(
       "table",
       { class: "board-table", id: "challenge-results" },
-      h("thead", {}, h("tr", {}, ...["Player", "Result", "Time", "Moves", "Undos"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ...[gettext("Player"), gettext("Result"), gettext("Time"), gettext("Moves"), gettext("Undos")].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, ...rows),
     ),
   );

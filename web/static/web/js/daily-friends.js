@@ -13,7 +13,7 @@ async function load() {
   try {
     const { data } = await request("GET", `/api/v1/daily/${dayInput.value}/leaderboard/friends/`);
     if (!data.results.length) {
-      redraw(box, h("p", { class: "muted" }, "No win among you and your friends that day. ", h("a", { href: "/friends/" }, "Your friends")));
+      redraw(box, h("p", { class: "muted" }, `${gettext("No win among you and your friends that day.")} `, h("a", { href: "/friends/" }, gettext("Your friends"))));
       return;
     }
     redraw(box, friendsBoardTable(data.results, "daily-friends-table"));

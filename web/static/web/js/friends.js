@@ -4,7 +4,7 @@
 
 import { request } from "scorpion/api.js";
 import { friendsBoardTable } from "scorpion/boards.js";
-import { h, redraw, setBusy, toast, wireHeader } from "scorpion/ui.js";
+import { h, redraw, setBusy, toast, variantTitle, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
 wireHeader();
@@ -40,43 +40,47 @@ function button(label, onclick, attrs = {}) {
 
 function showFriends(data) {
   const remove = (f, label) => button(label, (b) => act(b, "DELETE", `/api/v1/friends/${f.id}/`));
-  const block = (f) => button("Block", (b) => act(b, "POST", "/api/v1/blocks/", { friendship: f.id }));
+  const block = (f) => button(gettext("Block"), (b) => act(b, "POST", "/api/v1/blocks/", { friendship: f.id }));
   const parts = [];
   parts.push(
     data.friends.length
-      ? h("ul", { id: "friend-rows" }, ...data.friends.map((f) => row(f, remove(f, "Remove"), block(f))))
-      : h("p", { class: "muted" }, "No friends yet: ask one by name, or send an invite link."),
+      ? h("ul", { id: "friend-rows" }, ...data.friends.map((f) => row(f, remove(f, gettext("Remove")), block(f))))
+      : h("p", { class: "muted" }, gettext("No friends yet: ask one by name, or send an invite link.")),
   );
   if (data.incoming.length) {
-    parts.push(h("h3", {}, "Asking you"));
-    parts.push(h("ul", { id: "incoming-rows" }, ...data.incoming.map((f) => row(f, button("Accept", (b) => act(b, "POST", `/api/v1/friends/${f.id}/accept/`)), remove(f, "Refuse"), block(f)))));
+    parts.push(h("h3", {}, gettext("Asking you")));
+    parts.push(h("ul", { id: "incoming-rows" }, ...data.incoming.map((f) => row(f, button(gettext("Accept"), (b) => act(b, "POST", `/api/v1/friends/${f.id}/accept/`)), remove(f, gettext("Refuse")), block(f)))));
   }
   if (data.outgoing.length) {
-    parts.push(h("h3", {}, "You asked"));
-    parts.push(h("ul", {}, ...data.outgoing.map((f) => row(f, remove(f, "Withdraw")))));
+    parts.push(h("h3", {}, gettext("You asked")));
+    parts.push(h("ul", {}, ...data.outgoing.map((f) => row(f, remove(f, gettext("Withdraw"))))));
   }
   if (data.blocked.length) {
-    parts.push(h("h3", {}, "Blocked"));
-    parts.push(h("ul", {}, ...data.blocked.map((b) => h("li", {}, b.player, " ", button("Unblock", (el) => act(el, "DELETE", `/api/v1/blocks/${b.id}/`))))));
+    parts.push(h("h3", {}, gettext("Blocked")));
+    parts.push(h("ul", {}, ...data.blocked.map((b) => h("li", {}, b.player, " ", button(gettext("Unblock"), (el) => act(el, "DELETE", `/api/v1/blocks/${b.id}/`))))));
   }
   redraw(list, ...parts);
 }
 
 function showBoard(board) {
   if (!board.results.length) {
-    redraw(boardBox, h("p", { class: "muted" }, "No win among you and your friends today yet."));
+    redraw(boardBox, h("p", { class: "muted" }, gettext("No win among you and your friends today yet.")));
     return;
   }
   redraw(boardBox, friendsBoardTable(board.results, "friends-board-table"));
 }
 
 function showChallenges(lists) {
-  const items = [...lists.made.map((c) => [c, "yours"]), ...lists.played.map((c) => [c, `by ${c.creator}`])];
+  const items = [
+    ...lists.made.map((c) => [c, interpolate(gettext("%(variant)s challenge yours"), { variant: variantTitle(c.variant) }, true)]),
+    ...lists.played.map((c) => [c, interpolate(gettext("%(variant)s challenge by %(creator)s"), { variant: variantTitle(c.variant), creator: c.creator }, true)]),
+  ];
+  const players = (c) => interpolate(ngettext("%(n)s player", "%(n)s players", c.players), { n: c.players }, true);
   redraw(
     challengesBox,
     items.length
-      ? h("ul", {}, ...items.map(([c, who]) => h("li", {}, h("a", { href: c.url }, `${c.variant} challenge ${who}`), ` · ${c.players} player${c.players === 1 ? "" : "s"}${c.closed_at ? " · closed" : ""}`)))
-      : h("p", { class: "muted" }, "None yet."),
+      ? h("ul", {}, ...items.map(([c, name]) => h("li", {}, h("a", { href: c.url }, name), ` · ${players(c)}${c.closed_at ? ` · ${gettext("closed")}` : ""}`)))
+      : h("p", { class: "muted" }, gettext("None yet.")),
   );
 }
 
@@ -104,14 +108,14 @@ form.addEventListener("submit", (event) => {
   const input = document.getElementById("friend-name");
   act(form.querySelector("button"), "POST", "/api/v1/friends/", { player: input.value.trim() }, (f) => {
     input.value = "";
-    toast(f.status === "accepted" ? `You and ${f.player} are friends` : `Asked ${f.player}`);
+    toast(f.status === "accepted" ? interpolate(gettext("You and %(player)s are friends"), { player: f.player }, true) : interpolate(gettext("Asked %(player)s"), { player: f.player }, true));
   });
 });
 
 document.getElementById("make-invite").addEventListener("click", (event) =>
   act(event.currentTarget, "POST", "/api/v1/invites/", undefined, (invite) => {
     const url = new URL(invite.url, location.origin).href;
-    redraw(inviteBox, h("p", {}, "Send this link (one friend, 7 days): ", h("input", { id: "invite-url", readonly: true, value: url, "aria-label": "Invite link" })));
+    redraw(inviteBox, h("p", {}, `${gettext("Send this link (one friend, 7 days):")} `, h("input", { id: "invite-url", readonly: true, value: url, "aria-label": gettext("Invite link") })));
   }),
 );
 
@@ -122,10 +126,10 @@ if (inviteId) {
     h(
       "section",
       { class: "panel", id: "invite-question" },
-      h("p", {}, "A player invites you to be friends."),
-      button("Accept the invite", (b) =>
+      h("p", {}, gettext("A player invites you to be friends.")),
+      button(gettext("Accept the invite"), (b) =>
         act(b, "POST", "/api/v1/friends/", { invite: inviteId }, (f) => {
-          redraw(offer, h("p", {}, `You and ${f.player} are friends.`));
+          redraw(offer, h("p", {}, interpolate(gettext("You and %(player)s are friends."), { player: f.player }, true)));
           history.replaceState(null, "", "/friends/");
         }),
       { class: "primary", id: "accept-invite" }),

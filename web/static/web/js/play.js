@@ -321,7 +321,7 @@ function command(body, { from = null } = {}) {
   if (isOffline() && !allDrawn) {
     // A deal or an undo waits for the server: what follows it cannot be drawn, so it is not
     // taken either (the player would be tapping a table that is not the game's).
-    toast("Offline: this waits until the command before it reaches the server.", { kind: "error" });
+    toast(gettext("Offline: this waits until the command before it reaches the server."), { kind: "error" });
     return Promise.resolve(false);
   }
   const entry = { key: newKey(), body };
@@ -472,11 +472,20 @@ function showNetwork() {
   if (!offlineBanner) return;
   if (!offlineBanner.dataset.owner) offlineBanner.dataset.owner = "play";
   const count = outbox.length;
-  const waiting = count ? ` ${count === 1 ? "1 move waits" : `${count} moves wait`} to be sent, in order, when it is back.` : "";
   const text = offline
-    ? `Offline: you can go on playing.${waiting} A deal, a card to turn over, a hint or a new game need the network.`
+    ? count
+      ? interpolate(
+          ngettext(
+            "Offline: you can go on playing. %(n)s move waits to be sent, in order, when it is back. A deal, a card to turn over, a hint or a new game need the network.",
+            "Offline: you can go on playing. %(n)s moves wait to be sent, in order, when it is back. A deal, a card to turn over, a hint or a new game need the network.",
+            count,
+          ),
+          { n: count },
+          true,
+        )
+      : gettext("Offline: you can go on playing. A deal, a card to turn over, a hint or a new game need the network.")
     : count && caughtUp
-      ? `Back online: sending ${count === 1 ? "1 move" : `${count} moves`}…`
+      ? interpolate(ngettext("Back online: sending %(n)s move…", "Back online: sending %(n)s moves…", count), { n: count }, true)
       : "";
   const wasHidden = offlineBanner.hidden;
   offlineBanner.hidden = !text;
@@ -492,7 +501,7 @@ function showNetwork() {
 function showWaiting(shown, drawn) {
   for (const element of board.querySelectorAll(".waiting")) {
     element.classList.remove("waiting");
-    if (element.classList.contains("back")) element.setAttribute("aria-label", "face-down card");
+    if (element.classList.contains("back")) element.setAttribute("aria-label", gettext("face-down card"));
   }
   if (!isOffline()) return;
   if (drawn < outbox.length && outbox[drawn].body.type === "deal") board.querySelector("#stock")?.classList.add("waiting");
@@ -501,7 +510,7 @@ function showWaiting(shown, drawn) {
     const backs = board.querySelectorAll(`.column[data-column="${c}"] > .card.back`);
     const back = backs[backs.length - 1];
     back?.classList.add("waiting");
-    back?.setAttribute("aria-label", "face-down card, turns over when the network is back");
+    back?.setAttribute("aria-label", gettext("face-down card, turns over when the network is back"));
   });
 }
 

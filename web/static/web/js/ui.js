@@ -446,7 +446,7 @@ function watchNetwork() {
   const show = () => {
     if (banner.dataset.owner) return;
     banner.hidden = navigator.onLine !== false;
-    banner.textContent = banner.hidden ? "" : "Offline: this page shows what it last loaded.";
+    banner.textContent = banner.hidden ? "" : gettext("Offline: this page shows what it last loaded.");
   };
   window.addEventListener("online", show);
   window.addEventListener("offline", show);
