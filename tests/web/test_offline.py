@@ -63,6 +63,9 @@ def go_offline(page: Any) -> None:
     reach the requests a service worker lets through, so the API is refused as well."""
     page.context.set_offline(True)
     page.context.route("**/api/**", _no_network)
+    # The page learns it is offline a moment later (an event): a tap before that would be sent,
+    # through the service worker, which Playwright's offline mode does not stop.
+    page.wait_for_function("() => navigator.onLine === false")
 
 
 def go_online(page: Any) -> None:
