@@ -72,14 +72,16 @@ async function keepOpenTables() {
     const url = new URL(client.url);
     if (url.origin !== self.location.origin || !url.pathname.startsWith("/play/")) continue;
     try {
-      const response = await fetch(client.url, { credentials: "same-origin" });
-      if (response.ok && !response.redirected && response.type === "basic") {
-        await cache.put(client.url, response);
-      }
+      await keepIfShown(cache, client.url, await fetch(client.url, { credentials: "same-origin" }));
     } catch {
       // No network: the next navigation to it keeps it.
     }
   }
+}
+
+// Keeps a page as the player saw it (not a redirect to the log-in form, not an error).
+async function keepIfShown(cache, key, response) {
+  if (response.ok && !response.redirected && response.type === "basic") await cache.put(key, response);
 }
 
 async function asset(request) {
@@ -92,11 +94,7 @@ async function asset(request) {
 async function kept(request, { offlinePage }) {
   try {
     const response = await fetch(request);
-    // A page as the player saw it (not a redirect to the log-in form, not an error).
-    if (response.ok && !response.redirected && response.type === "basic") {
-      const cache = await caches.open(PAGES_CACHE);
-      await cache.put(request, response.clone());
-    }
+    await keepIfShown(await caches.open(PAGES_CACHE), request, response.clone());
     return response;
   } catch (error) {
     // A table from the kept pages; the words from the latest copy, kept or cached at install.
