@@ -46,12 +46,24 @@ def open_game(browser: Any, base: str, **deal: Any) -> tuple[Any, Table, Player,
 
 
 def wait_for_worker(page: Any) -> None:
-    """Until the service worker controls the page (it claims its clients once active)."""
-    for _ in range(200):
+    """Until the service worker controls the page (it claims its clients once active).
+
+    Its install fetches every shell file and each language's words from the test server, which
+    shares two cores with the other worker's tests: up to 60 s, and on failure the worker's
+    state says where it stopped (installing, installed, activating...)."""
+    for _ in range(1200):
         if page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
             return
         page.wait_for_timeout(50)
-    raise AssertionError("the service worker never took control of the page")
+    state = page.evaluate(
+        """async () => {
+            const registration = await navigator.serviceWorker.getRegistration();
+            if (!registration) return "no registration";
+            const worker = registration.installing || registration.waiting || registration.active;
+            return worker ? worker.state : "no worker";
+        }"""
+    )
+    raise AssertionError(f"the service worker never took control of the page (worker: {state})")
 
 
 def _no_network(route: Any) -> None:
