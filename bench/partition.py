@@ -20,7 +20,8 @@ machine's background load falls on both alike. Nothing else is contacted.
   insert), on random games, each statement its own transaction as a command's is;
 - **reads**, ``--samples`` each, on random games, through the ORM as the selectors read: a
   game's whole log, a page of 10 events, its latest ``seq``, its nearest snapshot, and one
-  event by id alone (the admin's lookup: the one read no partition can be pruned for);
+  event by id alone (the admin's lookup: the one read no partition can be pruned for); a
+  tenth of them also under ``EXPLAIN ANALYZE`` (the server's planning and execution time);
 - **migration**: the plain database migrated forward (its rows moved into the partitions) and
   back, each timed, the rows counted after each.
 
@@ -30,6 +31,8 @@ Figures are wall-clock times in this process (the ORM's own cost is the same on 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import os
 import random
 import shlex
@@ -194,48 +197,61 @@ def appends(ids: list[uuid.UUID], count: int, start: int) -> dict[str, list[floa
 
 def reads(
     ids: list[uuid.UUID], samples: int, events_per_game: int
-) -> dict[str, dict[str, list[float]]]:
-    """Each sample: one game, one page's start and one event id, read on both sides."""
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, list[float]]]]:
+    """Each sample: one game, one page's start and one event id, read on both sides (the
+    query evaluated as the selectors evaluate it); then, for a tenth of the samples, the
+    same query under EXPLAIN ANALYZE: the server's planning plus execution time."""
+    from django.db.models import QuerySet
+
     from games.models import GameEvent, GameSnapshot
 
     rng = random.Random(2)
     last_id = scalar("default", "SELECT max(id) FROM games_gameevent")
-    kinds: dict[str, Callable[[str, uuid.UUID, int, int], Any]] = {
-        "a game's whole log": lambda a, g, after, pk: list(
+    kinds: dict[str, Callable[[str, uuid.UUID, int, int], QuerySet[Any, Any]]] = {
+        "a game's whole log": lambda a, g, after, pk: (
             GameEvent.objects.using(a).filter(game_id=g).order_by("seq")
         ),
-        f"a page of {PAGE} events": lambda a, g, after, pk: list(
+        f"a page of {PAGE} events": lambda a, g, after, pk: (
             GameEvent.objects.using(a).filter(game_id=g, seq__gt=after).order_by("seq")[:PAGE]
         ),
         "its latest seq": lambda a, g, after, pk: (
             GameEvent.objects.using(a)
             .filter(game_id=g)
             .order_by("-seq")
-            .values_list("seq", flat=True)
-            .first()
+            .values_list("seq", flat=True)[:1]
         ),
         "its nearest snapshot": lambda a, g, after, pk: (
             GameSnapshot.objects.using(a)
             .filter(game_id=g, version__lte=events_per_game)
             .order_by("-version")
-            .values_list("version", "state")
-            .first()
+            .values_list("version", "state")[:1]
         ),
-        "one event by id alone": lambda a, g, after, pk: (
-            GameEvent.objects.using(a).filter(pk=pk).first()
-        ),
+        "one event by id alone": lambda a, g, after, pk: GameEvent.objects.using(a).filter(pk=pk)[
+            :1
+        ],
     }
     times: dict[str, dict[str, list[float]]] = {
+        name: {side: [] for side in SIDES} for name in kinds
+    }
+    server: dict[str, dict[str, list[float]]] = {
         name: {side: [] for side in SIDES} for name in kinds
     }
     for n in range(samples):
         game = rng.choice(ids)
         after = rng.randrange(max(1, events_per_game - PAGE))
         pk = rng.randint(1, last_id)
-        for name, read in kinds.items():
+        for name, query in kinds.items():
             for side in SIDES if n % 2 else SIDES[::-1]:
-                times[name][side].append(timed(read, ALIAS[side], game, after, pk))
-    return times
+                times[name][side].append(
+                    timed(lambda q: list(q), query(ALIAS[side], game, after, pk))
+                )
+                if n % 10 == 0:
+                    plan = json.loads(
+                        query(ALIAS[side], game, after, pk).explain(format="json", analyze=True)
+                    )[0]
+                    seconds = (plan["Planning Time"] + plan["Execution Time"]) / 1000
+                    server[name][side].append(seconds)
+    return times, server
 
 
 def size(alias: str, table: str) -> int:
@@ -289,6 +305,7 @@ def main() -> None:
 
     from games.history import SNAPSHOT_INTERVAL
 
+    partitions = importlib.import_module(f"games.migrations.{AFTER}").PARTITIONS
     began = datetime.now(UTC)
     load_before = loadavg()
     try:
@@ -301,7 +318,7 @@ def main() -> None:
             for side in SIDES
         }
         appended = appends(ids, arguments.appends, per_game)
-        read = reads(ids, arguments.samples, per_game)
+        read, server = reads(ids, arguments.samples, per_game)
         rows = scalar("plain", "SELECT count(*) FROM games_gameevent")
         forward = timed(call_command, "migrate", "games", AFTER, database="plain", verbosity=0)
         assert relkind("plain") == "p"
@@ -321,9 +338,9 @@ def main() -> None:
     )
     print(
         f"{total:,} events in {len(ids):,} games ({per_game} each), snapshots every "
-        f"{SNAPSHOT_INTERVAL}; partitioned: hash of game_id, 16 partitions"
+        f"{SNAPSHOT_INTERVAL}; partitioned: hash of game_id, {partitions} partitions"
     )
-    print(f"\n{'':34} {'plain':>22} {'partitioned':>22}")
+    print(f"\n{'':34} {'plain':>30} {'partitioned':>30}")
     for side_label, key in (("load: events/s", "events"), ("load: snapshot rows/s", "snapshots")):
         count = total if key == "events" else len(ids) * (per_game // SNAPSHOT_INTERVAL)
         cells = [
@@ -332,15 +349,22 @@ def main() -> None:
             else "-"
             for side in SIDES
         ]
-        print(f"{side_label:34} {cells[0]:>22} {cells[1]:>22}")
+        print(f"{side_label:34} {cells[0]:>30} {cells[1]:>30}")
     cells = [f"{sizes[side][0] / total:,.0f} B/event" for side in SIDES]
-    print(f"{'size: events, with indexes':34} {cells[0]:>22} {cells[1]:>22}")
-    print(f"\nmedian / p95, ms ({arguments.appends} appends, {arguments.samples} reads each)")
+    print(f"{'size: events, with indexes':34} {cells[0]:>30} {cells[1]:>30}")
+    explained = len(next(iter(server.values()))["plain"])
+    print(
+        f"\nmedian / p95, ms ({arguments.appends} appends, {arguments.samples} reads each;"
+        f" in brackets the server's planning + execution, median of {explained})"
+    )
     cells = [ms(appended[side]) for side in SIDES]
-    print(f"{'append (the service statement)':34} {cells[0]:>22} {cells[1]:>22}")
+    print(f"{'append (the service statement)':34} {cells[0]:>30} {cells[1]:>30}")
     for name, times in read.items():
-        cells = [ms(times[side]) for side in SIDES]
-        print(f"{name:34} {cells[0]:>22} {cells[1]:>22}")
+        cells = [
+            f"{ms(times[side])} [{statistics.median(server[name][side]) * 1000:.3f}]"
+            for side in SIDES
+        ]
+        print(f"{name:34} {cells[0]:>30} {cells[1]:>30}")
     print(
         f"\nmigration games {AFTER} on the plain database ({rows:,} events): "
         f"forward {forward:.1f} s, backward {backward:.1f} s"

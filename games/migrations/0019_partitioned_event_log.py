@@ -18,7 +18,7 @@ What changes in the database, for each of ``games_gameevent`` and ``games_gamesn
   later migration that drops or alters one finds it.
 
 The rows are moved in the migration's transaction (an ACCESS EXCLUSIVE lock on both tables for
-its length: about 1 million events a minute on the development machine, docs/benchmarks.md;
+its length: 1 million events in 17-31 s on the loaded development machine, docs/benchmarks.md;
 plan a maintenance window, or the online route in docs/scaling.md, for a large log). The
 reverse moves them back into plain tables with the primary key ``(id)``.
 """
