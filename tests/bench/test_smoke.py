@@ -51,6 +51,10 @@ SMALL: dict[str, tuple[str, bool]] = {
         "--depths 10,40 --samples 2 --workers 1 --worker-concurrency 1 --database {database}",
         True,
     ),
+    "partition.py": (
+        "--events 2000 --games 40 --appends 20 --samples 10 --database {database}",
+        True,
+    ),
     "roundtrips.py": ("--repeat 3", True),
     "soak.py": (
         "--minutes 0.1 --players 2 --web 1 --web-workers 1 --workers 1 --followers 1"
