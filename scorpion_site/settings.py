@@ -256,7 +256,7 @@ CELERY_BEAT_SCHEDULE = {
 # (games/archive.py, docs/settings.md "Archived games"), at most ARCHIVE_BATCH games per run of
 # beat's task, every 10 minutes; 0 turns the periodic run off (the command still archives).
 ARCHIVE_AFTER_DAYS = env_int("ARCHIVE_AFTER_DAYS", 90, minimum=0)
-ARCHIVE_BATCH = env_int("ARCHIVE_BATCH", 2000, minimum=1)
+ARCHIVE_BATCH = env_int("ARCHIVE_BATCH", 5000, minimum=1)
 if ARCHIVE_AFTER_DAYS:
     CELERY_BEAT_SCHEDULE["archive-finished-games"] = {
         "task": "games.tasks.archive_finished_games",

@@ -17,11 +17,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import guests
 from games import archive, services
 from games.engine.cards import parse_card
 from games.history import Command
-from games.models import Game, GameEvent, GameSnapshot
+from games.models import Game, GameEvent, GameMode, GameSnapshot
 from players import services as player_services
+from players import tasks as player_tasks
 from stats.selectors import stats_for
 from tests.api.conftest import WON_DEAL, Player
 
@@ -43,11 +45,12 @@ def as_command(step: dict[str, Any]) -> Command:
     return Command("move", parse_card(step["card"]), step.get("to"))
 
 
-def won_game(player: Player, *, days_ago: int = DAYS + 10) -> Game:
+def won_game(player: Player | User, *, days_ago: int = DAYS + 10) -> Game:
     """A game won through the service, with undos, redos and idempotency keys on the way (every
     kind of event the log holds), past the snapshot interval; finished ``days_ago`` days ago."""
-    game_id = player.new_game(code=CODE)["id"]
-    owner = User.objects.get(email=player.email)
+    owner = player if isinstance(player, User) else User.objects.get(email=player.email)
+    choice = services.DealChoice(mode=GameMode.SEEDED, code=CODE)
+    game_id = services.game_create(owner=owner, choice=choice).pk
     for index, step in enumerate(LINE):
         key = f"step-{index}"
         services.game_execute_command(
@@ -300,5 +303,22 @@ def test_closing_the_account_deletes_its_archive_files(
 
     with django_capture_on_commit_callbacks(execute=True):
         player_services.account_delete(user=User.objects.get(email=player.email))
+
+    assert not path.exists()
+
+
+def test_purging_an_idle_guest_deletes_its_archive_files(
+    settings: Any, archive_dir: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    guest = guests.guest_create()
+    game = won_game(guest)
+    archive_now()
+    path = archive_dir / Game.objects.get(pk=game.pk).archive_name
+    long_ago = timezone.now() - datetime.timedelta(days=settings.GUEST_IDLE_DAYS + 1)
+    User.objects.filter(pk=guest.pk).update(date_joined=long_ago)
+    Game.objects.filter(pk=game.pk).update(updated_at=long_ago)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert player_tasks.delete_idle_guests() == 1
 
     assert not path.exists()
