@@ -322,3 +322,19 @@ def test_purging_an_idle_guest_deletes_its_archive_files(
         assert player_tasks.delete_idle_guests() == 1
 
     assert not path.exists()
+
+
+def test_the_admin_says_where_an_archived_games_log_is(
+    player: Player, admin_client: Client
+) -> None:
+    game = won_game(player)
+    archive_now()
+    archived = Game.objects.get(pk=game.pk)
+
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f"{archived.version} event(s), archived" in text
+    assert archived.archive_name in text
+    assert archived.archive_sha256 in text
