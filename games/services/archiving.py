@@ -30,8 +30,11 @@ class ArchiveRun:
 def game_logs_archive(*, finished_before: datetime.datetime, limit: int) -> ArchiveRun:
     """Archive the logs of at most ``limit`` games finished before ``finished_before``, the
     oldest first. Idempotent and safe beside everything else: a game archived already is not
-    taken again, and a run stopped anywhere leaves each game wholly in the table or wholly
-    archived (``game_log_archive``)."""
+    taken again, and a run stopped anywhere (a time limit, a killed worker) leaves each game
+    wholly in the table or wholly archived (``game_log_archive``). A storage that fails (a
+    write, a read-back) raises and ends the run: the games archived before it stay archived,
+    the next run goes on from the oldest left. A game whose log is not whole is logged and
+    left in the table."""
     candidates = list(
         Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
         .order_by("finished_at")
