@@ -22,6 +22,7 @@ from games import archive, services
 from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameEvent, GameMode, GameSnapshot
+from games.services import archiving
 from players import services as player_services
 from players import tasks as player_tasks
 from stats.selectors import stats_for
@@ -338,3 +339,19 @@ def test_the_admin_says_where_an_archived_games_log_is(
     assert f"{archived.version} event(s), archived" in text
     assert archived.archive_name in text
     assert archived.archive_sha256 in text
+
+
+def test_a_game_deleted_while_its_file_was_written_leaves_no_file(
+    player: Player, monkeypatch: pytest.MonkeyPatch, archive_dir: Path
+) -> None:
+    game = won_game(player)
+    store = archiving._file_store
+
+    def store_then_the_player_deletes_their_data(**kwargs: Any) -> None:
+        store(**kwargs)
+        Game.objects.filter(pk=game.pk).delete()  # committed before the archive's transaction
+
+    monkeypatch.setattr(archiving, "_file_store", store_then_the_player_deletes_their_data)
+
+    assert archive_now().archived == 0
+    assert not (archive_dir / archive.archive_name(game.pk)).exists()
