@@ -20,6 +20,7 @@ import argparse
 import datetime
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -128,8 +129,7 @@ def main() -> None:
     )
     print(f"ratio: {in_tables / files:.1f}x; archiving took {elapsed / games * 1000:.1f} ms a game")
     owner.delete()
-    for path in Path(directory).rglob("*.gz"):
-        path.unlink()
+    shutil.rmtree(directory)
 
 
 if __name__ == "__main__":
