@@ -30,7 +30,8 @@ COPY --from=wheel /wheels/ /tmp/wheels/
 COPY manage.py ./
 RUN pip install --no-cache-dir --no-deps /tmp/wheels/*.whl \
     && rm -rf /tmp/wheels \
-    && useradd --create-home scorpion
+    && useradd --create-home scorpion \
+    && install -d -o scorpion -g scorpion /var/lib/scorpion/archive
 # Static files are collected at build time (with the production manifest storage, hence
 # DEBUG off, and throwaway values for the settings DEBUG off requires): served by nginx (the
 # proxy stage below copies them), or by whitenoise when the app runs without the proxy.

@@ -152,6 +152,10 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
             "Played through an app (a bot's games never rank)",
             {"fields": ("app", "app_kind")},
         ),
+        (
+            "Archive (the log in a file once the game is old: docs/architecture.md)",
+            {"fields": ("archived_at", "archive_name", "archive_sha256")},
+        ),
         ("Position now (all cards, for staff)", {"fields": ("position",)}),
         (
             "Projection (cache of the log's fold)",
@@ -172,6 +176,8 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
 
     @admin.display(description="events")
     def events_link(self, game: Game) -> SafeString:
+        if game.archived_at is not None:  # no rows left: the replay reads the file
+            return format_html("{} event(s), archived", game.version)
         url = reverse("admin:games_gameevent_changelist")
         return format_html(
             '<a href="{}?game__id__exact={}">{} event(s)</a>', url, game.pk, game.version

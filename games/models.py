@@ -192,6 +192,14 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True, help_text="First move or deal.")
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # Set when the log was moved to the archive (games.archive): the events and snapshots are
+    # then in the file ``archive_name`` of the archive's storage, whose SHA-256 is
+    # ``archive_sha256``; ``state`` keeps the final position. Never changed by a command (a
+    # finished game takes none), so commands stay HOT updates.
+    archived_at = models.DateTimeField(null=True, blank=True)
+    archive_name = models.CharField(max_length=200, blank=True, default="")
+    archive_sha256 = models.CharField(max_length=64, blank=True, default="")
+
     class Meta:
         ordering = ["-created_at"]
         # Every command rewrites this row. PostgreSQL can do that as a HOT update (the new row
@@ -204,6 +212,13 @@ class Game(models.Model):
             # The staff dashboard selects games by date ranges.
             models.Index(fields=["created_at"], name="game_created"),
             models.Index(fields=["finished_at"], name="game_finished"),
+            # The games the archive still has to take, oldest finished first: partial, so the
+            # archive's run never walks the games it archived already.
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(finished_at__isnull=False, archived_at__isnull=True),
+                name="game_to_archive",
+            ),
             # An app's games, for re-marking them when staff change its kind and for the
             # SET NULL of its deletion; partial: first-party games (most) are not in it. No
             # command changes these columns, so commands stay HOT updates.
@@ -327,7 +342,10 @@ class AppendOnlyModel(models.Model):
 
 
 class GameEvent(AppendOnlyModel):
-    """One thing the player did. Append-only: never updated, deleted only with its game."""
+    """One thing the player did. Append-only: never updated, deleted only with its game, or
+    when the archive has taken the log of its finished game (``games.archive``: the rows go
+    in the transaction that marks the game archived, once the file is written and read back
+    equal, so the log is at every moment whole in one place or the other)."""
 
     # No index of its own: event_unique_seq (game, seq) serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)

@@ -199,9 +199,15 @@ def replay(*, game: Game, version: int) -> Replay:
     log up to it and the events around it."""
     state = game_selectors.game_state_at(game=game, version=version, from_deal=True)
     window = _steps(
-        game.events.filter(seq__gte=max(1, version - WINDOW), seq__lte=version + WINDOW)
-        .order_by("seq")
-        .values("seq", "type", "payload", "created_at")
+        {
+            "seq": event.seq,
+            "type": event.type,
+            "payload": event.payload,
+            "created_at": event.created_at,
+        }
+        for event in game_selectors.game_events_window(
+            game=game, first=max(1, version - WINDOW), last=version + WINDOW
+        )
     )
     step = next((one for one in window if one.seq == version), None)
     last = game.version

@@ -17,7 +17,7 @@ from django.http import Http404
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
-from games import history
+from games import archive, history
 from games.engine.actions import Move
 from games.engine.hints import Hint, ranked_hints
 from games.engine.position import Position
@@ -116,14 +116,22 @@ def game_list(
     return games.select_related("app").order_by("-created_at", "-pk")
 
 
-def game_events(*, game: Game) -> QuerySet[GameEvent]:
-    return game.events.order_by("seq")
+def game_events(*, game: Game, after: int = 0) -> list[GameEvent]:
+    """The events after version ``after`` up to the game's version when it was read, oldest
+    first: from the table, or from the archive for an archived game (games.archive)."""
+    return archive.game_events_between(game=game, after=after, stop=game.version)
 
 
 def game_events_page(*, game: Game, after: int, limit: int) -> list[GameEvent]:
     """Up to ``limit`` events with ``seq > after``, oldest first: one range read of the
-    (game, seq) index, the same cost at event 10 or 20,000."""
-    return list(game.events.filter(seq__gt=after).order_by("seq")[:limit])
+    (game, seq) index, the same cost at event 10 or 20,000 (an archived game's from its
+    file)."""
+    return archive.game_events_between(game=game, after=after, stop=after + limit)
+
+
+def game_events_window(*, game: Game, first: int, last: int) -> list[GameEvent]:
+    """The events with ``first <= seq <= last`` (within the game's version), oldest first."""
+    return archive.game_events_between(game=game, after=first - 1, stop=last)
 
 
 def game_events_all(*, game: Game, chunk: int = 1000) -> Iterator[GameEvent]:
@@ -131,12 +139,18 @@ def game_events_all(*, game: Game, chunk: int = 1000) -> Iterator[GameEvent]:
     chunks: memory stays flat however long the log. One range read of the (game, seq) index
     per chunk, not a server-side cursor, which a pooler in transaction mode cannot keep (its
     next fetch could reach another server session); the log is append-only, so the chunks
-    read at different moments are still one log."""
-    after = -1  # the first event is seq 0
+    read at different moments are still one log. An archived game's log is read (and
+    checked) here, before the first event is taken, so a broken archive is an error of the
+    request, not of a response half sent."""
+    if game.archived_at is not None:
+        return iter(archive.archived_events(game=game))
+    return _events_in_chunks(game, chunk)
+
+
+def _events_in_chunks(game: Game, chunk: int) -> Iterator[GameEvent]:
+    after = 0
     while after < game.version:
-        events = list(
-            game.events.filter(seq__gt=after, seq__lte=game.version).order_by("seq")[:chunk]
-        )
+        events = archive.game_events_between(game=game, after=after, stop=after + chunk)
         if not events:
             return
         yield from events
@@ -158,10 +172,9 @@ def game_state_at(*, game: Game, version: int, from_deal: bool = False) -> GameS
     if not 0 <= version <= game.version:
         raise Http404(gettext("the game has versions 0 to %(last)d") % {"last": game.version})
     if from_deal:
-        events = game.events.filter(seq__lte=version).order_by("seq")
         state = deal_state(game.deal_code, game.variant)
-        for event_type, payload in events.values_list("type", "payload"):
-            state = history.fold_event(state, event_type, payload)
+        for event in archive.game_events_between(game=game, after=0, stop=version):
+            state = history.fold_event(state, event.type, event.payload)
         return state
     if version == game.version:
         return GameState.from_dict(game.state)
@@ -184,7 +197,12 @@ def game_states(
 
     A game older than snapshots has none: a fold that passes a multiple of the interval
     stores the snapshot there (computed lazily, cached in the database; racing readers insert
-    the same rows, and the unique constraint keeps one of each)."""
+    the same rows, and the unique constraint keeps one of each). An archived game has neither
+    snapshots nor events in the table: its states are folded from the deal over its archived
+    log (read once per request), and no snapshot is stored."""
+    if game.archived_at is not None:
+        yield from _archived_states(game=game, start=start, stop=stop)
+        return
     base = (
         GameSnapshot.objects.filter(game=game, version__lte=start)
         .order_by("-version")
@@ -199,9 +217,10 @@ def game_states(
         yield 0, state, None
     # From the snapshot's own event when the first state wanted is the snapshot's.
     first = version if version == start else version + 1
-    events = game.events.filter(seq__gte=first, seq__lte=stop).order_by("seq")
+    # Through the archive's reader: a game archived since it was read is read from its file.
+    events = archive.game_events_between(game=game, after=max(first, 1) - 1, stop=stop)
     missing: list[GameSnapshot] = []
-    for event in events.only("game", "seq", "type", "payload", "created_at"):
+    for event in events:
         if event.seq > version:
             state = history.fold_event(state, event.type, event.payload)
             # Between the nearest snapshot and ``start`` there is none: store it.
@@ -209,8 +228,20 @@ def game_states(
                 missing.append(GameSnapshot(game=game, version=event.seq, state=state.to_dict()))
         if event.seq >= start:
             yield event.seq, state, event
-    if missing:
+    if missing and game.archived_at is None:
         GameSnapshot.objects.bulk_create(missing, ignore_conflicts=True)
+
+
+def _archived_states(
+    *, game: Game, start: int, stop: int
+) -> Iterator[tuple[int, GameState, GameEvent | None]]:
+    state = deal_state(game.deal_code, game.variant)
+    if start == 0:
+        yield 0, state, None
+    for event in archive.game_events_between(game=game, after=0, stop=stop):
+        state = history.fold_event(state, event.type, event.payload)
+        if event.seq >= start:
+            yield event.seq, state, event
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +384,10 @@ def game_analysis_view(*, game: Game, analysis: GameAnalysis) -> AnalysisView:
         line_start = game_state_at(game=game, version=analysis.line_version).position
     losing_event = None
     if analysis.outcome == "slipped" and analysis.last_winnable_version is not None:
-        losing_event = game.events.filter(seq=analysis.last_winnable_version + 1).first()
+        seq = analysis.last_winnable_version + 1
+        losing_event = next(
+            iter(archive.game_events_between(game=game, after=seq - 1, stop=seq)), None
+        )
     return AnalysisView(analysis, line_start, losing_event, certified_deal(game=game))
 
 

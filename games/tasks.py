@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from games import services
@@ -69,3 +70,18 @@ def compute_chances(game_id: str, version: int) -> None:
     """The winning chances of a game's version (games.services.game_chances_request); nothing to
     do if stored already, or if the game is gone, over, or has moved past ``version``."""
     services.game_chances_task(game_id=uuid.UUID(game_id), version=version)
+
+
+@shared_task(**RELIABLE, soft_time_limit=540, time_limit=600)
+def archive_finished_games() -> None:
+    """Move the logs of games finished more than ``ARCHIVE_AFTER_DAYS`` days ago to the archive,
+    at most ``ARCHIVE_BATCH`` games a run (games.services.game_logs_archive); nothing when the
+    setting is 0. Idempotent: a game archived already is not taken again."""
+    days = settings.ARCHIVE_AFTER_DAYS
+    if not days:
+        return
+    run = services.game_logs_archive(
+        finished_before=timezone.now() - datetime.timedelta(days=days),
+        limit=settings.ARCHIVE_BATCH,
+    )
+    logger.info("archived %d games (%d events, %d bytes)", run.archived, run.events, run.bytes)

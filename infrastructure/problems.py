@@ -70,6 +70,7 @@ PROBLEMS: dict[str, tuple[int, StrOrPromise]] = {
     "throttled": (429, gettext_lazy("Too many requests")),
     "deal_unavailable": (503, gettext_lazy("No certified deal could be found right now")),
     "difficulty_unavailable": (503, gettext_lazy("No deal of that difficulty is ready right now")),
+    "archive_unreadable": (503, gettext_lazy("This game's archived history cannot be read")),
     "stream_unavailable": (503, gettext_lazy("Event streams are not served by this process")),
     "server_error": (500, gettext_lazy("Internal server error")),
 }

@@ -35,6 +35,7 @@ def guest_delete_if_idle(*, user_id: int, now: datetime.datetime, idle: datetime
         game_services.owner_games_lock(user_id=user_id)
         if not idle_guests(now=now, idle=idle).filter(pk=user_id).exists():
             return False
+        game_services.owner_archives_delete_on_commit(user_id=user_id)
         User.objects.filter(pk=user_id).delete()
     return True
 

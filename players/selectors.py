@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from achievements import selectors as achievements_selectors
+from games import selectors as game_selectors
 from games.models import Game, GameEvent
 from social import selectors as social_selectors
 from stats import selectors as stats_selectors
@@ -59,9 +60,20 @@ def _game(game: Game) -> dict[str, Any]:
                 "idempotency_key": event.idempotency_key,
                 "created_at": _iso(event.created_at),
             }
-            for event in game.events.all()
+            for event in _game_events(game)
         ],
     }
+
+
+def _game_events(game: Game) -> list[GameEvent]:
+    """The game's log: the rows prefetched with the games, or, for a game archived (before
+    the read, or between the games' query and the events' one), its archive's, read the
+    same way as every other read of a log (games.selectors.game_events)."""
+    if game.archived_at is None:
+        events = list(game.events.all())
+        if len(events) == game.version:
+            return events
+    return game_selectors.game_events(game=game)
 
 
 def account_export(*, user: User) -> dict[str, Any]:

@@ -5,6 +5,7 @@ these; docs/settings.md lists every variable."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -167,3 +168,40 @@ def env_database_url(default: str) -> dict[str, Any]:
             "DATABASE_URL could not be read: check its port and percent-encoding"
         ) from None
     return config
+
+
+FILE_SYSTEM_STORAGE = "django.core.files.storage.FileSystemStorage"
+_DOTTED_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+
+def env_archive_storage(*, default_dir: Path) -> dict[str, Any]:
+    """The archive's storage (settings.STORAGES["scorpion_archive"], games/archive.py):
+    ``ARCHIVE_STORAGE_BACKEND``, the dotted path of a Django storage class (default the local
+    directory, ``FileSystemStorage``), with ``ARCHIVE_STORAGE_OPTIONS``, a JSON object of its
+    options (a bucket, a prefix...); for the local directory, ``ARCHIVE_DIR`` is where
+    (default ``default_dir``). ``ARCHIVE_DIR`` with another backend is an error, not ignored."""
+    backend = os.environ.get("ARCHIVE_STORAGE_BACKEND", "").strip() or FILE_SYSTEM_STORAGE
+    if not _DOTTED_PATH.match(backend):
+        raise ImproperlyConfigured(
+            f"ARCHIVE_STORAGE_BACKEND={backend!r} is not the dotted path of a storage class"
+        )
+    raw = os.environ.get("ARCHIVE_STORAGE_OPTIONS", "").strip() or "{}"
+    try:
+        options = json.loads(raw)
+    except ValueError:
+        raise ImproperlyConfigured("ARCHIVE_STORAGE_OPTIONS is not JSON") from None
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured("ARCHIVE_STORAGE_OPTIONS must be a JSON object")
+    directory = os.environ.get("ARCHIVE_DIR", "").strip()
+    if backend == FILE_SYSTEM_STORAGE:
+        if directory and "location" in options:
+            raise ImproperlyConfigured(
+                "ARCHIVE_DIR and a location in ARCHIVE_STORAGE_OPTIONS are both set: keep one"
+            )
+        options.setdefault("location", directory or str(default_dir))
+    elif directory:
+        raise ImproperlyConfigured(
+            "ARCHIVE_DIR applies to the local directory only: with ARCHIVE_STORAGE_BACKEND, "
+            "give the storage's options in ARCHIVE_STORAGE_OPTIONS"
+        )
+    return {"BACKEND": backend, "OPTIONS": options}

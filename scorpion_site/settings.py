@@ -24,6 +24,7 @@ from scorpion_site.databases import databases
 from scorpion_site.env import DEFAULT_DAILY_DEAL_SECRET as DEFAULT_DAILY_DEAL_SECRET
 from scorpion_site.env import MIN_DAILY_DEAL_SECRET as MIN_DAILY_DEAL_SECRET
 from scorpion_site.env import (
+    env_archive_storage,
     env_bool,
     env_daily_deal_secret,
     env_int,
@@ -251,6 +252,16 @@ CELERY_BEAT_SCHEDULE = {
     # Hints are counted in Redis after a game's first and written to the games in batches.
     "flush-hint-counts": {"task": "games.tasks.flush_hint_counts", "schedule": 60.0},
 }
+# The logs of games finished more than this many days ago move to the archive's storage
+# (games/archive.py, docs/settings.md "Archived games"), at most ARCHIVE_BATCH games per run of
+# beat's task, every 10 minutes; 0 turns the periodic run off (the command still archives).
+ARCHIVE_AFTER_DAYS = env_int("ARCHIVE_AFTER_DAYS", 90, minimum=0)
+ARCHIVE_BATCH = env_int("ARCHIVE_BATCH", 5000, minimum=1)
+if ARCHIVE_AFTER_DAYS:
+    CELERY_BEAT_SCHEDULE["archive-finished-games"] = {
+        "task": "games.tasks.archive_finished_games",
+        "schedule": 600.0,
+    }
 # A guest account (made on first play, no sign-up) is deleted after this many days without
 # a game played.
 GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
@@ -289,6 +300,8 @@ STORAGES = {
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
+    # Archived games' logs (games/archive.py): a local directory, or any Django storage.
+    "scorpion_archive": env_archive_storage(default_dir=BASE_DIR / "archive"),
 }
 
 LOGIN_REDIRECT_URL = "/"

@@ -64,6 +64,13 @@ ACCOUNT_RATE_LIMITS = {"login": "1000/m/ip", "login_failed": "1000/m/ip", "signu
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Archived logs in a directory of the test run's own (tests set their own per test).
+    "scorpion_archive": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {
+            "location": os.path.join(tempfile.gettempdir(), f"scorpion-archive-{os.getpid()}")
+        },
+    },
 }
 
 # On SQLite the test database is a file, as the service's is, not Django's default in-memory

@@ -185,3 +185,20 @@ def small_chances(monkeypatch: pytest.MonkeyPatch, *, samples: int, node_budget:
     )
     monkeypatch.setattr(chances_services, "CHANCE_NODE_BUDGET", node_budget)
     monkeypatch.setattr(workers_services, "worker_available", lambda _queue: False)
+
+
+@pytest.fixture
+def archive_dir(settings: Any, tmp_path: Any) -> Any:
+    """The archive of finished games' logs (games/archive.py) in a directory of the test's own:
+    this process's storage, and the ARCHIVE_DIR to give a worker process."""
+    from games.archive import ARCHIVE_STORAGE
+
+    directory = tmp_path / "archive"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        ARCHIVE_STORAGE: {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(directory)},
+        },
+    }
+    return directory

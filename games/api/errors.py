@@ -7,10 +7,12 @@ import logging
 import math
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.api.refusals import engine_error_detail
+from games.archive import ArchiveUnreadableError
 from games.engine.errors import EngineError
 from games.presentation import game_representation
 from games.services import (
@@ -66,6 +68,14 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response("throttled", str(exc), headers={"Retry-After": retry})
     if isinstance(exc, DifficultyUnavailableError):
         return problem_response("difficulty_unavailable", str(exc), headers={"Retry-After": "300"})
+    if isinstance(exc, ArchiveUnreadableError):
+        # Never a silent wrong answer: a missing, unreachable or altered archive file (its
+        # checksum) is the operator's to repair; the log says which file and why.
+        logger.error("archived log unreadable: %s", exc)
+        return problem_response(
+            "archive_unreadable",
+            gettext("This game's history is archived and could not be read back; try again later."),
+        )
     if isinstance(exc, CertificationError):
         logger.error("certification failed: %s", exc)
         return problem_response("deal_unavailable", str(exc))

@@ -48,7 +48,7 @@ from games.api.serializers import (
     StatesQuerySerializer,
     command_from_body,
 )
-from games.models import Game
+from games.models import Game, GameEvent
 from games.presentation import (
     analysis_representation,
     chances_representation,
@@ -397,21 +397,24 @@ class GameEventsExportView(ApiView):
     @reads_may_lag
     def get(self, request: Request, game_id: UUID) -> StreamingHttpResponse:
         game = selectors.game_get(owner=player(request), game_id=game_id)
+        # Called here, not in the stream: an archived log is read and checked before the
+        # answer starts, so a broken archive answers a problem, not a download cut short.
+        events = selectors.game_events_all(game=game)
         response = StreamingHttpResponse(
-            _export_chunks(game), content_type="application/json; charset=utf-8"
+            _export_chunks(game, events), content_type="application/json; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="scorpion-game-{game.id}.json"'
         return response
 
 
-def _export_chunks(game: Game) -> Iterator[bytes]:
+def _export_chunks(game: Game, events: Iterator[GameEvent]) -> Iterator[bytes]:
     """The export, written as it is read: a few hundred events per chunk, so neither the
     database rows nor the JSON of a long log are ever all in memory."""
     yield json.dumps({"id": str(game.id), "version": game.version})[:-1].encode()
     yield b', "events": ['
     batch: list[str] = []
     first = True
-    for event in selectors.game_events_all(game=game):
+    for event in events:
         batch.append(json.dumps(event_representation(event)))
         if len(batch) == 500:
             yield (b"" if first else b",") + ",".join(batch).encode()

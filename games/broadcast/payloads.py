@@ -120,7 +120,7 @@ def game_backlog(*, game: Game, after: int | None, max_replay: int) -> Backlog:
         return Backlog([], game.version, game.status)
     state = selectors.game_state_at(game=game, version=after)
     messages = []
-    for event in selectors.game_events(game=game).filter(seq__gt=after, seq__lte=game.version):
+    for event in selectors.game_events(game=game, after=after):
         state = history.fold_event(state, event.type, event.payload)
         messages.append(_replayed_message(game, state, event))
     return Backlog(messages, game.version, game.status)

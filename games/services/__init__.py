@@ -16,6 +16,12 @@ from games.services.analysis import (
     game_analysis_ensure,
     game_analysis_request,
 )
+from games.services.archiving import (
+    ArchiveRun,
+    game_log_archive,
+    game_logs_archive,
+    owner_archives_delete_on_commit,
+)
 from games.services.calibration import (
     CALIBRATION_MIN_GAMES,
     CALIBRATION_PRIOR_GAMES,
@@ -114,6 +120,7 @@ __all__ = [
     "AnalysisAnswer",
     "AnalysisNeedsWorkerError",
     "AnalysisUnavailableError",
+    "ArchiveRun",
     "CertificationError",
     "ChancesAnswer",
     "ChancesUnavailableError",
@@ -145,8 +152,11 @@ __all__ = [
     "game_create_shared",
     "game_execute_command",
     "game_hints_request",
+    "game_log_archive",
+    "game_logs_archive",
     "game_restart",
     "hint_counts_flush",
+    "owner_archives_delete_on_commit",
     "owner_games_delete",
     "owner_games_lock",
     "owner_ranked_days_claim",

@@ -131,9 +131,7 @@ def game_analysis_ensure(*, game_id: UUID, inline: bool = False) -> GameAnalysis
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game.is_finished:
         return None
-    events = list(
-        game.events.filter(seq__lte=game.version).order_by("seq").values_list("type", "payload")
-    )
+    events = [(event.type, event.payload) for event in selectors.game_events(game=game)]
     # The variant's budgets: an undecided deal is analysed as "unknown", never guessed.
     node_budget, total_budget = analysis_budgets(game.variant)
     budgets = (node_budget, total_budget)

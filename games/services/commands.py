@@ -21,7 +21,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 
 from accounts.models import AppKind
-from games import history, selectors
+from games import archive, history, selectors
 from games.broadcast import publish
 from games.history import Command, GameState
 from games.models import (
@@ -146,7 +146,8 @@ def game_execute_command(
     for _attempt in range(MAX_ATTEMPTS):
         game = selectors.game_get(owner=owner, game_id=game_id)
         if idempotency_key is not None:
-            prior = game.events.filter(idempotency_key=idempotency_key).first()
+            # An archived game's log is in its file (a retry of its last command, long after).
+            prior = archive.game_event_with_key(game=game, idempotency_key=idempotency_key)
             if prior is not None:
                 if prior.request_fingerprint != fingerprint:
                     raise IdempotencyKeyReusedError(

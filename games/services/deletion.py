@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.broadcast import publish
 from games.models import Game, GameMode, RankedDailyClaim
 from games.selectors import ranked_identities
+from games.services.archiving import owner_archives_delete_on_commit
 from games.services.creation import RANKED_CLAIM_KEPT
 
 
@@ -34,8 +35,9 @@ def owner_games_delete(*, user_id: int) -> dict[str, int]:
     (which holds the account's lock: accounts.locks.account_lock): the games are locked first
     (``owner_games_lock``), and once it commits the streams still open on them end ("gone")
     and the player's feed tells the lists to read themselves again. Answers Django's deletion
-    counts per model label."""
+    counts per model label. Their archived logs' files go once it commits."""
     game_ids = owner_games_lock(user_id=user_id)
+    owner_archives_delete_on_commit(user_id=user_id)
     owner_ranked_days_claim(user_id=user_id)
     _, counts = Game.objects.filter(owner_id=user_id).delete()
     transaction.on_commit(partial(publish.games_deleted_committed, user_id, game_ids), robust=True)

@@ -1,7 +1,8 @@
 """Celery on a real worker process against real Redis and PostgreSQL; no eager mode.
 
 Also the process commands of docker-compose.yml (web, worker, beat), run natively, and the
-faults: Redis stopped while playing, a worker killed in the middle of a task.
+faults: Redis stopped while playing, a worker killed in the middle of a task. And beat's archive
+task, which moves an old finished game's log to the directory the worker was given.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 
 from games import selectors, services, tasks
 from games.engine.actions import Deal as DealAction
@@ -27,7 +29,7 @@ from games.engine.position import initial_position
 from games.engine.resolve import resolve_move
 from games.engine.transitions import play
 from games.history import Command
-from games.models import DailyDeal, Game, GameAnalysis, GameMode, WinnableDeal
+from games.models import DailyDeal, Game, GameAnalysis, GameEvent, GameMode, WinnableDeal
 from scorpion_site.celery import app as celery_app
 from tests.api.conftest import WON_DEAL
 from tests.conftest import require_service
@@ -258,3 +260,58 @@ def test_task_killed_mid_run_leaves_only_whole_deals_and_is_redone(worker: Proce
     for deal in WinnableDeal.objects.all():
         assert_certificate_wins(deal.deal_code, deal.certificate)
     assert Game.objects.count() == 0
+
+
+@pytest.fixture
+def archive_worker(archive_dir: Path) -> Iterator[Process]:
+    """The default queue's worker, archiving into the test's directory (ARCHIVE_DIR)."""
+    env = process_env(str(settings.REDIS_URL), ARCHIVE_DIR=str(archive_dir))
+    with running("worker", compose_commands()["worker"], env) as process:
+        process.wait_for_output("ready.")
+        yield process
+
+
+def finished_game(owner: User, *, days_ago: int) -> Game:
+    game = services.game_create(
+        owner=owner, choice=services.DealChoice(mode=GameMode.SEEDED, code=WON_DEAL["code"])
+    )
+    for step in WON_DEAL["line"][:5]:
+        services.game_execute_command(
+            owner=owner,
+            game_id=game.pk,
+            command=Command("move", parse_card(step["card"]), step["to"]),
+        )
+    services.game_execute_command(owner=owner, game_id=game.pk, command=Command("resign"))
+    Game.objects.filter(pk=game.pk).update(
+        finished_at=timezone.now() - datetime.timedelta(days=days_ago)
+    )
+    return Game.objects.get(pk=game.pk)
+
+
+def test_the_worker_archives_old_finished_games_and_they_read_as_before(
+    archive_worker: Process, archive_dir: Path
+) -> None:
+    owner = User.objects.create_user("archived", "archived@example.com", "a long password 42")
+    old = finished_game(owner, days_ago=settings.ARCHIVE_AFTER_DAYS + 1)
+    recent = finished_game(owner, days_ago=1)
+    before = [
+        (state.to_dict(), event.pk if event else None)
+        for _, state, event in selectors.game_states(game=old, start=0, stop=old.version)
+    ]
+
+    assert tasks.enqueue(tasks.archive_finished_games)
+
+    archived = wait_until(
+        lambda: Game.objects.filter(pk=old.pk, archived_at__isnull=False).first(),
+        120,
+        lambda: f"not archived; worker said:\n{archive_worker.output[-3000:]}",
+    )
+    assert (archive_dir / archived.archive_name).is_file()
+    assert not GameEvent.objects.filter(game=old).exists()
+    after = [
+        (state.to_dict(), event.pk if event else None)
+        for _, state, event in selectors.game_states(game=archived, start=0, stop=old.version)
+    ]
+    assert after == before
+    assert Game.objects.get(pk=recent.pk).archived_at is None
+    assert GameEvent.objects.filter(game=recent).count() == recent.version

@@ -1,0 +1,157 @@
+"""Moving finished games' logs to the archive (games/archive.py): beat's task and
+``manage.py archive_finished_games`` call ``game_logs_archive``; a player's data deleted takes
+their archive files with it (``owner_archives_delete_on_commit``)."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import uuid
+from dataclasses import dataclass
+from functools import partial
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from games import archive
+from games.models import Game, GameEvent, GameSnapshot
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveRun:
+    archived: int  # games whose log moved to the archive
+    events: int  # event rows deleted from the table
+    bytes: int  # compressed bytes written
+
+
+def game_logs_archive(*, finished_before: datetime.datetime, limit: int) -> ArchiveRun:
+    """Archive the logs of at most ``limit`` games finished before ``finished_before``, the
+    oldest first. Idempotent and safe beside everything else: a game archived already is not
+    taken again, and a run stopped anywhere (a time limit, a killed worker) leaves each game
+    wholly in the table or wholly archived (``game_log_archive``). A storage that fails (a
+    write, a read-back) raises and ends the run: the games archived before it stay archived,
+    the next run goes on from the oldest left. A game whose log is not whole is logged and
+    left in the table."""
+    candidates = list(
+        Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    archived = events = written = 0
+    for game_id in candidates:
+        result = game_log_archive(game_id=game_id, finished_before=finished_before)
+        if result is not None:
+            archived, events, written = archived + 1, events + result[0], written + result[1]
+    return ArchiveRun(archived=archived, events=events, bytes=written)
+
+
+def game_log_archive(
+    *, game_id: uuid.UUID, finished_before: datetime.datetime
+) -> tuple[int, int] | None:
+    """Move one finished game's log to the archive; its (events, bytes), or None if it was not
+    archived (archived already, gone, not finished before then, or its log not whole).
+
+    The order makes every stop safe: the file is written first and read back equal, and only
+    then, in one transaction, the game is marked archived and its event and snapshot rows are
+    deleted. Stopped before that transaction, the game is still read from the table (a file
+    may be left: the next run writes the very same bytes, since the file is deterministic, and
+    reuses it); after it, from the file. The rows are deleted by game (``DELETE ... WHERE
+    game_id = ...``): the one path that deletes events besides the game's own deletion,
+    taken only under the game's row lock, for a finished game (which takes no more commands,
+    so nothing appends to its log meanwhile), with its archive in place."""
+    game = Game.objects.filter(pk=game_id).first()
+    if (
+        game is None
+        or game.archived_at is not None
+        or game.finished_at is None
+        or game.finished_at >= finished_before
+    ):
+        return None
+    events = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    if [event.seq for event in events] != list(range(1, game.version + 1)):
+        logger.error("game %s not archived: its log is not events 1 to %d", game.pk, game.version)
+        return None
+    data = archive.archive_bytes(game=game, events=events)
+    sha256 = archive.archive_sha256(data)
+    name = archive.archive_name(game.pk)
+    _file_store(name=name, data=data, sha256=sha256)
+    # Read back through the storage, parsed as every read will: equal, or nothing is deleted.
+    readback = archive.archive_events_parse(
+        game=game, data=archive.archive_read(name=name), sha256=sha256
+    )
+    if [_row(event) for event in readback] != [_row(event) for event in events]:
+        raise archive.ArchiveUnreadableError(f"the archive of game {game.pk} reads back wrong")
+    with transaction.atomic():
+        # The row lock orders this against the deletion of the player's data (which locks
+        # every game row of the player first): a game deleted meanwhile is not found here, and
+        # its file goes; one deleted after waits for this commit and then deletes the file
+        # (owner_archives_delete_on_commit reads the archived games after taking the locks).
+        locked = Game.objects.select_for_update().filter(pk=game.pk, archived_at=None).first()
+        if locked is None or locked.version != game.version:
+            if not Game.objects.filter(pk=game.pk).exists():
+                archive.archive_storage().delete(name)
+            return None
+        Game.objects.filter(pk=game.pk).update(
+            archived_at=timezone.now(), archive_name=name, archive_sha256=sha256
+        )
+        deleted, _ = GameEvent.objects.filter(game_id=game.pk).delete()
+        GameSnapshot.objects.filter(game_id=game.pk).delete()
+    return deleted, len(data)
+
+
+def _row(event: GameEvent) -> tuple[object, ...]:
+    return (
+        event.pk,
+        event.seq,
+        event.type,
+        event.payload,
+        event.idempotency_key,
+        event.request_fingerprint,
+        event.created_at,
+    )
+
+
+def _file_store(*, name: str, data: bytes, sha256: str) -> None:
+    """Write the file ``name``, or keep the one there if it holds these very bytes (a run
+    stopped after writing it, or one running beside this one)."""
+    storage = archive.archive_storage()
+    if storage.exists(name):
+        try:
+            if archive.archive_sha256(archive.archive_read(name=name)) == sha256:
+                return
+        except archive.ArchiveUnreadableError:
+            pass
+        storage.delete(name)
+    saved = storage.save(name, ContentFile(data))
+    if saved != name:
+        # Another run saved ``name`` between the check and the save (a storage that does not
+        # overwrite gave this copy another name): its bytes are these, checked on read-back.
+        storage.delete(saved)
+
+
+def owner_archives_delete_on_commit(*, user_id: int) -> int:
+    """Once the caller's transaction (which deletes the player's games, holding their row
+    locks: ``owner_games_lock``) commits, delete the archive files of the player's games: an
+    erased player's log must not outlive them in the archive. After the commit, since a file
+    cannot be restored by a rollback; a file whose deletion fails then is logged (and found
+    by its name, which is the game's id). The number of files to delete."""
+    names = list(
+        Game.objects.filter(owner_id=user_id, archived_at__isnull=False).values_list(
+            "archive_name", flat=True
+        )
+    )
+    if names:
+        transaction.on_commit(partial(_files_delete, names), robust=True)
+    return len(names)
+
+
+def _files_delete(names: list[str]) -> None:
+    storage = archive.archive_storage()
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError:
+            logger.exception("the archive file %s of a deleted game could not be deleted", name)
