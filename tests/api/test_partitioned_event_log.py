@@ -1,4 +1,4 @@
-"""Migration 0019: on PostgreSQL the event log and the snapshots are partitioned by hash of the
+"""Migration 0020: on PostgreSQL the event log and the snapshots are partitioned by hash of the
 game, their rows moved by the migration (and back by its reverse) on a database that holds
 games; on SQLite the tables stay as they were."""
 
@@ -18,9 +18,9 @@ from games.models import Game, GameEvent, GameSnapshot
 from tests.api.conftest import Player, sign_up
 from tests.conftest import require_service
 
-migration = importlib.import_module("games.migrations.0019_partitioned_event_log")
-BEFORE = ("games", "0018_game_app")
-AFTER = ("games", "0019_partitioned_event_log")
+migration = importlib.import_module("games.migrations.0020_partitioned_event_log")
+BEFORE = ("games", "0019_game_archive")
+AFTER = ("games", "0020_partitioned_event_log")
 TABLES = {GameEvent: "games_gameevent", GameSnapshot: "games_gamesnapshot"}
 
 _emails = itertools.count()
@@ -37,7 +37,7 @@ def latest() -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def postgres_at_0018() -> Iterator[None]:
+def postgres_before_partitioning() -> Iterator[None]:
     """The test database taken back to before the migration (plain tables), and forward to
     the latest migrations afterwards whatever happens (the next tests expect them)."""
     require_service("PostgreSQL", connection.vendor == "postgresql")
@@ -113,7 +113,7 @@ def partitions_per_game(table: str) -> set[int]:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_partitions_a_log_with_games_and_its_reverse_puts_it_back(
-    postgres_at_0018: None,
+    postgres_before_partitioning: None,
 ) -> None:
     # A player's new game abandons their last: one game each.
     players = [sign_up(f"partition{next(_emails)}@example.com") for _ in range(4)]

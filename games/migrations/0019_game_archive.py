@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('allauth_idp_oidc', '0003_client_allow_uri_wildcards'),
-        ('games', '0019_partitioned_event_log'),
+        ('games', '0018_game_app'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -162,7 +162,7 @@ def unpartition(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0018_game_app"),
+        ("games", "0019_game_archive"),
     ]
 
     operations = [
