@@ -337,6 +337,19 @@ def test_the_offline_page_is_in_the_browsers_language(db: None) -> None:
     assert untranslated(visible_pieces(html), french("django")) == []
 
 
+def test_the_web_app_manifest_describes_the_app_in_the_browsers_language(db: None) -> None:
+    """What a browser's install prompt shows."""
+    french_manifest = Client(HTTP_ACCEPT_LANGUAGE="fr").get("/manifest.webmanifest")
+    assert french_manifest["Content-Language"] == "fr"
+    assert french_manifest.json()["lang"] == "fr"
+    assert "défi du jour" in french_manifest.json()["description"]
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/manifest.webmanifest").json()
+    assert (english["lang"], english["description"]) == (
+        "en",
+        "Scorpion Solitaire: play, replay and the daily challenge.",
+    )
+
+
 def test_the_same_pages_in_english_show_the_english_sentences(accounts: Accounts) -> None:
     """The check above can fail: in English, the catalogue's sentences are all there."""
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
