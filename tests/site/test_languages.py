@@ -10,6 +10,7 @@ import ast
 import gettext
 import re
 import shutil
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -20,8 +21,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.http import HttpResponse
-from django.test import Client
-from django.utils import timezone
+from django.test import Client, RequestFactory
+from django.utils import timezone, translation
+from django.views.defaults import server_error
 
 from accounts.models import Profile
 from games import services
@@ -348,6 +350,25 @@ def test_the_web_app_manifest_describes_the_app_in_the_browsers_language(db: Non
         "en",
         "Scorpion Solitaire: play, replay and the daily challenge.",
     )
+
+
+def test_a_missing_page_and_a_server_error_are_in_the_browsers_language(
+    accounts: Accounts, rf: RequestFactory
+) -> None:
+    """Django's own 404 and 500 pages would be English whatever the language: ours are not."""
+    for path in ("/no-such-page/", f"/developers/apps/{uuid.uuid4().hex}/"):
+        response = accounts.player.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Language"] == "fr", path
+        html = response.content.decode()
+        assert '<html lang="fr">' in html, path
+        assert "Page introuvable" in html, path
+        assert untranslated(visible_pieces(html), french("django")) == [], path
+    with translation.override("fr"):
+        html = server_error(rf.get("/")).content.decode()
+    assert '<html lang="fr">' in html
+    assert "Une erreur est survenue de notre côté" in html
+    assert untranslated(visible_pieces(html), french("django")) == []
 
 
 def test_the_same_pages_in_english_show_the_english_sentences(accounts: Accounts) -> None:
