@@ -22,9 +22,9 @@ from tests.accounts.conftest import (
     DEVICE_CODE_URL,
     DEVICE_URL,
     REDIRECT_URI,
-    App,
     authorize_params,
     pkce_pair,
+    register,
 )
 from tests.site.test_languages import assert_reads_french
 
@@ -113,12 +113,10 @@ def developer_pages(browser: Client, user: User) -> Iterator[tuple[str, HttpResp
 def provider_pages(browser: Client, user: User) -> Iterator[tuple[str, HttpResponse, int]]:
     """The provider's pages: consent (refused, then answered), its error pages, the device
     pages (a wrong code, allowed, denied) and the log-out question."""
-    owner = User.objects.create_user("dev", "dev@example.com")
-    client, _ = services.app_register(
-        owner=owner, name="Robo Player", redirect_uris=[REDIRECT_URI], public=True, kind="client"
-    )
+    app = register()  # another developer's public app, "Robo Player"
+    client = app.client
     _, challenge = pkce_pair()
-    asks = authorize_params(App(client, None), "games:play stats:read social:read", challenge)
+    asks = authorize_params(app, "games:play stats:read social:read", challenge)
     consent = browser.get(AUTHORIZE_URL, asks)
     yield "consent", consent, 200
     body = {"request": consent.context["form"]["request"].value(), "action": "grant"}
@@ -181,13 +179,8 @@ def test_the_consent_page_names_the_scopes_in_french() -> None:
     """The scopes' descriptions are English in accounts/scopes.py (the API's docs), French on
     the page; the check above would not see a short English one."""
     browser, _ = reader(chosen=False)
-    owner = User.objects.create_user("dev", "dev@example.com")
-    client, _ = services.app_register(
-        owner=owner, name="Robo Player", redirect_uris=[REDIRECT_URI], public=True, kind="client"
-    )
     _, challenge = pkce_pair()
-    asks = authorize_params(App(client, None), "games:play email", challenge)
-    page = browser.get(AUTHORIZE_URL, asks)
+    page = browser.get(AUTHORIZE_URL, authorize_params(register(), "games:play email", challenge))
     html = assert_reads_french(page, "consent")
     assert "Commencer des parties, jouer des coups et demander des indices en votre nom" in html
     assert "Voir votre adresse électronique" in html
