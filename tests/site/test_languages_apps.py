@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
@@ -25,6 +25,8 @@ from tests.accounts.conftest import (
     authorize_params,
     pkce_pair,
     register,
+    token_request,
+    tokens_from,
 )
 from tests.site.test_languages import assert_reads_french
 
@@ -115,7 +117,7 @@ def provider_pages(browser: Client, user: User) -> Iterator[tuple[str, HttpRespo
     pages (a wrong code, allowed, denied) and the log-out question."""
     app = register()  # another developer's public app, "Robo Player"
     client = app.client
-    _, challenge = pkce_pair()
+    verifier, challenge = pkce_pair()
     asks = authorize_params(app, "games:play stats:read social:read", challenge)
     consent = browser.get(AUTHORIZE_URL, asks)
     yield "consent", consent, 200
@@ -123,7 +125,12 @@ def provider_pages(browser: Client, user: User) -> Iterator[tuple[str, HttpRespo
     yield "consent without a scope", browser.post(AUTHORIZE_URL, body), 200
     granted = browser.post(AUTHORIZE_URL, body | {"scopes": ["games:play"]})
     assert granted.status_code == 302, granted.content
-    yield "allowed apps", browser.get("/account/apps/"), 200
+    code = parse_qs(urlsplit(granted["Location"]).query)["code"][0]
+    exchange = {"grant_type": "authorization_code", "code": code, "code_verifier": verifier}
+    tokens_from(token_request(app, exchange | {"redirect_uri": REDIRECT_URI}))
+    allowed = browser.get("/account/apps/")
+    assert "Robo Player" in allowed.content.decode()
+    yield "allowed apps", allowed, 200
     yield (
         "unregistered redirect",
         browser.get(AUTHORIZE_URL, asks | {"redirect_uri": "https://x.example/"}),
@@ -150,6 +157,7 @@ def provider_pages(browser: Client, user: User) -> Iterator[tuple[str, HttpRespo
     services.app_suspend(app=client, by=None)
     yield "suspended app's device", browser.get(DEVICE_URL, {"code": code}), 400
     yield "suspended app's consent", browser.get(AUTHORIZE_URL, asks), 400
+    yield "an allowed app suspended", browser.get("/account/apps/"), 200
     yield "log out", browser.get("/identity/o/logout"), 200
 
 
