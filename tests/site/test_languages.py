@@ -1,8 +1,11 @@
 """The second language, French, is complete: every catalogue entry translated (none empty or
 fuzzy), the committed .mo files say what the .po files say, every translatable string of the
-sources is in the catalogue, and no page shows in French an English sentence it translates.
-The language is the account's choice when it made one, else the browser's (docs/web.md,
-"Languages"). What the scripts write is checked in Chromium (tests/web/test_languages.py)."""
+sources is in the catalogue, and no page shows in French an English sentence it translates
+(the missing-page and server-error pages too; allauth's own pages in allauth's French). Dates
+and the web app manifest follow the language. The language is the account's choice when it
+made one, else the browser's (docs/web.md, "Languages"). The pages for third-party apps are
+checked in tests/site/test_languages_apps.py; what the scripts write in Chromium
+(tests/web/test_languages.py)."""
 
 from __future__ import annotations
 
