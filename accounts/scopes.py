@@ -11,7 +11,9 @@ nothing is closed to every token (the permission fails closed, and a test over t
 schema checks that every operation declares its scopes).
 
 No Django import here: the declarations are read by the permission, the OpenAPI extension,
-the consent page and the documentation alike.
+the consent page and the documentation alike. The scopes' descriptions are English here (the
+OpenAPI schema and the docs say them so); the pages a player reads translate them with
+``gettext`` (``gettext_noop`` below puts them in the catalogue).
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 Scopes = tuple[str, ...]
+
+
+def gettext_noop(message: str) -> str:
+    """The message unchanged: marks it for makemessages (which knows this name), to be
+    translated where a page shows it."""
+    return message
+
 
 GAMES_READ_SCOPE = "games:read"
 GAMES_PLAY_SCOPE = "games:play"
@@ -29,17 +38,21 @@ SOCIAL_WRITE_SCOPE = "social:write"
 
 # What the consent page, the OpenAPI schema and docs/third-party.md say each scope allows.
 API_SCOPES: dict[str, str] = {
-    GAMES_PLAY_SCOPE: "Start games, play moves and ask for hints in your name",
-    GAMES_READ_SCOPE: "See your games, their full history and your daily challenge",
-    STATS_READ_SCOPE: "See your statistics and the daily leaderboards",
-    ACCOUNT_READ_SCOPE: "See your account: e-mail address and the date you joined",
-    SOCIAL_READ_SCOPE: "See your friends, your challenges and their boards, and the friends' board",
-    SOCIAL_WRITE_SCOPE: "Make and close challenges, ask, accept, remove and block friends, invite",
+    GAMES_PLAY_SCOPE: gettext_noop("Start games, play moves and ask for hints in your name"),
+    GAMES_READ_SCOPE: gettext_noop("See your games, their full history and your daily challenge"),
+    STATS_READ_SCOPE: gettext_noop("See your statistics and the daily leaderboards"),
+    ACCOUNT_READ_SCOPE: gettext_noop("See your account: e-mail address and the date you joined"),
+    SOCIAL_READ_SCOPE: gettext_noop(
+        "See your friends, your challenges and their boards, and the friends' board"
+    ),
+    SOCIAL_WRITE_SCOPE: gettext_noop(
+        "Make and close challenges, ask, accept, remove and block friends, invite"
+    ),
 }
 OPENID_SCOPES: dict[str, str] = {
-    "openid": "Know who you are on Scorpion (a player number, nothing else)",
-    "profile": "See your profile (your user name)",
-    "email": "See your e-mail address",
+    "openid": gettext_noop("Know who you are on Scorpion (a player number, nothing else)"),
+    "profile": gettext_noop("See your profile (your user name)"),
+    "email": gettext_noop("See your e-mail address"),
 }
 ALL_SCOPES: dict[str, str] = {**API_SCOPES, **OPENID_SCOPES}
 

@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language, gettext
 
 # The client's own files (CSS, modules, icons): what the shell needs to draw a page offline.
 _SHELL_DIRS = ("css", "js", "img")
@@ -116,7 +117,10 @@ def manifest(request: HttpRequest) -> JsonResponse:
         {
             "name": "Scorpion Solitaire",
             "short_name": "Scorpion",
-            "description": "Scorpion Solitaire: play, replay and the daily challenge.",
+            # What an install prompt shows, in the request's language (docs/web.md).
+            "description": gettext("Scorpion Solitaire: play, replay and the daily challenge."),
+            "lang": get_language(),
+            "dir": "ltr",
             "id": "/",
             "start_url": "/",
             "scope": "/",

@@ -38,6 +38,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
 
@@ -103,23 +104,24 @@ def redirect_uri_registered(uri: str, registered: list[str]) -> bool:
     )
 
 
-REDIRECT_URI_UNREGISTERED = (
+REDIRECT_URI_UNREGISTERED = gettext_lazy(
     "This redirect_uri is not one the app registered: it must be exactly one of them, "
     "character for character (only a loopback address's port may differ)."
 )
+APP_SUSPENDED = gettext_lazy("This app is suspended: it cannot act for players.")
 
 
 def _refusal(*, client_ids: set[str], scopes: list[str]) -> tuple[str, str] | None:
     """(OAuth error code, description) when the request must be turned away, else None."""
     client_ids.discard("")
     if client_ids and suspended_among(client_ids=client_ids):
-        return "invalid_client", "This app is suspended: it cannot act for players."
+        return "invalid_client", str(APP_SUSPENDED)
     if "openid" in scopes and not settings.IDP_OIDC_PRIVATE_KEY:
-        return "invalid_scope", "OpenID Connect is off on this server: ask without openid."
+        return "invalid_scope", gettext("OpenID Connect is off on this server: ask without openid.")
     return None
 
 
-def _error_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
+def _error_page(request: HttpRequest, message: object, *, status: int = 400) -> HttpResponse:
     return render(request, ERROR_TEMPLATE, {"message": message}, status=status)
 
 
@@ -129,7 +131,7 @@ def _json_error(error: str, description: str) -> JsonResponse:
 
 
 def _described(scopes: list[str]) -> list[tuple[str, str]]:
-    return [(scope, ALL_SCOPES.get(scope, scope)) for scope in scope_order(set(scopes))]
+    return [(scope, gettext(ALL_SCOPES.get(scope, scope))) for scope in scope_order(set(scopes))]
 
 
 class AuthorizationView(idp_views.AuthorizationView):
@@ -154,7 +156,9 @@ class AuthorizationView(idp_views.AuthorizationView):
         if request.GET.get("response_type") == "code" and not request.GET.get("code_challenge"):
             return _error_page(
                 request,
-                "This app must use PKCE: send code_challenge with code_challenge_method=S256.",
+                gettext(
+                    "This app must use PKCE: send code_challenge with code_challenge_method=S256."
+                ),
             )
         return super().get(request, *args, **kwargs)
 
@@ -180,7 +184,8 @@ class AuthorizationView(idp_views.AuthorizationView):
         form: AuthorizationForm = super().get_form(form_class)
         field = form.fields["scopes"]
         labels = dict(field.choices)
-        field.choices = [(scope, labels[scope]) for scope in scope_order(set(labels))]
+        # In the page's language (the adapter's scope_display is English: the API's docs).
+        field.choices = [(scope, gettext(labels[scope])) for scope in scope_order(set(labels))]
         return form
 
     def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
@@ -210,7 +215,10 @@ class DeviceCodeView(idp_views.DeviceCodeView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not ratelimit.consume(request, app="allauth.idp.oidc", action="device_code"):
             refused = JsonResponse(
-                {"error": "temporarily_unavailable", "error_description": "Too many requests."},
+                {
+                    "error": "temporarily_unavailable",
+                    "error_description": gettext("Too many requests."),
+                },
                 status=429,
             )
             # As every 429 of the service: when to come back.
@@ -230,7 +238,8 @@ class DeviceCodeView(idp_views.DeviceCodeView):
         ):
             # allauth would hand out a code that no player could ever approve.
             return _json_error(
-                "unauthorized_client", "The device flow is for public apps (no client secret)."
+                "unauthorized_client",
+                gettext("The device flow is for public apps (no client secret)."),
             )
         return super().post(request, *args, **kwargs)
 
@@ -254,7 +263,7 @@ def device_authorization(request: HttpRequest) -> HttpResponse:
         return render(request, code_form, {"form": form})
     client: Client = form.client
     if app_is_suspended(client_id=client.pk):
-        return _error_page(request, "This app is suspended: it cannot act for players.")
+        return _error_page(request, APP_SUSPENDED)
     scopes = _device_request(form.device_code).get("scope") or []
     context = {
         "client": client,
@@ -305,7 +314,7 @@ def _grant_owner_id(request: HttpRequest) -> Any:
     return owner
 
 
-REFRESH_TOKEN_REUSED = (
+REFRESH_TOKEN_REUSED = gettext_lazy(
     "This refresh token was used before, so someone else may hold a copy: every token the app "
     "had from this grant is revoked. The player has to allow the app again."
 )
@@ -337,7 +346,7 @@ class TokenView(idp_views.TokenView):
                 spent = SpentRefreshToken.objects.filter(hash=token_hash).first()
                 if spent is not None:
                     services.grant_revoke_on_reuse(spent=spent)
-                    return _json_error("invalid_grant", REFRESH_TOKEN_REUSED)
+                    return _json_error("invalid_grant", str(REFRESH_TOKEN_REUSED))
             response = super().post(request)
             if live is not None and response.status_code == 200:
                 services.refresh_token_spent(token=live)
@@ -358,7 +367,7 @@ class UserInfoView(idp_views.UserInfoView):
             token = Token.objects.lookup(Token.Type.ACCESS_TOKEN, value.strip())
             client_id = token.client_id if token is not None else None
             if client_id and app_is_suspended(client_id=client_id):
-                response = _json_error("invalid_token", "This app is suspended.")
+                response = _json_error("invalid_token", gettext("This app is suspended."))
                 response.status_code = 401
                 response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
                 return response

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -23,7 +24,7 @@ from accounts.models import AppKind
 from accounts.oauth import selectors, services
 from accounts.oauth.forms import AppForm, NewAppForm
 from accounts.oauth.login import player_login_required
-from accounts.scopes import ALL_SCOPES, API_SCOPES
+from accounts.scopes import API_SCOPES
 
 View = Callable[..., HttpResponse]
 
@@ -71,11 +72,10 @@ def _authorised_page(
     context = {
         "apps": selectors.authorised_apps(user=user),
         "tokens": selectors.personal_tokens(user=user),
-        "token_scopes": list(API_SCOPES.items()),
+        "token_scopes": [(scope, gettext(label)) for scope, label in API_SCOPES.items()],
         "token_days": services.PERSONAL_TOKEN_DAYS,
         "new_token": new_token,
         "token_error": error,
-        "scope_labels": ALL_SCOPES,
         "page": "apps",
     }
     return render(request, "apps/authorised.html", context, status=status)
@@ -103,9 +103,9 @@ def personal_token_new(request: HttpRequest) -> HttpResponse:
 @player_page
 def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     if services.personal_token_revoke(user=_user(request), token_id=token_id):
-        messages.success(request, "Revoked: the token no longer works.")
+        messages.success(request, gettext("Revoked: the token no longer works."))
     else:
-        messages.info(request, "You have no such token.")
+        messages.info(request, gettext("You have no such token."))
     return HttpResponseRedirect(reverse("account-apps"))
 
 
@@ -114,9 +114,9 @@ def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 def revoke_app(request: HttpRequest, client_id: str) -> HttpResponse:
     revoked = services.app_revoke_for_player(user=_user(request), client_id=client_id)
     if revoked:
-        messages.success(request, "Revoked: the app can no longer act for you.")
+        messages.success(request, gettext("Revoked: the app can no longer act for you."))
     else:
-        messages.info(request, "That app holds no access of yours.")
+        messages.info(request, gettext("That app holds no access of yours."))
     return HttpResponseRedirect(reverse("account-apps"))
 
 
@@ -188,7 +188,7 @@ def developer_app(request: HttpRequest, client_id: str) -> HttpResponse:
     services.app_update(
         app=app, name=form.cleaned_data["name"], redirect_uris=form.cleaned_data["redirect_uris"]
     )
-    messages.success(request, "Saved.")
+    messages.success(request, gettext("Saved."))
     return HttpResponseRedirect(reverse("developer-app", args=[app.pk]))
 
 
@@ -210,5 +210,6 @@ def developer_app_delete(request: HttpRequest, client_id: str) -> HttpResponse:
     app = selectors.developer_app(owner=_user(request), client_id=client_id)
     name = app.name
     services.app_delete(app=app)
-    messages.success(request, f"{name} is deleted, with every access it had.")
+    deleted = gettext("%(name)s is deleted, with every access it had.")
+    messages.success(request, deleted % {"name": name})
     return HttpResponseRedirect(reverse("developer-apps"))

@@ -1,8 +1,11 @@
 """The second language, French, is complete: every catalogue entry translated (none empty or
 fuzzy), the committed .mo files say what the .po files say, every translatable string of the
-sources is in the catalogue, and no page shows in French an English sentence it translates.
-The language is the account's choice when it made one, else the browser's (docs/web.md,
-"Languages"). What the scripts write is checked in Chromium (tests/web/test_languages.py)."""
+sources is in the catalogue, and no page shows in French an English sentence it translates
+(the missing-page and server-error pages too; allauth's own pages in allauth's French). Dates
+and the web app manifest follow the language. The language is the account's choice when it
+made one, else the browser's (docs/web.md, "Languages"). The pages for third-party apps are
+checked in tests/site/test_languages_apps.py; what the scripts write in Chromium
+(tests/web/test_languages.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +13,20 @@ import ast
 import gettext
 import re
 import shutil
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+import allauth
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+from django.utils import timezone, translation
+from django.views.defaults import server_error
 
 from accounts.models import Profile
 from games import services
@@ -44,6 +52,22 @@ IGNORED = [
     "web/static/api_docs",
     "scorpion_site/templates/admin",
     "scorpion_site/templates/api_docs",
+]
+
+
+MONTHS_FR = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
 ]
 
 
@@ -137,7 +161,10 @@ def test_every_translatable_string_of_the_sources_is_in_the_catalogue(
             "makemessages",
             locale=["fr"],
             domain=domain,
-            ignore_patterns=IGNORED,
+            # makemessages sends a file to the "locale" folder it finds beside one of its
+            # parent folders (scorpion_site/templates/...: the committed catalogue): skipped,
+            # every file's entries go to tmp_path and the committed catalogue stays untouched.
+            ignore_patterns=[*IGNORED, "scorpion_site/locale"],
             no_location=True,
             verbosity=0,
         )
@@ -152,9 +179,10 @@ def test_every_translatable_string_of_the_sources_is_in_the_catalogue(
 
 class VisibleText(HTMLParser):
     """A page's text as a reader meets it: text nodes and the attributes read out (aria-label,
-    title, placeholder, alt), not scripts, styles or embedded data."""
+    title, placeholder, alt, and the question a form asks before it is sent), not scripts,
+    styles or embedded data."""
 
-    READ_OUT = ("aria-label", "title", "placeholder", "alt")
+    READ_OUT = ("aria-label", "title", "placeholder", "alt", "data-confirm", "data-confirm-label")
 
     def __init__(self) -> None:
         super().__init__()
@@ -245,21 +273,63 @@ def pages(accounts: Accounts) -> Iterator[tuple[str, Client]]:
         yield path, accounts.guest
 
 
+def assert_reads_french(response: HttpResponse, what: str, *, status: int = 200) -> str:
+    """The page is French: said so, with the scripts' French catalogue, no English sentence
+    the catalogue translates and no template syntax left as text. Its HTML."""
+    assert response.status_code == status, (what, response.status_code)
+    assert response["Content-Language"] == "fr", what
+    html = response.content.decode()
+    assert '<html lang="fr">' in html, what
+    assert '<script src="/jsi18n/fr/"></script>' in html, what
+    pieces = visible_pieces(html)
+    assert untranslated(pieces, french("django")) == [], what
+    # No template syntax left as text (a {# comment #} spans one line only).
+    assert [piece for piece in pieces if "{#" in piece or "{%" in piece] == [], what
+    # The page is French indeed: not an English page with no catalogued sentence.
+    assert "Aller au contenu" in html, what
+    return html
+
+
 def test_no_page_shows_an_english_sentence_in_french(accounts: Accounts) -> None:
-    entries = french("django")
     for path, client in pages(accounts):
-        response = client.get(path)
+        assert_reads_french(client.get(path), path)
+
+
+def test_the_calendar_names_its_month_in_the_pages_language(accounts: Accounts) -> None:
+    """The month's heading is Django's YEAR_MONTH_FORMAT in the page's language (the script
+    names the months it moves to with the browser's Intl in that language too)."""
+    today = timezone.now().date()
+    french_page = assert_reads_french(accounts.player.get("/daily/calendar/"), "calendar")
+    month = MONTHS_FR[today.month - 1]
+    assert f'<h2 id="month-title">{month} {today.year}</h2>' in french_page
+    english = Client(HTTP_ACCEPT_LANGUAGE="en")
+    english.force_login(User.objects.get(username="ann"))
+    heading = f'<h2 id="month-title">{today:%B %Y}</h2>'
+    assert heading in english.get("/daily/calendar/").content.decode()
+
+
+def allauth_french() -> list[Entry]:
+    """allauth's own French catalogue (the entries its .mo holds: none fuzzy)."""
+    po = Path(allauth.__file__).parent / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    return [entry for entry in catalogue(po, fresh=True) if not entry.fuzzy]
+
+
+def test_allauths_own_pages_read_french_from_allauths_catalogue(db: None) -> None:
+    """The stock pages allauth still serves (the staff's log-in form, the note after a
+    sign-up) are in its own French; the players' pages for the rest are the web client's."""
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    for path, words in (
+        ("/accounts/login/", "Mot de passe oublié"),
+        ("/accounts/confirm-email/", "Vérifiez votre adresse e-mail"),
+    ):
+        response = visitor.get(path)
         assert response.status_code == 200, path
         assert response["Content-Language"] == "fr", path
         html = response.content.decode()
-        assert '<html lang="fr">' in html, path
-        assert '<script src="/jsi18n/fr/"></script>' in html, path
-        pieces = visible_pieces(html)
-        assert untranslated(pieces, entries) == [], path
-        # No template syntax left as text (a {# comment #} spans one line only).
-        assert [piece for piece in pieces if "{#" in piece or "{%" in piece] == [], path
-        # The page is French indeed: not an English page with no catalogued sentence.
-        assert "Aller au contenu" in html, path
+        assert words in html, path
+        assert untranslated(visible_pieces(html), allauth_french()) == [], path
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/accounts/login/").content.decode()
+    assert "Forgot your password?" in untranslated(visible_pieces(english), allauth_french())
 
 
 def test_the_offline_page_is_in_the_browsers_language(db: None) -> None:
@@ -269,6 +339,38 @@ def test_the_offline_page_is_in_the_browsers_language(db: None) -> None:
     assert response["Content-Language"] == "fr"
     assert '<html lang="fr">' in html
     assert "Pas de réseau" in html
+    assert untranslated(visible_pieces(html), french("django")) == []
+
+
+def test_the_web_app_manifest_describes_the_app_in_the_browsers_language(db: None) -> None:
+    """What a browser's install prompt shows."""
+    french_manifest = Client(HTTP_ACCEPT_LANGUAGE="fr").get("/manifest.webmanifest")
+    assert french_manifest["Content-Language"] == "fr"
+    assert french_manifest.json()["lang"] == "fr"
+    assert "défi du jour" in french_manifest.json()["description"]
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/manifest.webmanifest").json()
+    assert (english["lang"], english["description"]) == (
+        "en",
+        "Scorpion Solitaire: play, replay and the daily challenge.",
+    )
+
+
+def test_a_missing_page_and_a_server_error_are_in_the_browsers_language(
+    accounts: Accounts, rf: RequestFactory
+) -> None:
+    """Django's own 404 and 500 pages would be English whatever the language: ours are not."""
+    for path in ("/no-such-page/", f"/developers/apps/{uuid.uuid4().hex}/"):
+        response = accounts.player.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Language"] == "fr", path
+        html = response.content.decode()
+        assert '<html lang="fr">' in html, path
+        assert "Page introuvable" in html, path
+        assert untranslated(visible_pieces(html), french("django")) == [], path
+    with translation.override("fr"):
+        html = server_error(rf.get("/")).content.decode()
+    assert '<html lang="fr">' in html
+    assert "Une erreur est survenue de notre côté" in html
     assert untranslated(visible_pieces(html), french("django")) == []
 
 

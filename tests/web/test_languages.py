@@ -1,8 +1,8 @@
 """In Chromium, a French browser gets French from the scripts too: the table, a refusal, a
-hint, the banner of a finished game, the replay, the lobby, the daily, statistics, history and
-account pages show no English sentence that the scripts' catalogue translates, with the
-catalogue loaded as a script file and no CSP violation. The account page's language setting
-wins over the browser's (docs/web.md, "Languages").
+hint, the banner of a finished game, the replay, the lobby, the daily, statistics, history,
+account and apps pages show no English sentence that the scripts' catalogue translates, with the
+catalogue loaded as a script file and no CSP violation; the calendar names its months in French.
+The account page's language setting wins over the browser's (docs/web.md, "Languages").
 
 Screenshots land in artifacts/screenshots/ (languages-*)."""
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.site.test_languages import french, normalised
+from tests.site.test_languages import MONTHS_FR, french, normalised
 from tests.web.conftest import DESKTOP, shoot, won_deal
 from tests.web.test_csp import Watcher
 from tests.web.test_guest import api, confirm, expect
@@ -167,6 +167,22 @@ def test_the_friends_challenge_calendar_and_achievements_read_french(
         assert watcher.visit(page, base + path, ready) == [], path
         assert untranslated(page) == [], path
     expect(page.locator("#achievement-list")).to_contain_text("Première victoire")
+    for path, ready in (("/account/apps/", "#tokens-title"), ("/developers/apps/", "#dev-title")):
+        assert watcher.visit(page, base + path, ready) == [], path
+        assert untranslated(page) == [], path
+
+    # The calendar names its months in French, the one the server wrote and those the script
+    # moves to ("décembre 2026", never "2026-12").
+    page.goto(base + "/daily/calendar/")
+    expect(page.locator("#calendar")).to_have_attribute("data-loaded", "true")
+    this_month = page.locator("#month-title").inner_text()
+    assert re.fullmatch(rf"({'|'.join(MONTHS_FR)}) \d{{4}}", this_month), this_month
+    page.click("#month-prev")
+    expect(page.locator("#month-title")).not_to_have_text(this_month)
+    before = page.locator("#month-title").inner_text()
+    assert re.fullmatch(rf"({'|'.join(MONTHS_FR)}) \d{{4}}", before), before
+    page.click("#month-next")
+    expect(page.locator("#month-title")).to_have_text(this_month)
     page.goto(base + "/friends/")
     page.click("#make-invite")
     expect(page.locator("#invite-url")).to_be_visible()

@@ -3,7 +3,7 @@
 // badge, and a button to play a past day's daily late (practice: it never ranks).
 
 import { daily, games } from "scorpion/api.js";
-import { formatDate, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
+import { formatDate, formatDuration, h, pageLanguage, redraw, setBusy, STATUS_LABELS, toast, wireHeader } from "scorpion/ui.js";
 
 const root = document.getElementById("calendar");
 const box = document.getElementById("month");
@@ -17,6 +17,14 @@ function shift(label, by) {
   const [year, number] = label.split("-").map(Number);
   const moved = new Date(Date.UTC(year, number - 1 + by, 1));
   return `${moved.getUTCFullYear()}-${String(moved.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+// A month ("2026-12") as the page's language names it: "December 2026", "décembre 2026" (as the
+// server writes the first one, Django's YEAR_MONTH_FORMAT).
+function monthName(label) {
+  const [year, number] = label.split("-").map(Number);
+  const options = { month: "long", year: "numeric", timeZone: "UTC" };
+  return new Intl.DateTimeFormat(pageLanguage(), options).format(new Date(Date.UTC(year, number - 1, 1)));
 }
 
 async function playDay(button, date) {
@@ -73,20 +81,20 @@ function grid(view) {
   return h(
     "table",
     { class: "data month-grid" },
-    h("caption", { class: "visually-hidden" }, interpolate(gettext("Your daily challenges of %(month)s"), { month: view.month }, true)),
+    h("caption", { class: "visually-hidden" }, interpolate(gettext("Your daily challenges of %(month)s"), { month: monthName(view.month) }, true)),
     h("thead", {}, h("tr", {}, WEEKDAYS.map((name) => h("th", { scope: "col" }, name)))),
     h("tbody", {}, weeks),
   );
 }
 
 async function show() {
-  title.textContent = month;
+  title.textContent = monthName(month);
   document.getElementById("month-next").disabled = month >= root.dataset.today.slice(0, 7);
   try {
     const view = await daily.calendar(month);
     const won = view.days.filter((day) => day.won).length;
     // Wider than a phone: the grid scrolls in its own focusable region (as the stats' tables).
-    redraw(box, h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(month)s: calendar"), { month: view.month }, true) }, grid(view)));
+    redraw(box, h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(month)s: calendar"), { month: monthName(view.month) }, true) }, grid(view)));
     streaks.textContent = interpolate(
       gettext("%(won)s of %(days)s days won · streak %(current)s days (best %(best)s)"),
       { won, days: view.days.length, current: view.streaks.current, best: view.streaks.best },
