@@ -24,6 +24,7 @@ from games import selectors as games_selectors
 from games import staff_operations as operations
 from games.models import Game
 from games.replay import clamp_version, replay
+from infrastructure.admin_actions import actor_id
 from infrastructure.db_routing import reads_may_lag
 from staff import charts, selectors
 
@@ -96,7 +97,8 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
 def pool_top_up(request: HttpRequest) -> HttpResponse:
     if not request.user.has_perm("games.add_winnabledeal"):
         raise PermissionDenied
-    result = operations.pool_top_up()
+    reason = request.POST.get("reason", "").strip()[:500]
+    result = operations.pool_top_up(actor_id=actor_id(request), reason=reason)
     if result.error:
         messages.error(request, f"Pool top-up: {result.error}")
     elif result.queued:
