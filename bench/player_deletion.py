@@ -74,9 +74,7 @@ def main() -> None:
     call_command("migrate", verbosity=0, interactive=False)
     # The admin's pages name static files; without collectstatic there is no manifest to read.
     plain = "django.contrib.staticfiles.storage.StaticFilesStorage"
-    override_settings(
-        STORAGES={**settings.STORAGES, "staticfiles": {"BACKEND": plain}}
-    ).enable()
+    override_settings(STORAGES={**settings.STORAGES, "staticfiles": {"BACKEND": plain}}).enable()
     stamp = time.time_ns()
     player = User.objects.create_user(username=f"big{stamp}", email=f"big{stamp}@example.com")
     staff = User.objects.create_user(
@@ -121,10 +119,7 @@ def main() -> None:
         )
     games = Game.objects.filter(owner=player).count()
     rows = GameEvent.objects.filter(game__owner=player).count()
-    print(
-        f"player: {games} games, {rows} events "
-        f"(made in {time.perf_counter() - started:.1f} s)"
-    )
+    print(f"player: {games} games, {rows} events (made in {time.perf_counter() - started:.1f} s)")
 
     if arguments.django_listing:
         request = RequestFactory().get("/")

@@ -57,7 +57,9 @@ admin.site.unregister(Client)
 @admin.register(Client)
 class AppAdmin(ClientAdmin):
     inlines = [SuspensionInline, AppPlayerInline]
-    list_display = (*ClientAdmin.list_display, "is_suspended", "plays")
+    # Compact: every column on screen at 1366 px (tests/web/test_admin_width.py); consent
+    # and wildcard settings are filters and on the app's page.
+    list_display = ("name", "id", "type", "owner", "is_suspended", "plays")
     list_filter = (
         *ClientAdmin.list_filter,
         ("suspension", admin.EmptyFieldListFilter),

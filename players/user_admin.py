@@ -48,7 +48,7 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    list_display = ("username", "email", "display_name", "is_staff", "is_active", "date_joined")
+    list_display = ("username", "email", "display_name", "is_active", "is_staff")
     list_select_related = ("profile",)
     search_fields = ("username", "email", "profile__display_name")
     show_full_result_count = False
