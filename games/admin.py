@@ -163,6 +163,16 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
     # Everything shown is read-only: the projection and the log are never edited by hand.
     readonly_fields = tuple(flatten_fieldsets(fieldsets))
 
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
+    ) -> tuple[QuerySet[Game], bool]:
+        # A whole id is looked up by the primary key; anything else (the id's first
+        # characters, an address) is a text search, as Django does it.
+        try:
+            return queryset.filter(pk=UUID(search_term.strip())), False
+        except ValueError:
+            return super().get_search_results(request, queryset, search_term)
+
     @admin.display(description="id", ordering="id")
     def short_id(self, game: Game) -> SafeString:
         return format_html('<span title="{}">{}</span>', game.pk, str(game.pk)[:8])

@@ -86,3 +86,17 @@ def test_the_games_event_link_filters_through_the_foreign_key(
         response = admin_client.get(EVENTS, {"game__id__exact": str(game.pk)})
     assert {event.game_id for event in response.context["cl"].result_list} == {game.pk}
     assert all("UPPER" not in sql.upper() for sql in _event_queries(queries))
+
+
+def test_a_whole_game_id_is_looked_up_by_the_primary_key(
+    admin_client: Client, games: list[Game]
+) -> None:
+    game = games[0]
+    with CaptureQueriesContext(connection) as queries:
+        response = admin_client.get(reverse("admin:games_game_changelist"), {"q": str(game.pk)})
+    assert list(response.context["cl"].result_list) == [game]
+    statements = [
+        query["sql"] for query in queries.captured_queries if "games_game" in query["sql"]
+    ]
+    assert statements
+    assert all("UPPER" not in sql.upper() for sql in statements)

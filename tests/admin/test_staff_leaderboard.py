@@ -7,7 +7,9 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Profile
@@ -85,3 +87,18 @@ def test_the_board_is_for_staff_only(player_client: Client, client: Client) -> N
         response = outsider.get(URL)
         assert response.status_code == 302
         assert "/login/" in response["Location"]
+
+
+def test_a_page_costs_the_same_queries_however_many_won(
+    admin_client: Client, board: dict[str, tuple[User, Game]]
+) -> None:
+    def queries(params: dict[str, str]) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert admin_client.get(URL, params).status_code == 200
+        return len(captured)
+
+    three = queries({"day": TODAY.isoformat()}), queries({"day": TODAY.isoformat(), "q": "a"})
+    _winner("fourth@example.com", "Dan Fourth", 400)
+    _winner("fifth@example.com", "Eve Fifth", 500)
+    five = queries({"day": TODAY.isoformat()}), queries({"day": TODAY.isoformat(), "q": "a"})
+    assert five == three
