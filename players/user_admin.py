@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
@@ -43,6 +45,34 @@ def _changelist(name: str, query: str) -> str:
     return f"{reverse(f'admin:{name}_changelist')}?{query}"
 
 
+class PlayerChangeForm(UserChangeForm):
+    """The user form, with why it is changed: kept in the audit log with Django's own account
+    of the change. Required when the account is deactivated or reactivated (which takes the
+    player's results off every leaderboard, or puts them back: stats.selectors.ranking_games)
+    or given or refused staff rights."""
+
+    change_reason = forms.CharField(
+        required=False,
+        max_length=500,
+        strip=True,
+        label="Why",
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Kept in the audit log. Required to (de)activate or to change staff rights.",
+    )
+
+    @property
+    def changed_data(self) -> list[str]:
+        # The reason is why the account changed, not a change of it.
+        return [name for name in super().changed_data if name != "change_reason"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        weighty = {"is_active", "is_staff", "is_superuser"} & set(self.changed_data)
+        if weighty and not cleaned.get("change_reason"):
+            self.add_error("change_reason", f"Say why ({', '.join(sorted(weighty))} changed).")
+        return cleaned
+
+
 admin.site.unregister(User)
 
 
@@ -53,14 +83,27 @@ class PlayerAdmin(UserAdmin):
     search_fields = ("username", "email", "profile__display_name")
     show_full_result_count = False
     readonly_fields = ("player_links",)
+    form = PlayerChangeForm
     fieldsets = (
         ("Player", {"fields": ("player_links",)}),
         *(UserAdmin.fieldsets or ()),
+        ("Why (for the audit log)", {"fields": ("change_reason",)}),
     )
     # Django's "delete selected" collects every related row of every selected user (the
     # slow confirmation this admin replaces): one player at a time, from their page.
     actions: list[Any] = []
     change_form_template = "admin/auth/user/player_change_form.html"
+
+    def construct_change_message(
+        self, request: HttpRequest, form: Any, formsets: Any, add: bool = False
+    ) -> Any:
+        """Django's account of the change ("Changed Active."), then the reason staff gave."""
+        message = super().construct_change_message(request, form, formsets, add)
+        reason = form.cleaned_data.get("change_reason", "") if hasattr(form, "cleaned_data") else ""
+        if not reason:
+            return message
+        said = LogEntry(change_message=json.dumps(message)).get_change_message()
+        return f"{said} Why: {reason}"
 
     @admin.display(description="display name", ordering="profile__display_name")
     def display_name(self, user: User) -> str:

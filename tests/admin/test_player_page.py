@@ -4,6 +4,7 @@ data for a privacy request, and a deletion whose confirmation counts instead of 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.contrib.admin.models import DELETION, LogEntry
@@ -173,3 +174,42 @@ def test_staff_cannot_delete_themselves_from_the_player_page(admin_client: Clien
     response = admin_client.post(_url("delete", me), {"post": "yes", "reason": "oops"})
     assert response.status_code == 302
     assert User.objects.filter(pk=me.pk).exists()
+
+
+def _edit(admin_client: Client, player: User, **changes: str) -> Any:
+    data = {
+        "username": player.username,
+        "email": player.email,
+        "is_active": "on",
+        "date_joined_0": player.date_joined.strftime("%Y-%m-%d"),
+        "date_joined_1": player.date_joined.strftime("%H:%M:%S"),
+        "initial-date_joined_0": player.date_joined.strftime("%Y-%m-%d"),
+        "initial-date_joined_1": player.date_joined.strftime("%H:%M:%S"),
+        **changes,
+    }
+    data = {key: value for key, value in data.items() if value != ""}
+    return admin_client.post(_url("change", player), data)
+
+
+def test_deactivating_a_player_needs_a_reason_kept_in_the_audit_log(admin_client: Client) -> None:
+    player = make_user("cheater@example.com")
+
+    refused = _edit(admin_client, player, is_active="")
+    assert refused.status_code == 200
+    assert "change_reason" in refused.context["adminform"].form.errors
+    player.refresh_from_db()
+    assert player.is_active
+
+    done = _edit(admin_client, player, is_active="", change_reason="replayed the solver's line")
+    assert done.status_code == 302
+    player.refresh_from_db()
+    assert not player.is_active
+    entry = LogEntry.objects.get()
+    assert entry.object_id == str(player.pk)
+    assert entry.change_message == "Changed Active. Why: replayed the solver's line"
+
+
+def test_an_ordinary_edit_needs_no_reason(admin_client: Client) -> None:
+    player = make_user("typo@example.com")
+    assert _edit(admin_client, player, email="typo.fixed@example.com").status_code == 302
+    assert LogEntry.objects.get().get_change_message() == "Changed Email address."
