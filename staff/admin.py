@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, user_column
+from infrastructure.admin_paging import CappedPaginator
 
 FLAG_WORDS = {ADDITION: "added", DELETION: "deleted"}
 
@@ -57,6 +58,7 @@ class AuditLogAdmin(ReadOnlyAdmin):
     search_fields = ("object_repr", "=object_id", "change_message", "user__email")
     list_select_related = ("user", "content_type")
     show_full_result_count = False
+    paginator = CappedPaginator  # the log only grows: deep pages are reached by a filter
     ordering = ("-action_time",)
     fields = (
         "action_time",
