@@ -14,7 +14,6 @@ user" still works and removes them by cascade.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +32,8 @@ from games import staff_operations as operations
 from games.history import GameState
 from games.models import DailyDeal, Game, GameAnalysis, GameEvent, WinnableDeal
 from games.replay import position_view, step_view
+from infrastructure.admin_actions import actor_id, with_reason
+from infrastructure.admin_paging import CappedPaginator
 
 # The admin index links to the staff dashboard.
 admin.site.index_template = "admin/scorpion_index.html"
@@ -96,23 +97,24 @@ class DeletedOnlyWithOwnerAdmin(ReadOnlyAdmin):
 
 @admin.register(Game)
 class GameAdmin(DeletedOnlyWithOwnerAdmin):
+    # Compact, so that every column is on screen at 1366 px beside the admin's sidebar and the
+    # filters (tests/web/test_admin_width.py): the id's first characters (the search finds a
+    # game by them), the mode's value rather than its long label; the rest on the game's page.
     list_display = (
-        "id",
+        "short_id",
         "owner_email",
-        "mode",
+        "mode_value",
         "variant",
         "status",
-        "version",
         "moves",
-        "created_at",
         "finished_at",
-        "app_kind",
-        "replay_link",
+        "replay",
     )
     list_select_related = ("owner",)
     list_filter = ("mode", "variant", "status", "ranked", "app_kind", "daily_date", "created_at")
     search_fields = ("id", "owner__email")
     show_full_result_count = False
+    paginator = CappedPaginator
     fieldsets = (
         (
             None,
@@ -165,6 +167,28 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
     # Everything shown is read-only: the projection and the log are never edited by hand.
     readonly_fields = tuple(flatten_fieldsets(fieldsets))
 
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
+    ) -> tuple[QuerySet[Game], bool]:
+        # A whole id is looked up by the primary key; anything else (the id's first
+        # characters, an address) is a text search, as Django does it.
+        try:
+            return queryset.filter(pk=UUID(search_term.strip())), False
+        except ValueError:
+            return super().get_search_results(request, queryset, search_term)
+
+    @admin.display(description="id", ordering="id")
+    def short_id(self, game: Game) -> SafeString:
+        return format_html('<span title="{}">{}</span>', game.pk, str(game.pk)[:8])
+
+    @admin.display(description="mode", ordering="mode")
+    def mode_value(self, game: Game) -> str:
+        return game.mode
+
+    @admin.display(description="replay")
+    def replay(self, game: Game) -> SafeString:
+        return format_html('<a href="{}">replay</a>', reverse("staff:replay", args=[game.pk]))
+
     @admin.display(description="owner", ordering="owner__email")
     def owner_email(self, game: Game) -> str:
         return game.owner.email or game.owner.get_username()
@@ -205,6 +229,26 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
         return pretty_json(game.state)
 
 
+def user_link_html(user: Any) -> SafeString:
+    """A player's admin page, named by their e-mail address (a guest's: their username)."""
+    return format_html(
+        '<a href="{}">{}</a>',
+        reverse("admin:auth_user_change", args=[user.pk]),
+        user.email or user.get_username(),
+    )
+
+
+def user_column(field: str, description: str) -> Any:
+    """A list or page column naming the player in ``field`` with a link to their page."""
+
+    @admin.display(description=description, ordering=f"{field}__email")
+    def column(model_admin: Any, row: Any) -> SafeString | str:
+        user = getattr(row, field)
+        return user_link_html(user) if user is not None else "-"
+
+    return column
+
+
 def game_link_html(*, game_id: UUID, version: int) -> SafeString:
     """A game's admin page, and the staff replay opened at ``version`` (events, analyses)."""
     return format_html(
@@ -216,12 +260,34 @@ def game_link_html(*, game_id: UUID, version: int) -> SafeString:
     )
 
 
+class GameIdSearch(admin.ModelAdmin):
+    """Search by a game's id, through the index on ``game_id``. Django's ``=game__id`` search
+    compares text (``UPPER(game_id::text) = UPPER(...)`` on PostgreSQL), which no index
+    serves: a scan of the whole table. Here the term is read as a UUID and compared as one;
+    anything else finds nothing."""
+
+    search_fields = ("=game__id",)  # shows the search box; the search itself is below
+    search_help_text = "A game's id (the whole UUID)."
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        try:
+            game_id = UUID(term)
+        except ValueError:
+            return queryset.none(), False
+        return queryset.filter(game_id=game_id), False
+
+
 @admin.register(GameEvent)
-class GameEventAdmin(DeletedOnlyWithOwnerAdmin):
+class GameEventAdmin(GameIdSearch, DeletedOnlyWithOwnerAdmin):
     list_display = ("game_link", "seq", "type", "summary", "created_at")
     list_filter = ("type", "created_at")
-    search_fields = ("=game__id",)
     show_full_result_count = False
+    paginator = CappedPaginator
     readonly_fields = (
         "game_link",
         "seq",
@@ -268,13 +334,12 @@ class CertifiedDealAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameAnalysis)
-class GameAnalysisAdmin(DeletedOnlyWithOwnerAdmin):
+class GameAnalysisAdmin(GameIdSearch, DeletedOnlyWithOwnerAdmin):
     """The solver's post-game analyses (games.analysis): staff see them whatever the reveal
     rule, as they see the deals."""
 
     list_display = ("game_link", "outcome", "deal_verdict", "last_winnable_version", "created_at")
     list_filter = ("outcome", "deal_verdict")
-    search_fields = ("=game__id",)
     readonly_fields = (
         "game_link",
         "version",
@@ -310,19 +375,36 @@ DIFFICULTY_FIELDS = (
 )
 
 
+def _regenerate_preview(queryset: QuerySet[DailyDeal]) -> list[tuple[str, str]]:
+    """What regenerating the selected days would do, day by day (the confirmation's table)."""
+    today = timezone.now().date()
+    deals = {deal.date: deal for deal in queryset.order_by("date")}
+    plan = operations.daily_deals_regenerate_plan(days=deals, today=today)
+    outcome = dict.fromkeys(plan.refused, "kept: today and past days were played")
+    outcome |= dict.fromkeys(
+        plan.skipped, f"kept: at most {operations.MAX_REGENERATE} days at once"
+    )
+    for day in plan.regenerated:
+        deal = deals[day]
+        outcome[day] = (
+            f"a new deal replaces generation {deal.generation} "
+            f"(seed {deal.seed}, {deal.difficulty_band or 'unrated'}); "
+            f"{(day - today).days} day(s) ahead"
+        )
+    return [(day.isoformat(), outcome[day]) for day in sorted(deals)]
+
+
 @admin.register(DailyDeal)
 class DailyDealAdmin(CertifiedDealAdmin):
+    # Compact: every column on screen at 1366 px (tests/web/test_admin_width.py).
     list_display = (
         "date",
         "seed",
         "generation",
-        "candidate",
         "difficulty_band",
         "difficulty_score",
         "solver_nodes",
         "seconds",
-        "certificate_length",
-        "created_at",
     )
     list_filter = ("date", "difficulty_band", "created_at")
     search_fields = ("seed__exact", "deal_code")
@@ -350,9 +432,17 @@ class DailyDealAdmin(CertifiedDealAdmin):
         return request.user.has_perm("games.change_dailydeal")
 
     @admin.action(description="Regenerate selected future daily deals", permissions=["regenerate"])
-    def regenerate_future(self, request: HttpRequest, queryset: QuerySet[DailyDeal]) -> None:
-        days: Iterable[Any] = queryset.values_list("date", flat=True)
-        result = operations.daily_deals_regenerate(days=list(days), today=timezone.now().date())
+    @with_reason(title="Regenerate daily deals", submit="Regenerate", preview=_regenerate_preview)
+    def regenerate_future(
+        self, request: HttpRequest, queryset: QuerySet[DailyDeal], reason: str
+    ) -> None:
+        """After a confirmation (which days would change, and a required reason: a future
+        day's deal may already be in players' calendars), each day recorded in the audit log
+        with the reason."""
+        days: list[Any] = list(queryset.values_list("date", flat=True))
+        result = operations.daily_deals_regenerate(
+            days=days, today=timezone.now().date(), actor_id=actor_id(request), reason=reason
+        )
         if result.regenerated:
             self.message_user(
                 request,

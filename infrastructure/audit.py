@@ -20,7 +20,7 @@ ACTION_FLAGS = {"addition": ADDITION, "change": CHANGE, "deletion": DELETION}
 def staff_action_record(
     *,
     actor_id: int,
-    target: models.Model,
+    target: models.Model | type[models.Model],
     action: str,
     reason: str = "",
     kind: str = "change",
@@ -30,14 +30,19 @@ def staff_action_record(
     ``action`` names what was done in a few words ("hid the result from the leaderboard");
     ``reason`` is why, as staff typed it. ``kind`` is the admin log's flag: addition, change or
     deletion. The entry is written in the caller's transaction, so an action that rolls back
-    leaves no trace of having been done.
+    leaves no trace of having been done. ``target`` may be a model class for an action on its
+    rows as a whole (topping up the winnable pool): the entry then names no one row.
     """
     message = f"{action}: {reason}" if reason else action
+    if isinstance(target, type):
+        object_id, object_repr = "", str(target._meta.verbose_name_plural)
+    else:
+        object_id, object_repr = str(target.pk), str(target)
     return LogEntry.objects.create(
         user_id=actor_id,
         content_type=ContentType.objects.get_for_model(target, for_concrete_model=False),
-        object_id=str(target.pk),
-        object_repr=str(target)[:200],
+        object_id=object_id,
+        object_repr=object_repr[:200],
         action_flag=ACTION_FLAGS[kind],
         change_message=message,
     )

@@ -14,6 +14,8 @@ from django.http import HttpRequest
 
 from accounts.models import AppKind, AppPlayer, AppSuspension
 from accounts.oauth import selectors, services
+from infrastructure.admin_actions import with_reason
+from players import user_admin  # noqa: F401  (registers the player's page: the user admin)
 from players.services import app_kind_set
 
 
@@ -36,13 +38,28 @@ class AppPlayerInline(admin.StackedInline):
     verbose_name = "who plays (a bot's games never rank; saving re-marks the app's games)"
 
 
+def _suspend_preview(queryset: QuerySet[Client]) -> list[tuple[str, str]]:
+    return [
+        (app.name, "already suspended" if hasattr(app, "suspension") else "suspended")
+        for app in queryset
+    ]
+
+
+def _lift_preview(queryset: QuerySet[Client]) -> list[tuple[str, str]]:
+    return [
+        (app.name, "lifted" if hasattr(app, "suspension") else "not suspended") for app in queryset
+    ]
+
+
 admin.site.unregister(Client)
 
 
 @admin.register(Client)
 class AppAdmin(ClientAdmin):
     inlines = [SuspensionInline, AppPlayerInline]
-    list_display = (*ClientAdmin.list_display, "is_suspended", "plays")
+    # Compact: every column on screen at 1366 px (tests/web/test_admin_width.py); consent
+    # and wildcard settings are filters and on the app's page.
+    list_display = ("name", "id", "type", "owner", "is_suspended", "plays")
     list_filter = (
         *ClientAdmin.list_filter,
         ("suspension", admin.EmptyFieldListFilter),
@@ -74,16 +91,22 @@ class AppAdmin(ClientAdmin):
         )
 
     @admin.action(description="Suspend the selected apps (their tokens are refused)")
-    def suspend(self, request: HttpRequest, queryset: QuerySet[Client]) -> None:
+    @with_reason(title="Suspend apps", submit="Suspend", preview=_suspend_preview)
+    def suspend(self, request: HttpRequest, queryset: QuerySet[Client], reason: str) -> None:
         for app in queryset:
-            services.app_suspend(app=app, by=_staff(request), reason="suspended from the list")
+            services.app_suspend(app=app, by=_staff(request), reason=reason)
         messages.success(request, f"Suspended {queryset.count()} app(s).")
 
     @admin.action(description="Lift the suspension of the selected apps")
-    def lift_suspension(self, request: HttpRequest, queryset: QuerySet[Client]) -> None:
-        for app in queryset:
-            services.app_lift_suspension(app=app)
-        messages.success(request, f"Lifted the suspension of {queryset.count()} app(s).")
+    @with_reason(title="Lift suspensions", submit="Lift", preview=_lift_preview)
+    def lift_suspension(
+        self, request: HttpRequest, queryset: QuerySet[Client], reason: str
+    ) -> None:
+        lifted = sum(
+            services.app_lift_suspension(app=app, by=_staff(request), reason=reason)
+            for app in queryset
+        )
+        messages.success(request, f"Lifted the suspension of {lifted} app(s).")
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         for instance in formset.save(commit=False):

@@ -1,4 +1,5 @@
-"""Staff pages: the dashboard, the replay viewer and the pool top-up button.
+"""Staff pages: the dashboard, the replay viewer, the daily leaderboard and the pool top-up
+button.
 
 Thin views: the figures come from ``selectors``, the replay from ``games.replay``, the writes
 from ``games.staff_operations`` (both shared with the games' admin, which stands below this
@@ -8,6 +9,7 @@ Non-staff visitors are sent to the admin login.
 
 from __future__ import annotations
 
+import datetime
 from uuid import UUID
 
 from django.contrib import admin, messages
@@ -24,8 +26,10 @@ from games import selectors as games_selectors
 from games import staff_operations as operations
 from games.models import Game
 from games.replay import clamp_version, replay
+from infrastructure.admin_actions import actor_id
 from infrastructure.db_routing import reads_may_lag
 from staff import charts, selectors
+from staff.leaderboard import staff_daily_board
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
@@ -91,12 +95,40 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return render(request, "staff/replay.html", context)
 
 
+@staff_member_required
+@reads_may_lag
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """A day's leaderboard for staff: each rank links to the account, the game and its
+    replay; searchable by display name or e-mail address."""
+    if not request.user.has_perm("games.view_game"):
+        raise PermissionDenied
+    today = timezone.now().date()
+    try:
+        day = datetime.date.fromisoformat(request.GET.get("day", ""))
+    except ValueError:
+        day = today
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    board = staff_daily_board(day=day, search=request.GET.get("q", "")[:100], page=page)
+    context = {
+        **admin.site.each_context(request),
+        "title": f"Daily leaderboard of {day.isoformat()}",
+        "board": board,
+        "previous_day": day - datetime.timedelta(days=1),
+        "next_day": day + datetime.timedelta(days=1) if day < today else None,
+    }
+    return render(request, "staff/leaderboard.html", context)
+
+
 @require_POST
 @staff_member_required
 def pool_top_up(request: HttpRequest) -> HttpResponse:
     if not request.user.has_perm("games.add_winnabledeal"):
         raise PermissionDenied
-    result = operations.pool_top_up()
+    reason = request.POST.get("reason", "").strip()[:500]
+    result = operations.pool_top_up(actor_id=actor_id(request), reason=reason)
     if result.error:
         messages.error(request, f"Pool top-up: {result.error}")
     elif result.queued:

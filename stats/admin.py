@@ -18,17 +18,16 @@ from stats.models import PlayerStats
 
 @admin.register(PlayerStats)
 class PlayerStatsAdmin(DeletedOnlyWithOwnerAdmin):
+    # Compact: every column on screen at 1366 px (tests/web/test_admin_width.py); the rest on
+    # the row's page.
     list_display = (
         "user_email",
         "mode",
         "won",
         "resigned",
-        "current_streak",
         "best_streak",
         "best_time",
         "fewest_moves",
-        "clean_wins",
-        "updated_at",
     )
     list_select_related = ("user",)
     list_filter = ("mode",)

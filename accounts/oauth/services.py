@@ -22,6 +22,7 @@ from accounts.guests import is_guest
 from accounts.models import AppKind, AppPlayer, AppSuspension, SpentRefreshToken
 from accounts.oauth.selectors import PERSONAL_CLIENT_ID
 from accounts.scopes import ALL_SCOPES, API_SCOPES
+from infrastructure.audit import staff_action_record
 
 MAX_APPS_PER_DEVELOPER = 20
 GUESTS_REGISTER_NO_APPS = gettext_lazy(
@@ -261,14 +262,27 @@ def personal_token_revoke(*, user: User, token_id: int) -> bool:
 
 
 def app_suspend(*, app: Client, by: User | None, reason: str = "") -> AppSuspension:
-    suspension, _ = AppSuspension.objects.get_or_create(
-        client=app, defaults={"suspended_by": by, "reason": reason}
-    )
+    """Staff suspend an app (its tokens are refused); recorded in the audit log with the
+    reason when a staff member did it. An app already suspended keeps its first suspension."""
+    with transaction.atomic():
+        suspension, created = AppSuspension.objects.get_or_create(
+            client=app, defaults={"suspended_by": by, "reason": reason}
+        )
+        if created and by is not None:
+            staff_action_record(actor_id=by.pk, target=app, action="suspended", reason=reason)
     return suspension
 
 
-def app_lift_suspension(*, app: Client) -> None:
-    AppSuspension.objects.filter(client=app).delete()
+def app_lift_suspension(*, app: Client, by: User | None = None, reason: str = "") -> bool:
+    """Lift an app's suspension (its players' grants work again); recorded in the audit log
+    when a staff member did it. False if the app was not suspended."""
+    with transaction.atomic():
+        deleted, _ = AppSuspension.objects.filter(client=app).delete()
+        if deleted and by is not None:
+            staff_action_record(
+                actor_id=by.pk, target=app, action="lifted the suspension", reason=reason
+            )
+    return bool(deleted)
 
 
 PURGE_BATCH = 5000

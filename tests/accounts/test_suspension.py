@@ -38,9 +38,16 @@ def staff() -> BrowserClient:
 
 
 def admin_action(staff: BrowserClient, action: str, app: App) -> Any:
+    """The action, confirmed with a reason on its intermediate page (tests/admin/
+    test_audit_log.py checks the page and the audit log)."""
     return staff.post(
         "/admin/allauth_idp_oidc/client/",
-        {"action": action, "_selected_action": [app.client_id]},
+        {
+            "action": action,
+            "_selected_action": [app.client_id],
+            "confirm_with_reason": "yes",
+            "reason": "abuse reported",
+        },
     )
 
 

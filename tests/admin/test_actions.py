@@ -26,12 +26,15 @@ def _messages(response: Any) -> list[str]:
     return [str(message) for message in get_messages(response.wsgi_request)]
 
 
-def _regenerate(client: Client, *deals: DailyDeal) -> Any:
-    return client.post(
-        reverse(CHANGELIST),
-        {"action": "regenerate_future", "_selected_action": [deal.pk for deal in deals]},
-        follow=True,
-    )
+def _regenerate(client: Client, *deals: DailyDeal, reason: str | None = "the deal leaked") -> Any:
+    """The action, confirmed on its intermediate page with ``reason`` (None: not confirmed)."""
+    data: dict[str, Any] = {
+        "action": "regenerate_future",
+        "_selected_action": [deal.pk for deal in deals],
+    }
+    if reason is not None:
+        data |= {"confirm_with_reason": "yes", "reason": reason}
+    return client.post(reverse(CHANGELIST), data, follow=True)
 
 
 def test_regenerate_changes_a_future_day_and_refuses_today(

@@ -56,6 +56,7 @@ SMALL: dict[str, tuple[str, bool]] = {
         "--events 2000 --games 40 --appends 20 --samples 10 --database {database}",
         True,
     ),
+    "player_deletion.py": ("--games 3 --events 5 --django-listing", True),
     "roundtrips.py": ("--repeat 3", True),
     "soak.py": (
         "--minutes 0.1 --players 2 --web 1 --web-workers 1 --workers 1 --followers 1"
@@ -120,7 +121,8 @@ def test_the_benchmark_runs_at_a_small_size(script: str, database: str) -> None:
         db = settings.DATABASES["default"]
         require_service("PostgreSQL", db["ENGINE"].endswith("postgresql"))
         require_service("Redis", bool(settings.REDIS_URL))
-        # roundtrips.py runs in-process on DATABASE_URL and REDIS_URL (both written to).
+        # roundtrips.py and player_deletion.py run in-process on DATABASE_URL and REDIS_URL
+        # (both written to).
         admin("DROP DATABASE IF EXISTS {} WITH (FORCE)", database)
         admin("CREATE DATABASE {}", database)
         host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
