@@ -25,7 +25,7 @@ from games import staff_operations as operations
 from games.models import Game
 from games.replay import clamp_version, replay
 from infrastructure.db_routing import reads_may_lag
-from staff import charts, selectors
+from staff import charts, fair_play, selectors
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
@@ -87,6 +87,7 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "title": f"Replay of game {game.pk}",
         "replay": replay(game=game, version=version),
         "opts": Game._meta,
+        "fair_play_signals": fair_play.review_words(game=game),
     }
     return render(request, "staff/replay.html", context)
 

@@ -85,6 +85,11 @@ from games.services.hints import (
     game_hints_request,
     hint_counts_flush,
 )
+from games.services.leaderboard import (
+    ReasonRequiredError,
+    leaderboard_result_hide,
+    leaderboard_result_restore,
+)
 from games.services.solver_runs import (
     SolverLimitError,
 )
@@ -124,6 +129,7 @@ __all__ = [
     "DifficultyUnavailableError",
     "IdempotencyKeyReusedError",
     "PlayingApp",
+    "ReasonRequiredError",
     "SolverLimitError",
     "VariantNotOfferedError",
     "VersionConflictError",
@@ -147,6 +153,8 @@ __all__ = [
     "game_hints_request",
     "game_restart",
     "hint_counts_flush",
+    "leaderboard_result_hide",
+    "leaderboard_result_restore",
     "owner_games_delete",
     "owner_games_lock",
     "owner_ranked_days_claim",
