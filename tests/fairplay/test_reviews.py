@@ -4,10 +4,12 @@ game, nor for a game that does not rank."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 
 from accounts.models import AppKind
 from fairplay import services, signals
@@ -96,3 +98,14 @@ def test_a_practice_attempt_is_not_reviewed(
     user = User.objects.get(email=player.email)
     assert Game.objects.filter(owner=user, status="won").count() == 2
     assert FairPlayReview.objects.filter(game__owner=user).count() == 1
+
+
+def test_rebuild_reviews_every_ranked_win_again(daily: Callable[..., Game], player: Player) -> None:
+    game = daily(player, gaps=BOT_GAPS)
+    FairPlayReview.objects.all().delete()
+    out = io.StringIO()
+
+    call_command("rebuild_fair_play", stdout=out)
+
+    assert "Reviewed 1 ranked daily win(s)." in out.getvalue()
+    assert signals.FAST_MOVES in review(game).signals
