@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import AppKind
@@ -33,6 +33,15 @@ def game_finished(*, game: Game) -> None:
 def _address_games(game: Game) -> list[Game]:
     if not game.client_address_hash or game.daily_date is None:
         return []
+    if connection.vendor == "postgresql":
+        # Two wins of one address and day committing at once would each count the other's
+        # as not there yet (read committed), and three accounts could then raise nothing.
+        # A transaction-scoped advisory lock on (day, address) makes the second wait for the
+        # first's commit, so its count sees it; wins of other addresses never wait. (SQLite
+        # runs one write transaction at a time already.)
+        key = f"fairplay:{game.daily_date.isoformat()}:{game.client_address_hash}"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
     return list(
         Game.objects.filter(
             mode=GameMode.DAILY,

@@ -152,6 +152,12 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
             "Played through an app (a bot's games never rank)",
             {"fields": ("app", "app_kind")},
         ),
+        (
+            # Hidden and restored on the staff's fair-play page (docs/fair-play.md), which
+            # writes the audit log; shown here only.
+            "Leaderboard (fair play)",
+            {"fields": ("leaderboard_hidden_at", "leaderboard_hidden_reason")},
+        ),
         ("Position now (all cards, for staff)", {"fields": ("position",)}),
         (
             "Projection (cache of the log's fold)",
