@@ -4,7 +4,6 @@ PostgreSQL): three accounts are flagged however their last moves interleave."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from fairplay import signals
@@ -12,14 +11,8 @@ from fairplay.models import FairPlayReview
 from games import services
 from games.models import Game
 from games.services import CommandResult, DealChoice
-from tests.api.test_event_store import race
-from tests.conftest import require_service
+from tests.api.test_event_store import postgres, race  # noqa: F401  (a fixture)
 from tests.stats.conftest import as_command, ensure_daily_deal, line_of, make_user, run
-
-
-@pytest.fixture
-def postgres() -> None:
-    require_service("PostgreSQL", connection.vendor == "postgresql")
 
 
 @pytest.mark.django_db(transaction=True)
