@@ -15,6 +15,7 @@ from accounts.models import AppKind
 from fairplay import services, signals
 from fairplay.models import FairPlayReview
 from games.models import Game
+from players.services import account_data_delete
 from tests.api.conftest import Player
 from tests.fairplay.conftest import (
     BOT_GAPS,
@@ -109,3 +110,12 @@ def test_rebuild_reviews_every_ranked_win_again(daily: Callable[..., Game], play
 
     assert "Reviewed 1 ranked daily win(s)." in out.getvalue()
     assert signals.FAST_MOVES in review(game).signals
+
+
+def test_a_players_deleted_data_takes_their_reviews(
+    daily: Callable[..., Game], player: Player
+) -> None:
+    daily(player, gaps=BOT_GAPS)
+    user = User.objects.get(email=player.email)
+    account_data_delete(user=user)
+    assert not FairPlayReview.objects.exists()
