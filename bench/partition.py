@@ -1,5 +1,5 @@
 """The event log plain and partitioned by hash of the game, side by side: inserts and reads at
-1 million events, and the migration that moves them (games 0020, docs/scaling.md).
+1 million events, and the migration that moves them (games 0021, docs/scaling.md).
 
 Run from the repository root with the project's interpreter, PostgreSQL on 127.0.0.1:5432::
 
@@ -7,7 +7,7 @@ Run from the repository root with the project's interpreter, PostgreSQL on 127.0
         [--samples 500] [--database scorpion_bench_partition]
 
 Two databases of its own, ``DATABASE`` and ``DATABASE_plain`` (dropped and created, dropped
-again at the end), both migrated, the second taken back to games 0019: the same games (same
+again at the end), both migrated, the second taken back to games 0020: the same games (same
 ids, so the same partitions) and the same work in each, interleaved step by step so that the
 machine's background load falls on both alike. Nothing else is contacted.
 
@@ -62,7 +62,7 @@ os.environ.setdefault("LOG_LEVEL", "ERROR")
 
 SIDES = ("plain", "partitioned")
 ALIAS = {"plain": "plain", "partitioned": "default"}
-BEFORE, AFTER = "0019_game_archive", "0020_partitioned_event_log"
+BEFORE, AFTER = "0020_game_fair_play", "0021_partitioned_event_log"
 PAGE = 10
 # A move's record as the engine writes it (about 100 bytes of JSON).
 PAYLOAD = '{"card": 37, "from": 4, "to": 6, "count": 3, "revealed": 12, "completed": false}'

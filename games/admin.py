@@ -158,6 +158,12 @@ class GameAdmin(DeletedOnlyWithOwnerAdmin):
             "Archive (the log in a file once the game is old: docs/architecture.md)",
             {"fields": ("archived_at", "archive_name", "archive_sha256")},
         ),
+        (
+            # Hidden and restored on the staff's fair-play page (docs/fair-play.md), which
+            # writes the audit log; shown here only.
+            "Leaderboard (fair play)",
+            {"fields": ("leaderboard_hidden_at", "leaderboard_hidden_reason")},
+        ),
         ("Position now (all cards, for staff)", {"fields": ("position",)}),
         (
             "Projection (cache of the log's fold)",

@@ -174,6 +174,16 @@ class Game(models.Model):
         Client, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     app_kind = models.CharField(max_length=8, choices=AppKind.choices, blank=True, default="")
+    # Fair play (docs/fair-play.md): a keyed hash of the address a ranked attempt was begun
+    # from (``infrastructure.client_ip.address_hash``: HMAC of the secret key, never the
+    # address itself; "" for every other game), so that staff see many accounts of one
+    # address winning the same daily. And staff's decision to hide the result from every
+    # leaderboard, with the reason the player is shown (``games.services.leaderboard_result_hide``,
+    # undone by ``leaderboard_result_restore``; both in the staff audit log). Not indexed, and
+    # no command changes them: commands stay HOT updates.
+    client_address_hash = models.CharField(max_length=32, blank=True, default="")
+    leaderboard_hidden_at = models.DateTimeField(null=True, blank=True)
+    leaderboard_hidden_reason = models.CharField(max_length=500, blank=True, default="")
 
     # Not indexed: every query by status also names the owner, a date or a day, whose indexes
     # are far more selective; an index here would also make a command that changes the

@@ -87,6 +87,17 @@ def played_by_app(game: Game) -> dict[str, Any] | None:
     }
 
 
+def leaderboard_hidden(game: Game) -> dict[str, str] | None:
+    """Staff's decision to hide the game's result from the leaderboards, as its player is
+    shown it (docs/fair-play.md), or None."""
+    if game.leaderboard_hidden_at is None:
+        return None
+    return {
+        "at": game.leaderboard_hidden_at.isoformat(),
+        "reason": game.leaderboard_hidden_reason,
+    }
+
+
 def game_representation(
     game: Game, state: GameState | None = None, *, version: int | None = None
 ) -> dict[str, Any]:
@@ -139,6 +150,7 @@ def game_representation(
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
         "played_by_app": played_by_app(game),
         "known_deal": game.known_deal,
+        "leaderboard_hidden": leaderboard_hidden(game),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,

@@ -14,6 +14,8 @@ the allauth adapter call this function, so that one rule holds everywhere.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 
 from django.conf import settings
@@ -60,3 +62,13 @@ def rate_limit_ident(request: HttpRequest) -> str:
     if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
         return str(parsed.ipv4_mapped)
     return str(parsed)
+
+
+def address_hash(request: HttpRequest) -> str:
+    """A keyed hash of the client's address as rate limits count it (IPv6 by its /64), for
+    telling that two accounts played from one address without storing the address
+    (docs/fair-play.md): HMAC-SHA256 under the secret key, 32 hex digits. Rotating the key
+    makes the old hashes unrelated to the new ones, which only weakens the signal for a day."""
+    key = f"scorpion-fair-play-address:{settings.SECRET_KEY}".encode()
+    digest = hmac.new(key, rate_limit_ident(request).encode(), hashlib.sha256)
+    return digest.hexdigest()[:32]

@@ -49,6 +49,11 @@ def _game(game: Game) -> dict[str, Any]:
         "daily_date": _iso(game.daily_date),
         "ranked": game.ranked,
         "restarted_from": str(game.restarted_from_id) if game.restarted_from_id else None,
+        # Fair play (docs/fair-play.md): the keyed hash of the address a ranked attempt was
+        # begun from, and staff's decision to hide its result, with their reason.
+        "client_address_hash": game.client_address_hash or None,
+        "leaderboard_hidden_at": _iso(game.leaderboard_hidden_at),
+        "leaderboard_hidden_reason": game.leaderboard_hidden_reason or None,
         "created_at": _iso(game.created_at),
         "updated_at": _iso(game.updated_at),
         "started_at": _iso(game.started_at),

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "stats",
     "social",
     "achievements",
+    "fairplay",
     # After allauth.idp.oidc: its admin (players/admin.py) replaces allauth's app admin.
     "players",
     "staff",
@@ -411,10 +412,12 @@ API_SCOPE_CHECK = "accounts.permissions.enforce_token_scope"
 GAME_FINISHED_RECORDER = "stats.services.stats_record_game_finished"
 # Told of every game that ends, after the statistics and in the same transaction
 # (games.services.commands), by dotted path so that the games import none of the layers above
-# them: the achievements it earns, and the challenges' and friends' notices.
+# them: the achievements it earns, the challenges' and friends' notices, and the fair-play
+# signals of a ranked daily win (docs/fair-play.md).
 GAME_FINISHED_HOOKS = [
     "achievements.services.achievements_record_game_finished",
     "social.services.notices.game_finished",
+    "fairplay.services.game_finished",
 ]
 
 REST_FRAMEWORK = {

@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from staff import views
+from staff import fair_play, views
 
 app_name = "staff"
 
@@ -9,4 +9,7 @@ urlpatterns: list[URLPattern] = [
     path("games/<uuid:game_id>/replay/", views.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("pool/top-up/", views.pool_top_up, name="pool-top-up"),
+    path("fair-play/", fair_play.fair_play, name="fair-play"),
+    path("games/<uuid:game_id>/hide/", fair_play.result_hide, name="result-hide"),
+    path("games/<uuid:game_id>/restore/", fair_play.result_restore, name="result-restore"),
 ]

@@ -28,8 +28,8 @@ from games.models import Game
 from games.replay import clamp_version, replay
 from infrastructure.admin_actions import actor_id
 from infrastructure.db_routing import reads_may_lag
-from staff import charts, selectors
 from staff.leaderboard import staff_daily_board
+from staff import charts, fair_play, selectors
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
@@ -91,6 +91,7 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "title": f"Replay of game {game.pk}",
         "replay": replay(game=game, version=version),
         "opts": Game._meta,
+        "fair_play_signals": fair_play.review_words(game=game),
     }
     return render(request, "staff/replay.html", context)
 

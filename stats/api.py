@@ -20,6 +20,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from accounts import scopes
 from games import selectors as game_selectors
+from games.api.responses import LeaderboardHiddenSerializer
 from games.api.serializers import (
     QueryIntegerField,
     QuerySerializer,
@@ -153,6 +154,11 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
     previous = serializers.URLField(allow_null=True)
     results = LeaderboardEntrySerializer(many=True)
     me = MyRankSerializer(allow_null=True, help_text="The caller's best win, wherever it ranks.")
+    me_hidden = LeaderboardHiddenSerializer(
+        allow_null=True,
+        help_text="The caller's ranked win of the day, when staff hid it from the leaderboard "
+        "(docs/fair-play.md): when, and the reason they gave; null otherwise.",
+    )
 
 
 class StatsView(ApiView):
@@ -278,6 +284,9 @@ class DailyLeaderboardView(ApiView):
                     "moves": own.moves,
                     "finished_at": own.finished_at.isoformat(),
                 },
+                "me_hidden": None
+                if board.my_hidden is None
+                else {"at": board.my_hidden[0].isoformat(), "reason": board.my_hidden[1]},
             }
         )
 

@@ -305,6 +305,8 @@ class Leaderboard:
     page_size: int
     entries: list[LeaderboardEntry]
     me: LeaderboardEntry | None
+    # The caller's ranked win of the day that staff hid (docs/fair-play.md): when, and why.
+    my_hidden: tuple[datetime.datetime, str] | None = None
 
     @property
     def has_next(self) -> bool:
@@ -323,11 +325,14 @@ def _day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetim
 def ranking_games() -> QuerySet[Game]:
     """The games any leaderboard or public result may count, before each board's own rules:
     the games of active accounts only, and never a bot's (``Game.app_kind``: an app that plays
-    by itself started or played it). Staff deactivate a cheater's account (``is_active``
+    by itself started or played it), nor one staff hid (``Game.leaderboard_hidden_at``,
+    docs/fair-play.md). Staff deactivate a cheater's account (``is_active``
     unticked): their results leave every board at once and come back if the account is
     reactivated; nothing is deleted. Every board starts from here (tests/stats/
     test_fair_boards.py checks each one)."""
-    return Game.objects.filter(owner__is_active=True).exclude(app_kind=AppKind.BOT)
+    return Game.objects.filter(owner__is_active=True, leaderboard_hidden_at__isnull=True).exclude(
+        app_kind=AppKind.BOT
+    )
 
 
 def daily_wins(*, day: datetime.date) -> QuerySet[Game]:
@@ -386,7 +391,24 @@ def daily_leaderboard(
                 | Q(time=own["time"], moves=own["moves"], finished_at__lt=own["finished_at"])
             ).count()
             me = _entry(own, better + 1)
-    return Leaderboard(day, count, page, page_size, entries, me)
+    my_hidden = None
+    if user is not None and me is None:
+        # One more query, only for a caller not on the board: their win may have been hidden.
+        hidden = (
+            Game.objects.filter(
+                owner=user,
+                mode=GameMode.DAILY,
+                daily_date=day,
+                ranked=True,
+                status=GameStatus.WON,
+                leaderboard_hidden_at__isnull=False,
+            )
+            .values_list("leaderboard_hidden_at", "leaderboard_hidden_reason")
+            .first()
+        )
+        if hidden is not None and hidden[0] is not None:
+            my_hidden = (hidden[0], hidden[1])
+    return Leaderboard(day, count, page, page_size, entries, me, my_hidden)
 
 
 _ENTRY_FIELDS = (

@@ -37,6 +37,13 @@ class ReportCommands(CliBase):
                 game.created_at.strftime("%Y-%m-%d %H:%M") if game.created_at else "",
             )
         self.console.print(table)
+        for game in page.results:
+            if game.leaderboard_hidden is not None:
+                self.console.print(
+                    f"{game.id}: hidden from the leaderboard by staff: "
+                    f"{game.leaderboard_hidden.reason}",
+                    markup=False,
+                )
         if page.count is not None and page.count > len(page.results):
             self.console.print(f"{len(page.results)} of {page.count} shown.")
         return 0

@@ -44,6 +44,11 @@ class PlayedByAppSerializer(serializers.Serializer[Any]):
     )
 
 
+class LeaderboardHiddenSerializer(serializers.Serializer[Any]):
+    at = serializers.DateTimeField(help_text="When staff hid the result.")
+    reason = serializers.CharField(help_text="Why, as staff wrote it.")
+
+
 class GameSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=GameMode.choices)
@@ -95,6 +100,12 @@ class GameSerializer(serializers.Serializer[Any]):
         help_text="Begun on a deal the caller had already seen whole (a restart of a finished "
         "game, or a deal an earlier game of theirs showed): it counts as played and won, but "
         "sets no best time, fewest moves or clean win and leaves the streak as it was."
+    )
+    leaderboard_hidden = LeaderboardHiddenSerializer(
+        allow_null=True,
+        help_text="Staff hid this game's result from the leaderboards (docs/fair-play.md): "
+        "when, and the reason they gave; null for every result that counts. The game, its "
+        "replay and its statistics stay.",
     )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()

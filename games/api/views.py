@@ -58,6 +58,7 @@ from games.presentation import (
 )
 from games.variants import variant_summaries
 from infrastructure.api import ApiView
+from infrastructure.client_ip import address_hash
 from infrastructure.db_routing import reads_may_lag
 from infrastructure.serializers import refuse_body_fields
 
@@ -145,6 +146,7 @@ class GameListView(ApiView):
             choice=serializer.to_choice(),
             idempotency_key=_idempotency_key(request),
             app=playing_app(request),
+            address_hash=address_hash(request),
         )
         return Response(
             game_representation(game),

@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from games.engine.actions import Action
 from games.engine.cards import format_deal_code, parse_deal_code
 from games.engine.hints import ranked_hints
 from games.engine.legal import legal_actions, status
@@ -214,7 +215,15 @@ def rate(
 
 def _playout(start: Any, rng: random.Random) -> bool:
     """One game of the simple policy from ``start``; True if it won."""
+    return playout(start, rng)[1]
+
+
+def playout(start: Any, rng: random.Random) -> tuple[list[Action], bool]:
+    """One game of the simple policy from ``start`` (the top hint, a random legal action one
+    time in ``1 / PLAYOUT_EXPLORATION``): the actions it played, and whether it won. Also the
+    honest player of bench/fairplay.py."""
     position = start
+    played: list[Action] = []
     for _ in range(_MAX_PLAYOUT_ACTIONS):
         if status(position) != "playing":
             break
@@ -225,7 +234,8 @@ def _playout(start: Any, rng: random.Random) -> bool:
             best = hints[0].score
             action = rng.choice([hint for hint in hints if hint.score == best]).action
         position, _ = apply(position, action)
-    return status(position) == "won"
+        played.append(action)
+    return played, status(position) == "won"
 
 
 def _playout_seed(code: str, seed: int) -> int:

@@ -91,6 +91,11 @@ from games.services.hints import (
     game_hints_request,
     hint_counts_flush,
 )
+from games.services.leaderboard import (
+    ReasonRequiredError,
+    leaderboard_result_hide,
+    leaderboard_result_restore,
+)
 from games.services.solver_runs import (
     SolverLimitError,
 )
@@ -131,6 +136,7 @@ __all__ = [
     "DifficultyUnavailableError",
     "IdempotencyKeyReusedError",
     "PlayingApp",
+    "ReasonRequiredError",
     "SolverLimitError",
     "VariantNotOfferedError",
     "VersionConflictError",
@@ -157,6 +163,8 @@ __all__ = [
     "game_restart",
     "hint_counts_flush",
     "owner_archives_delete_on_commit",
+    "leaderboard_result_hide",
+    "leaderboard_result_restore",
     "owner_games_delete",
     "owner_games_lock",
     "owner_ranked_days_claim",

@@ -64,9 +64,12 @@ def game_create(
     choice: DealChoice,
     idempotency_key: str | None = None,
     app: PlayingApp | None = None,
+    address_hash: str = "",
 ) -> Game:
     """A new game at version 0; the deal belongs to the game, not to an event. ``app``: the
     third-party app that starts it (recorded on the game: a bot's games never rank).
+    ``address_hash``: the keyed hash of the client's address, kept on a ranked attempt only
+    (docs/fair-play.md: many accounts of one address winning the same daily).
 
     With an ``idempotency_key``, a retried create returns the game the first one made (a
     lost answer can be retried safely); the key reused for another request is refused.
@@ -113,7 +116,7 @@ def game_create(
             )
             % {"variant": variant}
         )
-    creation = _Creation(owner, idempotency_key, fingerprint, app)
+    creation = _Creation(owner, idempotency_key, fingerprint, app, address_hash)
     today = timezone.now().date()
     if choice.mode == GameMode.DAILY and choice.daily_date not in (None, today):
         return _create_late_daily(creation, day=choice.daily_date, today=today)
@@ -253,6 +256,7 @@ class _Creation:
     key: str | None
     fingerprint: str
     app: PlayingApp | None = None
+    address_hash: str = ""
 
 
 def _prior_creation(*, owner: User, key: str | None, fingerprint: str) -> Game | None:
@@ -341,7 +345,11 @@ def _create_game(
                 RankedDailyClaim.objects.bulk_create(
                     [RankedDailyClaim(identity=identity, day=daily_date) for identity in claims]
                 )
-            game = Game.objects.create(**fields, ranked=ranked)
+            game = Game.objects.create(
+                **fields,
+                ranked=ranked,
+                client_address_hash=creation.address_hash if ranked else "",
+            )
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     except IntegrityError:

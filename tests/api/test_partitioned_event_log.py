@@ -1,4 +1,4 @@
-"""Migration 0020: on PostgreSQL the event log and the snapshots are partitioned by hash of the
+"""Migration 0021: on PostgreSQL the event log and the snapshots are partitioned by hash of the
 game, their rows moved by the migration (and back by its reverse) on a database that holds
 games; on SQLite the tables stay as they were."""
 
@@ -18,9 +18,9 @@ from games.models import Game, GameEvent, GameSnapshot
 from tests.api.conftest import Player, sign_up
 from tests.conftest import require_service
 
-migration = importlib.import_module("games.migrations.0020_partitioned_event_log")
-BEFORE = ("games", "0019_game_archive")
-AFTER = ("games", "0020_partitioned_event_log")
+migration = importlib.import_module("games.migrations.0021_partitioned_event_log")
+BEFORE = ("games", "0020_game_fair_play")
+AFTER = ("games", "0021_partitioned_event_log")
 TABLES = {GameEvent: "games_gameevent", GameSnapshot: "games_gamesnapshot"}
 
 _emails = itertools.count()

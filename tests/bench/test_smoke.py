@@ -39,6 +39,7 @@ RUN_ELSEWHERE = {
 SMALL: dict[str, tuple[str, bool]] = {
     "chances_cost.py": ("--positions 2 --samples 5", False),
     "archive.py": ("--games 2 --events 20", True),
+    "fairplay.py": ("--deals 2 --playouts 4", False),
     "api.py": (
         "--clients 2 --players-per-client 1 --seconds 1 --open-seconds 1 --rounds 1 --workers 1"
         " --worker-concurrency 1 --database {database}",

@@ -13,10 +13,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from rich.console import Console
 from scorpion_client import Scorpion, cli
 from scorpion_client.config import TokenStore
 
+from games import services
+from games.models import Game
 from tests.sdk.conftest import PASSWORD, WON_DEAL, fast_transport, new_email
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,6 +106,21 @@ def test_sign_up_play_to_a_win_and_see_the_stats(terminal: Terminal) -> None:
     status, out = terminal("games")
     assert status == 0, out
     assert "won" in out
+
+
+def test_the_games_list_says_why_staff_hid_a_result(terminal: Terminal) -> None:
+    email = new_email()
+    terminal("signup", lines=[email, PASSWORD])
+    line = [human(command) for command in WON_DEAL["line"]]
+    assert terminal("play", "--code", WON_DEAL["code"], lines=line)[0] == 0
+    game = Game.objects.get(owner__email=email)
+    staff = User.objects.create_user("mod", "mod@example.com", "pw", is_staff=True)
+    services.leaderboard_result_hide(game_id=game.pk, by=staff.pk, reason="[bot] pace")
+
+    status, out = terminal("games")
+
+    assert status == 0, out
+    assert f"{game.pk}: hidden from the leaderboard by staff: [bot] pace" in out
 
 
 def test_resume_resign_logout(terminal: Terminal) -> None:

@@ -24,6 +24,7 @@ MODELS: dict[str, type] = {
     "Game": models.Game,
     "Column": models.Column,
     "PlayedByApp": models.PlayedByApp,
+    "LeaderboardHidden": models.LeaderboardHidden,
     "Record": models.Action,
     "Event": models.Event,
     "Flip": models.Flip,

@@ -221,7 +221,7 @@ def test_leaderboard_of_a_day_played_through_the_api(make_player: Callable[[], P
     response = slow.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"date", "count", "next", "previous", "results", "me"}
+    assert set(body) == {"date", "count", "next", "previous", "results", "me", "me_hidden"}
     assert body["date"] == today.isoformat()
     assert body["count"] == 2
     assert body["next"] is None
@@ -275,6 +275,7 @@ def test_an_empty_day_has_an_empty_leaderboard(player: Player) -> None:
         "previous": None,
         "results": [],
         "me": None,
+        "me_hidden": None,
     }
 
 

@@ -1,14 +1,17 @@
 """Who may appear on the boards: every leaderboard and public result (stats.selectors) leaves
-out deactivated accounts, and brings them back on reactivation (issue 25, finding 14)."""
+out deactivated accounts, and brings them back on reactivation (issue 25, finding 14), and a
+result staff hid (docs/fair-play.md) until they restore it."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from uuid import UUID
 
 import pytest
 from django.contrib.auth.models import User
 
+from games.services import leaderboard_result_hide, leaderboard_result_restore
 from tests.api.conftest import Player
 from tests.stats.test_api import daily_win_played
 
@@ -57,4 +60,23 @@ def test_a_deactivated_player_leaves_the_daily_rank_of_game_results(
     _set_active(cheater, False)
     assert result() == (1, 1)
     _set_active(cheater, True)
+    assert result() == (2, 2)
+
+
+def test_a_hidden_result_leaves_the_others_daily_rank_and_comes_back(
+    make_player: Callable[[], Player], today: datetime.date
+) -> None:
+    cheater, honest = make_player(), make_player()
+    hidden_id = UUID(daily_win_played(cheater, 10))
+    game_id = daily_win_played(honest, 90)
+    staff = User.objects.create_user("mod", "mod@example.com", "pw", is_staff=True)
+
+    def result() -> tuple[int, int]:
+        body = honest.get(f"/api/v1/games/{game_id}/result/").json()
+        return body["daily_rank"], body["daily_count"]
+
+    assert result() == (2, 2)
+    leaderboard_result_hide(game_id=hidden_id, by=staff.pk, reason="solver's line")
+    assert result() == (1, 1)
+    leaderboard_result_restore(game_id=hidden_id, by=staff.pk, reason="checked")
     assert result() == (2, 2)

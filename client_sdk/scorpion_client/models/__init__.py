@@ -67,6 +67,7 @@ from scorpion_client.models.games import (
 )
 from scorpion_client.models.games import ActionType as ActionType
 from scorpion_client.models.games import AppKind as AppKind
+from scorpion_client.models.games import LeaderboardHidden as LeaderboardHidden
 from scorpion_client.models.games import PlayedByApp as PlayedByApp
 from scorpion_client.models.pages import Page, T  # noqa: F401
 from scorpion_client.models.rate_limit import RateLimit

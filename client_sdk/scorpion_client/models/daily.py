@@ -18,7 +18,7 @@ from scorpion_client.models._fields import (
     _opt_int,
     _opt_str,
 )
-from scorpion_client.models.games import Difficulty, GameStatus
+from scorpion_client.models.games import Difficulty, GameStatus, LeaderboardHidden
 
 # T: Page's own annotations resolve in this module too (typing.get_type_hints of a page).
 from scorpion_client.models.pages import Page, T  # noqa: F401
@@ -113,10 +113,12 @@ class LeaderboardEntry:
 @dataclass
 class Leaderboard(Page[LeaderboardEntry]):
     """One page of a day's leaderboard (fastest first, then fewest moves), with ``me``: the
-    caller's best win that day wherever it ranks (None without one)."""
+    caller's best win that day wherever it ranks (None without one), and ``me_hidden``: the
+    caller's ranked win when staff hid it from the board, with their reason (None otherwise)."""
 
     date: dt.date | None = None
     me: LeaderboardEntry | None = None
+    me_hidden: LeaderboardHidden | None = None
 
     @classmethod
     def from_json(
@@ -125,6 +127,7 @@ class Leaderboard(Page[LeaderboardEntry]):
         page = Page.from_json(data, parse or LeaderboardEntry.from_json)
         body = data if isinstance(data, Mapping) else {}
         me = body.get("me")
+        hidden = body.get("me_hidden")
         return cls(
             results=page.results,
             count=page.count,
@@ -132,4 +135,5 @@ class Leaderboard(Page[LeaderboardEntry]):
             previous=page.previous,
             date=_opt_date(body.get("date")),
             me=LeaderboardEntry.from_json(_mapping(me)) if me is not None else None,
+            me_hidden=LeaderboardHidden.from_json(_mapping(hidden)) if hidden is not None else None,
         )

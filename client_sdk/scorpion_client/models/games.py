@@ -118,6 +118,24 @@ class PlayedByApp:
 
 
 @dataclass
+class LeaderboardHidden:
+    """Staff hid a result from the leaderboards (docs/fair-play.md): ``at`` when, and
+    ``reason`` why, as they wrote it. The game, its replay and its statistics stay."""
+
+    at: dt.datetime | None
+    reason: str
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LeaderboardHidden:
+        return cls(
+            at=_opt_datetime(data.get("at")),
+            reason=_str(data["reason"]),
+            extra=_extra(data, ("at", "reason")),
+        )
+
+
+@dataclass
 class Column:
     """One tableau column: ``hidden`` face-down cards at the bottom, then ``cards`` face up,
     bottom to top."""
@@ -166,6 +184,7 @@ _GAME_KEYS = (
     "restarted_from",
     "played_by_app",
     "known_deal",
+    "leaderboard_hidden",
     "created_at",
     "updated_at",
     "started_at",
@@ -191,7 +210,8 @@ class Game:
     games, the deal's band as announced when the game began (None otherwise). ``known_deal``:
     begun on a deal the player had already seen whole; it sets no personal record.
     ``played_by_app``: the third-party app that started it or a bot that played it (None for
-    the player's own play); a bot's games never rank.
+    the player's own play); a bot's games never rank. ``leaderboard_hidden``: staff's decision
+    to hide the result from the leaderboards, with their reason (None for a result that counts).
     """
 
     id: str
@@ -215,6 +235,7 @@ class Game:
     restarted_from: str | None = None
     played_by_app: PlayedByApp | None = None
     known_deal: bool = False
+    leaderboard_hidden: LeaderboardHidden | None = None
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     started_at: dt.datetime | None = None
@@ -271,6 +292,9 @@ class Game:
             if data.get("played_by_app") is None
             else PlayedByApp.from_json(data["played_by_app"]),
             known_deal=_bool(data.get("known_deal")),
+            leaderboard_hidden=None
+            if data.get("leaderboard_hidden") is None
+            else LeaderboardHidden.from_json(_mapping(data["leaderboard_hidden"])),
             created_at=_opt_datetime(data.get("created_at")),
             updated_at=_opt_datetime(data.get("updated_at")),
             started_at=_opt_datetime(data.get("started_at")),

@@ -112,6 +112,13 @@ function showBoard(board) {
       h("strong", {}, `#${board.me.rank}`),
       ` ${interpolate(gettext("of %(count)s"), { count: board.count }, true)} · ${formatDuration(board.me.time)} · ${movesText(board.me.moves)}`,
     );
+  } else if (board.me_hidden) {
+    // Staff hid the player's ranked win from the board (docs/fair-play.md): say so, and why.
+    myRank.textContent = interpolate(
+      gettext("Your win was hidden from the leaderboard by staff: %(reason)s"),
+      { reason: board.me_hidden.reason },
+      true,
+    );
   } else {
     myRank.textContent = isToday
       ? gettext("Win today's deal to get on the board.")

@@ -39,6 +39,9 @@ function row(game) {
             : gettext("played by a bot")
           : null,
         game.known_deal ? gettext("known deal") : null,
+        game.leaderboard_hidden
+          ? interpolate(gettext("hidden from the leaderboard: %(reason)s"), { reason: game.leaderboard_hidden.reason }, true)
+          : null,
         movesText(game.moves),
         game.elapsed_seconds ? formatDuration(game.elapsed_seconds) : null,
       ]

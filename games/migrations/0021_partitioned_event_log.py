@@ -162,7 +162,7 @@ def unpartition(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0019_game_archive"),
+        ("games", "0020_game_fair_play"),
     ]
 
     operations = [

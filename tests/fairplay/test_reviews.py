@@ -1,0 +1,121 @@
+"""A won ranked daily is reviewed in the command that wins it: the signals raised by a bot's
+pace, a replayed solver line, several accounts of one address, a bot app; none for an honest
+game, nor for a game that does not rank."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from accounts.models import AppKind
+from fairplay import services, signals
+from fairplay.models import FairPlayReview
+from games.models import Game
+from players.services import account_data_delete
+from tests.api.conftest import Player
+from tests.fairplay.conftest import (
+    BOT_GAPS,
+    HUMAN_GAPS,
+    LINE,
+    OTHER_LINE,
+    play_daily,
+    today_deal,
+)
+from tests.stats.conftest import Clock
+
+pytestmark = pytest.mark.django_db
+
+
+def review(game: Game) -> FairPlayReview:
+    return FairPlayReview.objects.get(game=game)
+
+
+def test_a_bot_paced_win_raises_the_timing_signals(
+    daily: Callable[..., Game], player: Player
+) -> None:
+    found = review(daily(player, gaps=BOT_GAPS))
+    assert signals.FAST_MOVES in found.signals
+    assert signals.REGULAR_TIMING in found.signals
+    assert found.flagged
+    assert found.measures["median_seconds"] == pytest.approx(0.2)
+
+
+def test_replaying_the_solvers_line_raises_the_solver_line_signal(
+    daily: Callable[..., Game], player: Player
+) -> None:
+    # Today's certificate is the very line the player wins by.
+    found = review(daily(player, gaps=HUMAN_GAPS))
+    assert found.signals == [signals.SOLVER_LINE]
+    assert found.measures["solver_line_share"] == 1.0
+
+
+def test_an_honest_win_raises_nothing(clock: Clock, player: Player) -> None:
+    today_deal(clock, certificate=OTHER_LINE)  # the solver found another line
+    found = review(play_daily(player, clock, gaps=HUMAN_GAPS))
+    assert found.signals == []
+    assert not found.flagged
+    assert found.measures["address_accounts"] == 1
+
+
+def test_three_accounts_winning_from_one_address_are_all_flagged(
+    clock: Clock, make_player: Callable[[], Player]
+) -> None:
+    today_deal(clock, certificate=OTHER_LINE)
+    first, second = (
+        play_daily(make_player(), clock, gaps=HUMAN_GAPS, address="198.51.100.4") for _ in range(2)
+    )
+    elsewhere = play_daily(make_player(), clock, gaps=HUMAN_GAPS, address="192.0.2.9")
+    assert review(first).signals == review(second).signals == []
+    third = play_daily(make_player(), clock, gaps=HUMAN_GAPS, address="198.51.100.4")
+    for game in (first, second, third):
+        assert review(game).signals == [signals.SHARED_ADDRESS], game
+    assert review(elsewhere).signals == []
+    # Only a hash of the address is kept.
+    assert Game.objects.filter(client_address_hash__contains="198.51").count() == 0
+    assert len({Game.objects.get(pk=g.pk).client_address_hash for g in (first, third)}) == 1
+
+
+def test_a_bot_apps_win_raises_the_bot_signal(clock: Clock, player: Player) -> None:
+    today_deal(clock, certificate=OTHER_LINE)
+    game = play_daily(player, clock, gaps=HUMAN_GAPS)
+    Game.objects.filter(pk=game.pk).update(app_kind=AppKind.BOT)  # as staff marking its app
+    game.refresh_from_db()
+    assert services.review_compute(game=game).signals == [signals.BOT_APP]
+
+
+def test_a_practice_attempt_is_not_reviewed(
+    daily: Callable[..., Game], clock: Clock, player: Player
+) -> None:
+    daily(player, gaps=HUMAN_GAPS)
+    again = player.new_game(mode="daily")  # a second attempt of the day: practice
+    assert again["ranked"] is False
+    for step in LINE:
+        clock.advance(seconds=0.1)
+        assert player.command(again["id"], step).status_code == 200
+    user = User.objects.get(email=player.email)
+    assert Game.objects.filter(owner=user, status="won").count() == 2
+    assert FairPlayReview.objects.filter(game__owner=user).count() == 1
+
+
+def test_rebuild_reviews_every_ranked_win_again(daily: Callable[..., Game], player: Player) -> None:
+    game = daily(player, gaps=BOT_GAPS)
+    FairPlayReview.objects.all().delete()
+    out = io.StringIO()
+
+    call_command("rebuild_fair_play", stdout=out)
+
+    assert "Reviewed 1 ranked daily win(s)." in out.getvalue()
+    assert signals.FAST_MOVES in review(game).signals
+
+
+def test_a_players_deleted_data_takes_their_reviews(
+    daily: Callable[..., Game], player: Player
+) -> None:
+    daily(player, gaps=BOT_GAPS)
+    user = User.objects.get(email=player.email)
+    account_data_delete(user=user)
+    assert not FairPlayReview.objects.exists()
