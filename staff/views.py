@@ -28,8 +28,8 @@ from games.models import Game
 from games.replay import clamp_version, replay
 from infrastructure.admin_actions import actor_id
 from infrastructure.db_routing import reads_may_lag
-from staff.leaderboard import staff_daily_board
 from staff import charts, fair_play, selectors
+from staff.leaderboard import staff_daily_board
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
