@@ -105,7 +105,8 @@ MIDDLEWARE = [
     "accounts.app_tokens.AppTokenGateMiddleware",
     "infrastructure.problems.ApiBodyLimitMiddleware",
     "infrastructure.problems.JsonBodyMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, except that a request in flight across a log-in keeps the new cookie.
+    "accounts.session_middleware.StaleCookieSafeSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
