@@ -253,11 +253,12 @@ class Database:
                 f"{replica.ms['read'] / max(everything, 1e-9):.1%} of all statements' execution "
                 f"time (writes included: {everything / 1000:.1f} s)"
             )
+        on_replica = f"; on the replica: {replica.calls['check']:,} checks" if self.replica else ""
         print(
             f"Statements on the primary: {primary.calls['read']:,} reads "
             f"({primary.ms['read'] / 1000:.1f} s), {primary.calls['other']:,} others (writes, "
-            f"transaction control: {primary.ms['other'] / 1000:.1f} s), {primary.calls['check']:,} "
-            f"checks; on the replica: {replica.calls['check']:,} checks"
+            f"transaction control: {primary.ms['other'] / 1000:.1f} s), "
+            f"{primary.calls['check']:,} checks{on_replica}"
         )
         parts = [f"primary {used.get('postgres', 0.0) / wall:.2f}"]
         if self.replica:
@@ -266,8 +267,12 @@ class Database:
             parts.append(f"PgBouncer {used.get('pgbouncer', 0.0) / wall:.2f}")
         per_request = ", ".join(
             f"{name} {used.get(key, 0.0) * 1000 / max(requests, 1):.2f} ms"
-            for name, key in (("primary", "postgres"), ("replica", "replica"))
-            if key == "postgres" or self.replica
+            for name, key in (
+                ("primary", "postgres"),
+                ("replica", "replica"),
+                ("PgBouncer", "pgbouncer"),
+            )
+            if key in used
         )
         print(f"Database CPU, cores busy on average: {', '.join(parts)}; per request {per_request}")
         backends = ", ".join(f"{name} {count}" for name, count in self.peaks.backends.items())
