@@ -58,6 +58,17 @@ def process_tree_ticks(pid: int) -> int:
     return total
 
 
+def cluster_ticks(postmaster: int) -> int:
+    """What a PostgreSQL server used in all, in clock ticks: its postmaster and every process
+    alive under it (backends, WAL sender or replay, checkpointer...) and, in the postmaster's
+    cutime and cstime, every child it has reaped (backends closed since it started)."""
+    try:
+        parts = Path(f"/proc/{postmaster}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0
+    return process_tree_ticks(postmaster) + int(parts[13]) + int(parts[14])
+
+
 def pid_ticks(pid: int) -> int:
     """utime + stime of one process, in clock ticks (0 once it is gone)."""
     try:

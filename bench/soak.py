@@ -4,6 +4,7 @@ every game's log is checked against its projection and against what the players 
 Run from the repository root with the project's interpreter (nginx installed, PostgreSQL on
 127.0.0.1; ``redis-server`` on the PATH):
 ``.venv/bin/python bench/soak.py [--minutes 10] [--players 64] [--web 4] [--workers 2]``
+``[--full | --replica --pooler] [--readers 16] [--pool-size N]``
 Only 127.0.0.1 is contacted.
 
 The stack (docker-compose.yml's process commands, as tests/ops/test_process_commands.py runs
@@ -16,6 +17,17 @@ them natively, with nginx's configuration rendered from deploy/nginx/ the same w
 - nginx in front of them all, one upstream server per web process;
 - PostgreSQL (a database of its own, dropped at the end) and a private ``redis-server`` (on a
   free port, stopped at the end).
+
+With ``--replica`` or ``--pooler`` (``--full``: both) the database is on a PostgreSQL primary
+of the soak's own instead (bench/pg_pair.py: ``initdb`` in a temporary directory, thrown away at
+the end; PostgreSQL's programs needed), with ``--replica`` its streaming replica
+(``pg_basebackup -R``) as ``DATABASE_REPLICA_URL``, and with ``--pooler`` PgBouncer (Debian's
+``pgbouncer``, deploy/pgbouncer/pgbouncer.ini; ``--pool-size`` server connections per database,
+the file's 20 by default) between every process and both servers, ``DATABASE_POOLER=pgbouncer``.
+With a replica, ``--readers`` (16) more players play short games and between them browse what
+may lag (bench/soak_players.py ``Reader``). It then also prints the share of reads the replica
+served, each server's CPU and PgBouncer's client and server connections (bench/soak_db.py says
+how each is counted).
 
 The app is told it sits behind two proxies (``NUM_PROXIES=2``: a load balancer, simulated by
 the players' own ``X-Forwarded-For``, then nginx), so that each player has an address of its
@@ -32,7 +44,7 @@ transport error) is sent again with the same key: what the player was told is th
 ``--followers`` (16) of the players also follow each of their games on its live stream
 (``GET .../stream/?since=0`` through nginx to the stream process) until its ``end``.
 
-Afterwards, from the database:
+Afterwards, from the database (bench/soak_check.py):
 
 - every game's events are exactly seq 1..version (nothing lost, nothing doubled);
 - folding its events from the deal gives exactly its stored projection (``Game.state``), and
@@ -54,7 +66,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import platform
 import pwd
@@ -79,7 +90,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cpu import TICK, cpu_model, loadavg, machine_ticks, pid_ticks, process_tree_ticks
 from bench.load import percentile
-from bench.soak_players import Follower, Player, Record, Streamed
+from bench.soak_check import check
+from bench.soak_db import Database, running
+from bench.soak_players import Follower, Player, Reader, Record, Streamed
 from bench.stack import (
     DJANGO_SCRIPT,
     PG_ADMIN,
@@ -100,95 +113,6 @@ from tests.ops.compose import operator_shell, render_nginx, service, service_env
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 BIN = Path(sys.executable).parent
-
-# --- The check, run with the stack's code and settings (a Django script) ---
-
-CHECK_SCRIPT = r"""
-import json, sys
-from collections import defaultdict
-
-import django
-
-django.setup()
-from django.db import connection
-
-from games import history
-from games.engine.cards import parse_deal_code
-from games.history import GameState
-from games.models import Game, GameEvent, GameSnapshot
-
-job = json.loads(open(sys.argv[1]).read())
-told = defaultdict(dict)  # game -> seq -> (type, key)
-for game_id, seq, event_type, key in job["acknowledged"]:
-    told[game_id][seq] = (event_type, key)
-unknown = defaultdict(int)
-for game_id in job["unknown"]:
-    unknown[game_id] += 1
-created = job["created"]
-problems = []
-games = Game.objects.filter(owner__email__in=job["emails"]).order_by("pk")
-counts = {"games": 0, "events": 0, "snapshots": 0, "finished": 0, "untold_events": 0,
-          "streamed_games": 0}
-seen = set()
-for game in games.iterator(chunk_size=200):
-    gid = str(game.pk)
-    seen.add(gid)
-    counts["games"] += 1
-    counts["finished"] += game.status in ("won", "resigned")
-    events = list(
-        GameEvent.objects.filter(game=game).order_by("seq").values_list(
-            "seq", "type", "payload", "idempotency_key"
-        )
-    )
-    counts["events"] += len(events)
-    seqs = [seq for seq, _, _, _ in events]
-    if seqs != list(range(1, game.version + 1)):
-        problems.append(f"{gid}: events {seqs[:5]}... are not 1..{game.version}")
-        continue
-    snapshots = dict(
-        GameSnapshot.objects.filter(game=game).values_list("version", "state")
-    )
-    counts["snapshots"] += len(snapshots)
-    state = history.new_game_state(parse_deal_code(game.deal_code))
-    for seq, event_type, payload, key in events:
-        state = history.fold_event(state, event_type, payload)
-        if seq in snapshots and GameState.from_dict(snapshots[seq]) != state:
-            problems.append(f"{gid}: the snapshot at {seq} is not the fold")
-    if state != GameState.from_dict(game.state):
-        problems.append(f"{gid}: the fold of its {len(events)} events is not its projection")
-    by_seq = {seq: (event_type, key) for seq, event_type, _, key in events}
-    for seq, (event_type, key) in told[gid].items():
-        if by_seq.get(seq) != (event_type, key):
-            problems.append(f"{gid}: told seq {seq} {event_type}, the log has {by_seq.get(seq)}")
-    if gid in job["streamed"] and gid not in job["resynced"]:
-        got = [(seq, event_type) for seq, event_type in job["streamed"][gid]]
-        expected = [(seq, event_type) for seq, event_type, _, _ in events][: len(got)]
-        if gid in job["ended"]:
-            expected = [(seq, event_type) for seq, event_type, _, _ in events]
-        if got != expected:
-            problems.append(f"{gid}: its stream sent {got[:3]}... not its log's {expected[:3]}...")
-        counts["streamed_games"] += 1
-    untold = len(events) - len(told[gid])
-    counts["untold_events"] += untold
-    if untold > unknown[gid]:
-        problems.append(
-            f"{gid}: {untold} events nobody was told of, {unknown[gid]} lost answers"
-        )
-missing = sorted(set(created) - seen)
-if missing:
-    problems.append(f"games created but not stored: {missing[:5]}")
-extra = sorted(seen - set(created))
-if extra:
-    problems.append(f"games stored that no player was told of: {extra[:5]}")
-sizes = {}
-with connection.cursor() as cursor:
-    for model in (Game, GameEvent, GameSnapshot):
-        cursor.execute("SELECT pg_total_relation_size(%s)", [model._meta.db_table])
-        sizes[model._meta.db_table] = cursor.fetchone()[0]
-print("RESULT " + json.dumps({"problems": problems[:50], "problem_count": len(problems),
-                              "counts": counts, "sizes": sizes}))
-"""
-
 
 # --- The stack ---
 
@@ -233,6 +157,7 @@ def wait_http(url: str, process: subprocess.Popen[bytes], log: Path, seconds: fl
 @dataclass
 class Soak:
     stack: Stack
+    database: Database | None = None
     web_ports: list[int] = field(default_factory=list)
     proxy_port: int = 0
 
@@ -251,7 +176,9 @@ def bring_up(soak: Soak, arguments: argparse.Namespace) -> None:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         # One connection per worker process, as deployed (CONN_MAX_AGE's default).
     )
-    recreate_database(stack.database, create=True)
+    if soak.database is not None:
+        stack.environment.update(soak.database.environment())
+    recreate_database(stack.database, create=True, admin=stack.admin_dsn)
     for command in ("migrate", "collectstatic"):
         run_manage(stack, command, "--noinput")
     for index in range(arguments.web):
@@ -322,13 +249,16 @@ def cpu_ticks(soak: Soak) -> dict[str, int]:
     for name, process in soak.stack.processes.items():
         group = name.rstrip("0123456789")
         ticks[group] += process_tree_ticks(process.pid)
+    busy, _steal = machine_ticks()
+    ticks["machine"] = busy
+    if soak.database is not None:  # servers of the soak's own: everything they ran
+        ticks.update(soak.database.ticks())
+        return dict(ticks)
     with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
         rows = connection.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s", (soak.stack.database,)
         ).fetchall()
     ticks["postgres"] = sum(pid_ticks(int(pid)) for (pid,) in rows)
-    busy, _steal = machine_ticks()
-    ticks["machine"] = busy
     return dict(ticks)
 
 
@@ -345,7 +275,21 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=16, help="players followed live")
     parser.add_argument("--think", type=float, default=0.25, help="mean think time, seconds")
     parser.add_argument("--database", default="scorpion_soak")
+    parser.add_argument("--replica", action="store_true", help="a streaming replica of its own")
+    parser.add_argument("--pooler", action="store_true", help="PgBouncer in front")
+    parser.add_argument("--full", action="store_true", help="--replica and --pooler")
+    parser.add_argument("--pool-size", type=int, default=None, help="PgBouncer's, per database")
+    parser.add_argument(
+        "--readers",
+        type=int,
+        default=None,
+        help="players browsing between games (16 with a replica)",
+    )
     arguments = parser.parse_args()
+    arguments.replica |= arguments.full
+    arguments.pooler |= arguments.full
+    if arguments.readers is None:
+        arguments.readers = 16 if arguments.replica else 0
     if arguments.minutes <= 0 or arguments.players < 1 or arguments.web < 1:
         parser.error("--minutes, --players and --web must be positive")
     if not Path(NGINX).exists():
@@ -369,19 +313,34 @@ def main() -> None:
     )
     soak = Soak(stack)
     stop = threading.Event()
+    resources = contextlib.ExitStack()
     try:
+        if arguments.replica or arguments.pooler:
+            soak.database = resources.enter_context(
+                running(
+                    name=arguments.database,
+                    replica=arguments.replica,
+                    pooler=arguments.pooler,
+                    pool_size=arguments.pool_size,
+                )
+            )
+            stack.admin_dsn = soak.database.admin_dsn
         bring_up(soak, arguments)
+        database = soak.database.describe() if soak.database else "PostgreSQL"
         print(
             f"stack:    nginx -> {arguments.web} gunicorn processes x {arguments.web_workers} "
             f"sync workers, stream (uvicorn), {arguments.workers} Celery workers "
-            f"(concurrency 1), beat; PostgreSQL, redis-server; code {ROOT} {stack.revision.strip()}"
+            f"(concurrency 1), beat; {database}, redis-server; code {ROOT} "
+            f"{stack.revision.strip()}"
         )
-        emails = [
-            f"soak-{secrets.token_hex(3)}-{index}@example.com" for index in range(arguments.players)
-        ]
+        count = arguments.players + arguments.readers
+        emails = [f"soak-{secrets.token_hex(3)}-{index}@example.com" for index in range(count)]
         tokens = run_django_script(stack, {"emails": emails}, script=DJANGO_SCRIPT)["tokens"]
         players = [
-            Player(index, token, soak.base_url, arguments) for index, token in enumerate(tokens)
+            (Player if index < arguments.players else Reader)(
+                index, token, soak.base_url, arguments
+            )
+            for index, token in enumerate(tokens)
         ]
         followers = [
             Follower(player, tokens[player.index], soak.base_url)
@@ -390,8 +349,11 @@ def main() -> None:
         print(
             f"players:  {len(players)}, think time {arguments.think} s on average, for "
             f"{arguments.minutes:g} min; {len(followers)} of them followed on their live "
-            f"streams; load average {loadavg()}"
+            f"streams; {arguments.readers} of them readers between short games; load average "
+            f"{loadavg()}"
         )
+        if soak.database is not None:
+            soak.database.prepare()
         before = cpu_ticks(soak)
         started = time.monotonic()
         until = started + arguments.minutes * 60
@@ -422,7 +384,9 @@ def main() -> None:
         for follower in followers:
             with follower.lock:
                 streamed.add(follower)
-        report(record, streamed, wall, before, after, load_at_end)
+        used, requests = report(record, streamed, wall, before, after, load_at_end)
+        if soak.database is not None:
+            soak.database.report(wall=wall, used=used, requests=requests)
         passed = check(stack, record, streamed, emails)
         print()
         print(f"load average at the end {loadavg()}")
@@ -431,6 +395,7 @@ def main() -> None:
     finally:
         stop.set()
         stack.stop()
+        resources.close()
         workdir.cleanup()
 
 
@@ -441,7 +406,7 @@ def report(
     before: dict[str, int],
     after: dict[str, int],
     load: str,
-) -> None:
+) -> tuple[dict[str, float], int]:
     requests = sum(len(values) for values in record.latencies.values())
     commands = sum(
         len(record.latencies.get(kind, [])) for kind in ("move", "undo", "other command")
@@ -493,68 +458,7 @@ def report(
         print(f"  stream error: {error}")
     if fives:
         print(f"FAILED: {fives} answers were 5xx")
-
-
-def check(stack: Stack, record: Record, streamed: Streamed, emails: list[str]) -> bool:
-    job_file = stack.workdir / "soak-check.json"
-    job_file.write_text(
-        json.dumps(
-            {
-                "emails": emails,
-                "acknowledged": record.acknowledged,
-                "unknown": record.unknown,
-                "created": record.created,
-                "streamed": streamed.received,
-                "ended": streamed.ended,
-                "resynced": streamed.resynced,
-            }
-        )
-    )
-    started = time.monotonic()
-    completed = subprocess.run(
-        [sys.executable, "-c", CHECK_SCRIPT, str(job_file)],
-        cwd=stack.tree,
-        env=stack.environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    lines = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
-    if not lines:
-        print(f"\nFAILED: the check did not run:\n{completed.stdout}\n{completed.stderr[-3000:]}")
-        return False
-    result = json.loads(lines[-1].removeprefix("RESULT "))
-    counts, sizes = result["counts"], result["sizes"]
-    print()
-    print(
-        f"Check ({time.monotonic() - started:.0f} s): {counts['games']:,} games "
-        f"({counts['finished']:,} finished), {counts['events']:,} events, "
-        f"{counts['snapshots']:,} snapshots; {len(record.acknowledged):,} commands answered 200, "
-        f"{len(record.unknown)} without an answer, {counts['untold_events']} events nobody was "
-        f"told of"
-    )
-    events = max(counts["events"], 1)
-    games = max(counts["games"], 1)
-    print(
-        "Storage (tables with their indexes): events "
-        f"{sizes['games_gameevent'] / events:,.0f} B per event, snapshots "
-        f"{sizes['games_gamesnapshot'] / events:,.0f} B per event, games "
-        f"{sizes['games_game'] / games:,.0f} B per game; {counts['events'] / games:.1f} events "
-        "per game"
-    )
-    fives = sum(count for status, count in record.statuses.items() if status.startswith("5"))
-    if result["problem_count"] or fives:
-        print(f"FAILED: {result['problem_count']} problems, {fives} 5xx")
-        for problem in result["problems"]:
-            print(f"  {problem}")
-        return False
-    print(
-        "PASSED: every log is seq 1..version and folds to its projection (and its snapshots), "
-        "every answered command is in its log, no event untold beyond lost answers, every "
-        f"created game stored once, no 5xx; the streams of {counts['streamed_games']} games "
-        f"sent their logs in order, each event once ({len(streamed.ended)} to their end)"
-    )
-    return True
+    return used, requests
 
 
 if __name__ == "__main__":

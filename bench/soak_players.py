@@ -208,6 +208,66 @@ class Player:
         self.client.close()
 
 
+class Reader(Player):
+    """A player between games (``--readers``): plays a short game (a few commands, then
+    resigns), then browses for 20-60 s what may be a little behind, the reads the router may
+    send to the replica: the history list, the statistics, today's leaderboard, and the events,
+    states, replay state, result and export of the games it finished. Its reads in the first
+    REPLICA_PIN_SECONDS after its last command are the primary's (read-your-writes)."""
+
+    def __init__(self, index: int, token: str, base_url: str, arguments: argparse.Namespace):
+        super().__init__(index, token, base_url, arguments)
+        self.finished: list[tuple[str, int]] = []  # (game, version)
+        self.browse_until = 0.0
+
+    def new_game(self) -> None:
+        super().new_game()
+        self.budget = self.random.randint(3, 12)
+
+    def step(self) -> None:
+        now = time.monotonic()
+        if now < self.browse_until:
+            self.browse()
+            return
+        game = self.game
+        just_finished = game is not None and game["status"] in ("won", "resigned")
+        if (
+            game is not None
+            and just_finished
+            and self.finished[-1:] != [(game["id"], game["version"])]
+        ):
+            self.finished.append((game["id"], game["version"]))
+            self.browse_until = now + self.random.uniform(20, 60)
+            self.browse()
+            return
+        super().step()
+
+    def browse(self) -> None:
+        game_id, version = self.random.choice(self.finished[-5:])
+        roll = self.random.random()
+        if roll < 0.2:
+            self.send("history list", "GET", "/api/v1/games/?status=resigned")
+        elif roll < 0.35:
+            self.send("statistics", "GET", "/api/v1/stats/")
+        elif roll < 0.5:
+            today = time.strftime("%Y-%m-%d", time.gmtime())
+            self.send("leaderboard", "GET", f"/api/v1/daily/{today}/leaderboard/")
+        elif roll < 0.65:
+            self.send("replay events", "GET", f"/api/v1/games/{game_id}/events/?limit=50")
+        elif roll < 0.8:
+            start = self.random.randrange(version + 1)
+            self.send(
+                "replay states", "GET", f"/api/v1/games/{game_id}/states/?start={start}&limit=10"
+            )
+        elif roll < 0.9:
+            at = self.random.randrange(version + 1)
+            self.send("replay state", "GET", f"/api/v1/games/{game_id}/states/{at}/")
+        elif roll < 0.96:
+            self.send("game result", "GET", f"/api/v1/games/{game_id}/result/")
+        else:
+            self.send("export", "GET", f"/api/v1/games/{game_id}/events/export/")
+
+
 class Follower:
     """Follows one player's games on their live streams (through nginx to the stream
     process), each from its first event (``?since=0``) to its ``end``, and keeps what came."""

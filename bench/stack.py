@@ -76,8 +76,9 @@ def random_secret(length: int = 60) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
-def recreate_database(name: str, *, create: bool) -> None:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+def recreate_database(name: str, *, create: bool, admin: str = PG_ADMIN) -> None:
+    """Drop ``name`` and, with ``create``, create it again, on the server ``admin`` reaches."""
+    with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
@@ -165,6 +166,8 @@ class Stack:
     owns_redis: bool = True
     # Settings over the deployed defaults (e.g. throttles raised for a one-client bench).
     overrides: dict[str, str] = field(default_factory=dict)
+    # The server the database is made and dropped on (bench/soak.py --replica: its own).
+    admin_dsn: str = PG_ADMIN
 
     def log(self, name: str) -> Path:
         return self.workdir / f"{self.name}-{name}.log"
@@ -195,7 +198,7 @@ class Stack:
         for player in self.players:
             player.client.close()
         with contextlib.suppress(psycopg.Error):
-            recreate_database(self.database, create=False)
+            recreate_database(self.database, create=False, admin=self.admin_dsn)
         if not self.owns_redis and self.redis_url:
             with contextlib.suppress(redis.RedisError):
                 redis.Redis.from_url(self.redis_url).flushdb()

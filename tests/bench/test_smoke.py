@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from bench.pg_pair import PGBOUNCER, postgres_bin
 from tests.conftest import require_service
+from tests.ops import native
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,3 +143,21 @@ def test_the_benchmark_runs_at_a_small_size(script: str, database: str) -> None:
     assert finished.returncode == 0, output[-4000:]
     assert "Traceback" not in output, output[-4000:]
     assert finished.stdout.strip()
+
+
+@pytest.mark.services
+def test_the_soak_runs_on_a_replica_through_pgbouncer_at_a_small_size() -> None:
+    """``soak.py --full``: a primary, its replica and PgBouncer of the soak's own (nothing of
+    this machine's PostgreSQL but its programs), the check passed and the figures printed."""
+    require_service("PostgreSQL's programs (apt-get install postgresql)", bool(postgres_bin()))
+    require_service("pgbouncer (apt-get install pgbouncer)", Path(PGBOUNCER).exists())
+    require_service("Redis", bool(settings.REDIS_URL))  # redis-server, a private one
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST_"))}
+    arguments = "--full --minutes 0.1 --players 1 --readers 1 --web 1 --web-workers 1"
+    command = [sys.executable, "bench/soak.py", *arguments.split(), "--workers", "1"]
+    finished = native.succeeds([*command, "--followers", "1", "--database", "soak_smoke"], env)
+    output = finished.stdout + finished.stderr
+    assert "Traceback" not in output, output[-4000:]
+    assert "Reads served by the replica" in finished.stdout, output[-4000:]
+    assert "PgBouncer soak_smoke_replica: clients" in finished.stdout, output[-4000:]
+    assert "PASSED" in finished.stdout

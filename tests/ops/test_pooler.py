@@ -19,9 +19,9 @@ import httpx
 import pytest
 from django.conf import settings
 
+from bench.pg_pair import PGBOUNCER, admin, pgbouncer
 from tests.conftest import require_service
 from tests.ops import native
-from tests.ops.pgbouncer import PGBOUNCER, admin, pgbouncer
 from tests.ops.test_process_commands import HOST, Database, app_environment
 
 pytestmark = [pytest.mark.services]
@@ -47,9 +47,10 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Da
     server_port = int(settings.DATABASES["default"].get("PORT") or 5432)
     with ExitStack() as stack:
         stack.callback(database.drop)
-        port, _bouncer = stack.enter_context(
-            pgbouncer(database=database.name, server_port=server_port, pool_size=POOL)
-        )
+        target = f"host=127.0.0.1 port={server_port} dbname={database.name}"
+        port = stack.enter_context(
+            pgbouncer(databases={database.name: target}, pool_size=POOL)
+        ).port
         env = app_environment(pooled_url(port, database.name), tmp_path_factory.mktemp("pool"))
         assert env["DATABASE_POOLER"] == "pgbouncer"  # compose's, as the processes get it
         env.update({"THROTTLE_ANON": "100000/min", "THROTTLE_USER": "100000/min"})

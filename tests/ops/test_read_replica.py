@@ -1,5 +1,5 @@
 """The read replica on real processes: a primary and a streaming replica made here
-(tests/ops/replica.py), migrate on the primary, and gunicorn (the compose web command, one
+(bench/pg_pair.py), migrate on the primary, and gunicorn (the compose web command, one
 worker: the replica's state is measured per process, so one process makes the test's
 observations one process's) with ``DATABASE_REPLICA_URL``.
 
@@ -24,9 +24,9 @@ import httpx
 import pytest
 from django.conf import settings
 
+from bench.pg_pair import Pair, postgres_bin, primary_and_replica
 from tests.conftest import require_service
 from tests.ops import native
-from tests.ops.replica import Pair, postgres_bin, primary_and_replica
 from tests.ops.test_process_commands import HOST, app_environment
 from tests.workers.harness import Process, wait_until
 
