@@ -11,22 +11,18 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
+# The project's own packages, as pyproject.toml lists them for the wheel (one list to keep).
 OUR_PACKAGES = {
-    "accounts",
-    "games",
-    "stats",
-    "players",
-    "social",
-    "achievements",
-    "staff",
-    "web",
-    "infrastructure",
-    "scorpion_site",
+    pattern.rstrip("*")
+    for pattern in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
 }
 # Imported when present, done without otherwise (each behind try/except ImportError), so not
 # needed at run time: the development install happens to bring them.
