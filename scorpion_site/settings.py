@@ -420,6 +420,9 @@ GAME_FINISHED_HOOKS = [
     "social.services.notices.game_finished",
     "fairplay.services.game_finished",
 ]
+# What a reconnecting feed replays besides the player's own games (games.broadcast.payloads):
+# the notices of the social layer, rebuilt from the games that caused them.
+FEED_BACKLOG_SOURCES = ["social.services.notices.feed_backlog"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

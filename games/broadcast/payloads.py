@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import copy
 import datetime
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from games import history, selectors
 from games.broadcast.hub import Message
@@ -193,6 +197,15 @@ def feed_resync_message() -> Message:
     return Message(str(feed_now()), FEED_RESYNC, "{}")
 
 
+@functools.cache
+def feed_backlog_sources() -> tuple[Callable[..., list[Message]], ...]:
+    """What else the feed replays to a reconnecting player (``settings.FEED_BACKLOG_SOURCES``,
+    dotted paths: the friends' and challenges' notices of the social layer, above the games,
+    which import none of it). Each takes ``owner_id``, ``since`` and ``after``."""
+    paths: list[str] = getattr(settings, "FEED_BACKLOG_SOURCES", [])
+    return tuple(import_string(path) for path in paths)
+
+
 def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBacklog:
     """What the feed said after ``after`` (a feed id), rebuilt from the player's games; too
     much of it is one ``resync`` (re-read your lists)."""
@@ -208,6 +221,8 @@ def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBa
     messages = [game_created_message(game) for game in games if feed_id(game.created_at) > after]
     for game in games:
         messages += [m for m in feed_messages_for(game) if int(m.id) > after]
+    for source in feed_backlog_sources():
+        messages += source(owner_id=owner_id, since=since, after=after)
     if len(games) > max_replay or len(messages) > max_replay:
         return FeedBacklog([Message(str(now), FEED_RESYNC, "{}")], now)
     messages.sort(key=lambda message: int(message.id))

@@ -3,20 +3,22 @@ challenges: ``challenge_result`` to a challenge's creator when someone finishes 
 ``friend_beat_time`` to a player whose daily win a friend has just beaten.
 
 Called through ``settings.GAME_FINISHED_HOOKS`` in the transaction that ends a game;
-published once it commits (a lost publish loses a notice, never a result: the boards are
-read from the games). Notices are live only: a reconnecting feed replays the player's own
-games, not these (docs/api.md). Never about, or to, a player blocked either way.
+published once it commits. A feed that reconnects gets the notices it missed too
+(``feed_backlog``, one of ``settings.FEED_BACKLOG_SOURCES``): each is rebuilt from the game
+that caused it, with the same id as when it was live (the game's finish time, offset 2), so a
+notice published while the stream read its backlog is sent once. A lost publish is caught up
+the same way at the next reconnect. Never about, or to, a player blocked either way.
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.broadcast.hub import Message, get_hub, user_channel
 from games.broadcast.payloads import dumps, feed_id
@@ -49,9 +51,32 @@ def _publish_safely(build: Any, game_id: UUID) -> None:
         logger.exception("publishing the social notices of game %s failed", game_id)
 
 
-def _moment_id() -> str:
-    # After the game's own feed messages (its finish, its daily result: offsets 0 and 1).
-    return str(feed_id(timezone.now(), 2))
+def _notice_id(game: Game) -> str:
+    # The finished game's moment, after its own feed messages (its finish, its daily result:
+    # offsets 0 and 1): the same id live and rebuilt, so a stream sends a notice once.
+    assert game.finished_at is not None
+    return str(feed_id(game.finished_at, 2))
+
+
+def feed_backlog(*, owner_id: int, since: datetime.datetime, after: int) -> list[Message]:
+    """The notices to ``owner_id`` whose id is after ``after``, rebuilt from the games that
+    finished since ``since``: results of the player's challenges, and friends' ranked daily
+    wins that beat the player's time (only a time the player had when the friend won)."""
+    challenge_games = ChallengeAttempt.objects.filter(
+        challenge__creator_id=owner_id, game__finished_at__gte=since
+    ).values_list("game_id", flat=True)
+    friend_wins = Game.objects.filter(
+        owner_id__in=selectors.friend_ids(user_id=owner_id),
+        mode=GameMode.DAILY,
+        ranked=True,
+        status=GameStatus.WON,
+        finished_at__gte=since,
+    ).values_list("pk", flat=True)
+    built = [m for game_id in challenge_games for m in _challenge_messages(game_id)]
+    built += [m for game_id in friend_wins for m in _friend_beat_messages(game_id)]
+    return [
+        message for user_id, message in built if user_id == owner_id and int(message.id) > after
+    ]
 
 
 def _challenge_messages(game_id: UUID) -> list[tuple[int, Message]]:
@@ -67,7 +92,7 @@ def _challenge_messages(game_id: UUID) -> list[tuple[int, Message]]:
     if entry is None:  # a bot's game, or an account deactivated: on no board
         return []
     body = {"challenge": str(attempt.challenge_id), **entry.to_dict(viewer_id=creator_id)}
-    return [(creator_id, Message(_moment_id(), CHALLENGE_RESULT, dumps(body)))]
+    return [(creator_id, Message(_notice_id(attempt.game), CHALLENGE_RESULT, dumps(body)))]
 
 
 def _friend_beat_messages(game_id: UUID) -> list[tuple[int, Message]]:
@@ -79,9 +104,10 @@ def _friend_beat_messages(game_id: UUID) -> list[tuple[int, Message]]:
     if mine is None:  # not a counted win (a bot's, a late one): it beats nobody
         return []
     friends = selectors.friend_ids(user_id=game.owner_id)
-    beaten = wins.filter(owner_id__in=friends, time__gt=mine["time"]).values(
-        "owner_id", "time", "moves"
-    )
+    # Only a time the friend already had: a win of theirs after this one was never beaten by it.
+    beaten = wins.filter(
+        owner_id__in=friends, time__gt=mine["time"], finished_at__lt=game.finished_at
+    ).values("owner_id", "time", "moves")
     name = selectors.player_names([game.owner_id])[game.owner_id]
     messages = []
     for row in beaten:
@@ -93,5 +119,5 @@ def _friend_beat_messages(game_id: UUID) -> list[tuple[int, Message]]:
             "your_time": seconds(row["time"]),
             "your_moves": row["moves"],
         }
-        messages.append((row["owner_id"], Message(_moment_id(), FRIEND_BEAT_TIME, dumps(body))))
+        messages.append((row["owner_id"], Message(_notice_id(game), FRIEND_BEAT_TIME, dumps(body))))
     return messages

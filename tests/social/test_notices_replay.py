@@ -1,0 +1,80 @@
+"""A feed that reconnects gets the social notices it missed (games.broadcast.payloads'
+feed_backlog with social's source), each with the id it had live, so a stream that read its
+backlog while the notice was published sends it once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.broadcast.hub import Message
+from games.broadcast.payloads import feed_backlog, feed_now
+from tests.api.conftest import Player
+from tests.social.conftest import FeedSpy, finished_game, play_out
+from tests.social.test_challenges import _user_id, make_challenge
+from tests.social.test_friends import _win_daily, befriend
+from tests.stats.conftest import Clock, clock
+
+pytestmark = pytest.mark.django_db
+__all__ = ["clock"]
+
+
+def replayed(player: Player, after: int, event: str) -> list[Message]:
+    backlog = feed_backlog(owner_id=_user_id(player), after=after, max_replay=100)
+    return [message for message in backlog.messages if message.event == event]
+
+
+def test_a_reconnecting_creator_gets_the_challenge_result_missed_with_its_live_id(
+    two_players: tuple[Player, Player], feed: FeedSpy, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann, bob = two_players
+    challenge = make_challenge(ann, finished_game(ann))
+    cursor = feed_now()  # ann's feed was cut here
+    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(bob, game["id"], win=True)
+
+    [(_channel, live)] = feed.events("challenge_result")
+    assert replayed(ann, cursor, "challenge_result") == [live]
+    assert replayed(ann, int(live.id), "challenge_result") == []  # seen: not again
+    assert replayed(bob, cursor, "challenge_result") == []  # only to the creator
+
+
+def test_a_friends_faster_win_is_replayed_to_the_friend_it_beat(
+    make_player: Callable[[], Player],
+    clock: Clock,
+    today: Any,
+    feed: FeedSpy,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    ann, bob = make_player(), make_player()
+    befriend(ann, bob)
+    cursor = feed_now()
+    with django_capture_on_commit_callbacks(execute=True):
+        _win_daily(bob, clock, 300)
+        _win_daily(ann, clock, 100)
+
+    [(_channel, live)] = feed.events("friend_beat_time")
+    assert replayed(bob, cursor, "friend_beat_time") == [live]
+    assert replayed(ann, cursor, "friend_beat_time") == []
+
+
+def test_a_faster_win_before_the_friends_is_no_notice_live_or_replayed(
+    make_player: Callable[[], Player],
+    clock: Clock,
+    today: Any,
+    feed: FeedSpy,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    ann, bob = make_player(), make_player()
+    befriend(ann, bob)
+    cursor = feed_now()
+    with django_capture_on_commit_callbacks(execute=True):
+        _win_daily(ann, clock, 100)  # bob had no time yet: nothing of his was beaten
+        _win_daily(bob, clock, 300)
+
+    assert feed.events("friend_beat_time") == []
+    assert replayed(bob, cursor, "friend_beat_time") == []
+    assert replayed(ann, cursor, "friend_beat_time") == []
