@@ -85,12 +85,20 @@ def shell_version() -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def _deployed_shell_version() -> str:
+    # A deployed process's static files do not change under it (a deploy is a new process):
+    # hashed once, not at every navigation, which asks for the worker again.
+    return shell_version()
+
+
 def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "web/pwa/sw.js",
         {
-            "version": shell_version(),
+            # DEBUG (make run): the files change as they are edited; read them each time.
+            "version": shell_version() if settings.DEBUG else _deployed_shell_version(),
             "assets": json.dumps(shell_assets()),
             "catalogues": json.dumps(catalogue_urls()),
         },
