@@ -129,12 +129,16 @@ def daily_deal_ensure(*, day: datetime.date) -> DailyDeal:
         return DailyDeal.objects.get(date=day)
 
 
-def daily_deals_ensure_ahead(*, today: datetime.date, days_ahead: int) -> list[DailyDeal]:
+def daily_deals_ensure_ahead(
+    *, today: datetime.date, days_ahead: int, days_behind: int = 0
+) -> list[DailyDeal]:
     """Today's deal and the next ``days_ahead`` days', certified ahead of time, and rated: a
     day certified before ratings existed is rated here (docs/difficulty.md), so the daily
-    shows its band without waiting for ``manage.py deal_difficulty --recompute``."""
+    shows its band without waiting for ``manage.py deal_difficulty --recompute``. With
+    ``days_behind``, the past days' too (played late from the calendar: certified now rather
+    than at their first late play)."""
     deals: list[DailyDeal] = []
-    for offset in range(days_ahead + 1):
+    for offset in range(-days_behind, days_ahead + 1):
         deal = daily_deal_ensure(day=today + datetime.timedelta(days=offset))
         if not deal.difficulty_band:
             deal_difficulty_rate(deal=deal)

@@ -92,3 +92,23 @@ def test_make_run_certifies_after_migrating_and_serves_even_when_that_fails() ->
     assert migrate < prepare_line < serve
     # A failure falls through to an echo (`||`), so uvicorn still starts.
     assert "||" in "".join(recipe[prepare_line:serve])
+
+
+def test_behind_certifies_the_past_days_a_player_may_play_late(player: Player) -> None:
+    output = prepare("--ahead", "0", "--behind", "2")
+    today = timezone.now().date()
+    days = [today - datetime.timedelta(days=back) for back in (2, 1, 0)]
+    assert list(DailyDeal.objects.order_by("date").values_list("date", flat=True)) == days
+    assert all(deal.difficulty_band for deal in DailyDeal.objects.all())
+    assert days[0].isoformat() in output
+    # Played late, the day's game is the certified deal, not one certified in the request.
+    late = player.new_game(mode="daily", date=days[0].isoformat())
+    assert late["daily_date"] == days[0].isoformat()
+    assert DailyDeal.objects.count() == 3
+
+
+@pytest.mark.parametrize("behind", ["-1", "366"])
+def test_behind_outside_the_late_days_is_refused(behind: str) -> None:
+    with pytest.raises(CommandError, match="--behind must be from 0 to 365"):
+        prepare("--behind", behind)
+    assert not DailyDeal.objects.exists()

@@ -2,6 +2,7 @@
 
 python manage.py daily_deals_prepare              # today and tomorrow
 python manage.py daily_deals_prepare --ahead 3    # today and the next 3 days
+python manage.py daily_deals_prepare --behind 62  # and the past 62 days (the calendar's late play)
 
 Without beat (the embedded default) a day's deal was certified only at the day's first play, so
 the daily challenge showed its difficulty band only afterwards. This certifies the days ahead
@@ -18,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from games import services
+from games.models import DAILY_LATE_DAYS
 
 
 class Command(BaseCommand):
@@ -27,10 +29,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--ahead", type=int, default=1, help="days after today to certify (default 1)"
         )
+        parser.add_argument(
+            "--behind",
+            type=int,
+            default=0,
+            help=f"days before today to certify, for late play (0 to {DAILY_LATE_DAYS}; default 0)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["ahead"] < 0:
             raise CommandError("--ahead must be 0 or more")
+        if not 0 <= options["behind"] <= DAILY_LATE_DAYS:
+            raise CommandError(f"--behind must be from 0 to {DAILY_LATE_DAYS} (the late days)")
         # With LOG_LEVEL=DEBUG (and DEBUG on) Django logs every SQL statement with its
         # parameters, the deal codes inserted here among them.
         sql_log = logging.getLogger("django.db.backends")
@@ -38,7 +48,9 @@ class Command(BaseCommand):
         sql_log.setLevel(max(logging.INFO, level))
         try:
             deals = services.daily_deals_ensure_ahead(
-                today=timezone.now().date(), days_ahead=options["ahead"]
+                today=timezone.now().date(),
+                days_ahead=options["ahead"],
+                days_behind=options["behind"],
             )
         except Exception as exc:
             # Only the type: a database error's message can quote the row, deal code and all.
