@@ -66,13 +66,17 @@ typecheck: install
 schema: install
 	DEBUG=true $(BIN)/python manage.py spectacular --validate --fail-on-warn --file /dev/null
 
-# pytest-xdist: PYTEST_WORKERS processes (the machine's two cores), each with a test database of
+# pytest-xdist: PYTEST_WORKERS processes, each with a test database of
 # its own (pytest-django's _gwN suffix) and the Redis database REDIS_URL names plus its index
 # (scorpion_site/test_settings.py): whoever sets REDIS_URL hands out that number and the next
 # PYTEST_WORKERS-1 (.ci/run claims such a block). A file's tests stay on one worker (loadfile),
 # so its module fixtures (a browser, a process stack) start once. PYTEST_WORKERS=0: one process.
 # SCORPION_LONG_DIFFERENTIAL=1 make test: the long differential runs in full (tests/long.py).
-PYTEST_WORKERS ?= 2
+# Four on this 2-core machine: the suite mostly waits (browsers, process stacks, the network),
+# so two workers kept the cores 37% busy and took 13.4 min of pytest; four took 9.2 min at 60%;
+# six took longer (9.8 min) and made the timing-sensitive browser tests flakier (2026-12-05,
+# `.ci/run` on clean clones, docs/benchmarks.md "The suite").
+PYTEST_WORKERS ?= 4
 
 pytest: install
 	$(BIN)/python -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
