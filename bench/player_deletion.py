@@ -47,18 +47,12 @@ def main() -> None:
         "--django-listing", action="store_true", help="also time Django's own listing"
     )
     arguments = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        raise SystemExit("set DATABASE_URL to a PostgreSQL database of your own")
-    if not os.environ.get("REDIS_URL"):
-        raise SystemExit("set REDIS_URL to a Redis database of your own")
+    from bench.in_process import django_on_own_databases
 
-    import django
-
-    django.setup()
+    django_on_own_databases()
     from django.conf import settings
     from django.contrib import admin
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client, RequestFactory
     from django.test.utils import CaptureQueriesContext, override_settings
@@ -71,7 +65,6 @@ def main() -> None:
     from games.services import DealChoice
     from tests.data import DEALS
 
-    call_command("migrate", verbosity=0, interactive=False)
     # The admin's pages name static files; without collectstatic there is no manifest to read.
     plain = "django.contrib.staticfiles.storage.StaticFilesStorage"
     override_settings(STORAGES={**settings.STORAGES, "staticfiles": {"BACKEND": plain}}).enable()

@@ -80,25 +80,17 @@ def main() -> None:
     parser.add_argument("--sort", default="tottime", help="cProfile order: tottime, cumulative")
     parser.add_argument("--only", help="only the endpoints whose name contains this")
     arguments = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        raise SystemExit("set DATABASE_URL to a PostgreSQL database of your own")
-    if not os.environ.get("REDIS_URL"):
-        raise SystemExit("set REDIS_URL to a Redis database of your own")
+    from bench.in_process import django_on_own_databases
 
-    import django
-
-    django.setup()
+    django_on_own_databases()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.cached_db import SessionStore
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     from games.engine.deals import deal_code_for_seed
-
-    call_command("migrate", verbosity=0, interactive=False)
 
     def new_player() -> tuple[Any, str, str]:
         """A player with a session token and a game with a move, played and undone (so that

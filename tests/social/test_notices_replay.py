@@ -42,6 +42,21 @@ def test_a_reconnecting_creator_gets_the_challenge_result_missed_with_its_live_i
     assert replayed(bob, cursor, "challenge_result") == []  # only to the creator
 
 
+def friends_win_in_turn(
+    make_player: Callable[[], Player], clock: Clock, capture: Any, *, ann_first: bool
+) -> tuple[Player, Player, int]:
+    """Ann (100 s) and Bob (300 s), friends, win the day's daily, in the order asked; and the
+    feed's cursor from before their wins."""
+    ann, bob = make_player(), make_player()
+    befriend(ann, bob)
+    cursor = feed_now()
+    wins = [(ann, 100), (bob, 300)] if ann_first else [(bob, 300), (ann, 100)]
+    with capture(execute=True):
+        for player, seconds in wins:
+            _win_daily(player, clock, seconds)
+    return ann, bob, cursor
+
+
 def test_a_friends_faster_win_is_replayed_to_the_friend_it_beat(
     make_player: Callable[[], Player],
     clock: Clock,
@@ -49,13 +64,9 @@ def test_a_friends_faster_win_is_replayed_to_the_friend_it_beat(
     feed: FeedSpy,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    ann, bob = make_player(), make_player()
-    befriend(ann, bob)
-    cursor = feed_now()
-    with django_capture_on_commit_callbacks(execute=True):
-        _win_daily(bob, clock, 300)
-        _win_daily(ann, clock, 100)
-
+    ann, bob, cursor = friends_win_in_turn(
+        make_player, clock, django_capture_on_commit_callbacks, ann_first=False
+    )
     [(_channel, live)] = feed.events("friend_beat_time")
     assert replayed(bob, cursor, "friend_beat_time") == [live]
     assert replayed(ann, cursor, "friend_beat_time") == []
@@ -68,13 +79,10 @@ def test_a_faster_win_before_the_friends_is_no_notice_live_or_replayed(
     feed: FeedSpy,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    ann, bob = make_player(), make_player()
-    befriend(ann, bob)
-    cursor = feed_now()
-    with django_capture_on_commit_callbacks(execute=True):
-        _win_daily(ann, clock, 100)  # bob had no time yet: nothing of his was beaten
-        _win_daily(bob, clock, 300)
-
+    # Ann wins first: Bob had no time yet, so nothing of his was beaten.
+    ann, bob, cursor = friends_win_in_turn(
+        make_player, clock, django_capture_on_commit_callbacks, ann_first=True
+    )
     assert feed.events("friend_beat_time") == []
     assert replayed(bob, cursor, "friend_beat_time") == []
     assert replayed(ann, cursor, "friend_beat_time") == []
