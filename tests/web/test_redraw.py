@@ -25,9 +25,10 @@ pytestmark = [
 ]
 
 COUNT_JS = """() => {
-  const counts = { attributes: 0, inserted: 0, names: {} };
+  const counts = { attributes: 0, inserted: 0, names: {}, last: performance.now() };
   window.__counts = counts;
   new MutationObserver((records) => {
+    counts.last = performance.now();
     for (const r of records) {
       if (r.type === 'attributes') {
         counts.attributes += 1;
