@@ -18,6 +18,7 @@ from accounts.models import AppKind
 from fairplay import signals
 from fairplay.models import FairPlayReview
 from games.models import DailyDeal, Game, GameMode, GameStatus
+from games.selectors import game_events
 
 
 def _is_ranked_win(game: Game) -> bool:
@@ -54,10 +55,9 @@ def _address_games(game: Game) -> list[Game]:
 
 
 def _review_write(game: Game, *, address_accounts: int) -> FairPlayReview:
-    events = [
-        (kind, moment.timestamp())
-        for kind, moment in game.events.order_by("seq").values_list("type", "created_at")
-    ]
+    # Through the games' reader of a log: an archived game's events are in its file, not the
+    # table (a rebuild months later would otherwise review an empty log and drop its signals).
+    events = [(event.type, event.created_at.timestamp()) for event in game_events(game=game)]
     assert game.daily_date is not None  # a ranked game is a daily (a check constraint)
     certificate = (
         DailyDeal.objects.filter(date=game.daily_date, deal_code=game.deal_code)

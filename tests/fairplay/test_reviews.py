@@ -4,17 +4,21 @@ game, nor for a game that does not rank."""
 
 from __future__ import annotations
 
+import datetime
 import io
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.utils import timezone
 
 from accounts.models import AppKind
 from fairplay import services, signals
 from fairplay.models import FairPlayReview
-from games.models import Game
+from games import services as game_services
+from games.models import Game, GameEvent
 from players.services import account_data_delete
 from tests.api.conftest import Player
 from tests.fairplay.conftest import (
@@ -119,3 +123,24 @@ def test_a_players_deleted_data_takes_their_reviews(
     user = User.objects.get(email=player.email)
     account_data_delete(user=user)
     assert not FairPlayReview.objects.exists()
+
+
+def test_a_rebuild_reviews_an_archived_win_from_its_archive(
+    daily: Callable[..., Game], player: Player, archive_dir: Path
+) -> None:
+    game = daily(player, gaps=BOT_GAPS)
+    before = review(game)
+    Game.objects.filter(pk=game.pk).update(
+        finished_at=timezone.now() - datetime.timedelta(days=400)
+    )
+    run = game_services.game_logs_archive(
+        finished_before=timezone.now() - datetime.timedelta(days=90), limit=10
+    )
+    assert run.archived == 1
+    assert not GameEvent.objects.filter(game=game).exists()  # the log is in its file now
+
+    call_command("rebuild_fair_play", stdout=io.StringIO())
+
+    after = review(game)
+    assert after.signals == before.signals
+    assert after.measures == before.measures
