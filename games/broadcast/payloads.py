@@ -197,11 +197,17 @@ def feed_resync_message() -> Message:
     return Message(str(feed_now()), FEED_RESYNC, "{}")
 
 
+class BacklogTooLongError(Exception):
+    """A backlog source found more than ``max_replay`` things to replay: the feed says resync,
+    as for the player's own games."""
+
+
 @functools.cache
 def feed_backlog_sources() -> tuple[Callable[..., list[Message]], ...]:
     """What else the feed replays to a reconnecting player (``settings.FEED_BACKLOG_SOURCES``,
     dotted paths: the friends' and challenges' notices of the social layer, above the games,
-    which import none of it). Each takes ``owner_id``, ``since`` and ``after``."""
+    which import none of it). Each takes ``owner_id``, ``since``, ``after`` and ``max_replay``,
+    and raises ``BacklogTooLongError`` rather than read more than ``max_replay`` games."""
     paths: list[str] = getattr(settings, "FEED_BACKLOG_SOURCES", [])
     return tuple(import_string(path) for path in paths)
 
@@ -221,9 +227,13 @@ def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBa
     messages = [game_created_message(game) for game in games if feed_id(game.created_at) > after]
     for game in games:
         messages += [m for m in feed_messages_for(game) if int(m.id) > after]
-    for source in feed_backlog_sources():
-        messages += source(owner_id=owner_id, since=since, after=after)
-    if len(games) > max_replay or len(messages) > max_replay:
+    too_long = len(games) > max_replay
+    try:
+        for source in feed_backlog_sources():
+            messages += source(owner_id=owner_id, since=since, after=after, max_replay=max_replay)
+    except BacklogTooLongError:
+        too_long = True
+    if too_long or len(messages) > max_replay:
         return FeedBacklog([Message(str(now), FEED_RESYNC, "{}")], now)
     messages.sort(key=lambda message: int(message.id))
     return FeedBacklog(messages, max([now, *(int(m.id) for m in messages)]))

@@ -21,7 +21,7 @@ from uuid import UUID
 from django.db import transaction
 
 from games.broadcast.hub import Message, get_hub, user_channel
-from games.broadcast.payloads import dumps, feed_id
+from games.broadcast.payloads import BacklogTooLongError, dumps, feed_id
 from games.models import Game, GameMode, GameStatus
 from social import selectors
 from social.models import ChallengeAttempt
@@ -58,25 +58,33 @@ def _notice_id(game: Game) -> str:
     return str(feed_id(game.finished_at, 2))
 
 
-def feed_backlog(*, owner_id: int, since: datetime.datetime, after: int) -> list[Message]:
+def feed_backlog(
+    *, owner_id: int, since: datetime.datetime, after: int, max_replay: int
+) -> list[Message]:
     """The notices to ``owner_id`` whose id is after ``after``, rebuilt from the games that
     finished since ``since``: results of the player's challenges, and friends' ranked daily
-    wins that beat the player's time (only a time the player had when the friend won)."""
-    challenge_games = ChallengeAttempt.objects.filter(
-        challenge__creator_id=owner_id, game__finished_at__gte=since
-    ).values_list("game_id", flat=True)
-    friend_wins = Game.objects.filter(
-        owner_id__in=selectors.friend_ids(user_id=owner_id),
-        mode=GameMode.DAILY,
-        ranked=True,
-        status=GameStatus.WON,
-        finished_at__gte=since,
-    ).values_list("pk", flat=True)
+    wins that beat the player's time (only a time the player had when the friend won). More
+    than ``max_replay`` such games (a client far behind, or a forged ``Last-Event-ID``) are not
+    read one by one: the feed says resync."""
+    challenge_games = list(
+        ChallengeAttempt.objects.filter(
+            challenge__creator_id=owner_id, game__finished_at__gte=since
+        ).values_list("game_id", flat=True)[: max_replay + 1]
+    )
+    friend_wins = list(
+        Game.objects.filter(
+            owner_id__in=selectors.friend_ids(user_id=owner_id),
+            mode=GameMode.DAILY,
+            ranked=True,
+            status=GameStatus.WON,
+            finished_at__gte=since,
+        ).values_list("pk", flat=True)[: max_replay + 1]
+    )
+    if len(challenge_games) + len(friend_wins) > max_replay:
+        raise BacklogTooLongError
     built = [m for game_id in challenge_games for m in _challenge_messages(game_id)]
     built += [m for game_id in friend_wins for m in _friend_beat_messages(game_id)]
-    return [
-        message for user_id, message in built if user_id == owner_id and int(message.id) > after
-    ]
+    return [message for user, message in built if user == owner_id and int(message.id) > after]
 
 
 def _challenge_messages(game_id: UUID) -> list[tuple[int, Message]]:

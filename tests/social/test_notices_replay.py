@@ -86,3 +86,26 @@ def test_a_faster_win_before_the_friends_is_no_notice_live_or_replayed(
     assert feed.events("friend_beat_time") == []
     assert replayed(bob, cursor, "friend_beat_time") == []
     assert replayed(ann, cursor, "friend_beat_time") == []
+
+
+def test_more_notices_than_can_be_replayed_is_a_resync_not_a_long_read(
+    make_player: Callable[[], Player],
+    feed: FeedSpy,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_max_num_queries: Any,
+) -> None:
+    ann = make_player()
+    challenge = make_challenge(ann, finished_game(ann))
+    cursor = feed_now()
+    for challenger in (make_player(), make_player(), make_player()):
+        game = challenger.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(challenger, game["id"], win=False)
+    ann_id = _user_id(ann)
+    assert len(feed_backlog(owner_id=ann_id, after=cursor, max_replay=100).messages) == 3
+
+    # From far back (a forged Last-Event-ID) with room for two: the candidates are counted in
+    # one read each, never built one by one, and the answer is a resync.
+    with django_assert_max_num_queries(4):
+        backlog = feed_backlog(owner_id=ann_id, after=1, max_replay=2)
+    assert [message.event for message in backlog.messages] == ["resync"]
