@@ -18,6 +18,8 @@ from games.services.analysis import (
 )
 from games.services.archiving import (
     ArchiveRun,
+    OrphanSweep,
+    archive_orphans_delete,
     game_log_archive,
     game_logs_archive,
     owner_archives_delete_on_commit,
@@ -135,11 +137,13 @@ __all__ = [
     "DifficultyChange",
     "DifficultyUnavailableError",
     "IdempotencyKeyReusedError",
+    "OrphanSweep",
     "PlayingApp",
     "ReasonRequiredError",
     "SolverLimitError",
     "VariantNotOfferedError",
     "VersionConflictError",
+    "archive_orphans_delete",
     "chance_seed",
     "daily_deal_ensure",
     "daily_deal_regenerate",

@@ -155,3 +155,45 @@ def _files_delete(names: list[str]) -> None:
             storage.delete(name)
         except OSError:
             logger.exception("the archive file %s of a deleted game could not be deleted", name)
+
+
+@dataclass(frozen=True, slots=True)
+class OrphanSweep:
+    orphans: list[str]  # files no archived game names (deleted unless a dry run)
+    kept_recent: int  # orphans younger than the grace period: perhaps being archived now
+    undated: int  # files whose storage cannot say when they were written: left alone
+
+
+def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) -> OrphanSweep:
+    """Delete the archive files that no archived game names: left when deleting a player's
+    files failed after their data was erased (``_files_delete`` logs it), or by a run stopped
+    between its file and its transaction for a game deleted since. An erased player's log must
+    not stay in the archive. Only files written before ``written_before`` go: a younger one may
+    belong to a game being archived right now (its file is written before its row says so).
+    One query per folder of the storage (``archive_name``'s 256), whatever the number of
+    files."""
+    storage = archive.archive_storage()
+    orphans: list[str] = []
+    kept_recent = undated = 0
+    folders, _files = storage.listdir("games") if storage.exists("games") else ([], [])
+    for folder in sorted(folders):
+        _dirs, files = storage.listdir(f"games/{folder}")
+        names = {f"games/{folder}/{file}" for file in files}
+        known = set(
+            Game.objects.filter(archive_name__in=names, archived_at__isnull=False).values_list(
+                "archive_name", flat=True
+            )
+        )
+        for name in sorted(names - known):
+            try:
+                written = storage.get_modified_time(name)
+            except NotImplementedError:
+                undated += 1
+                continue
+            if written >= written_before:
+                kept_recent += 1
+                continue
+            orphans.append(name)
+            if not dry_run:
+                storage.delete(name)
+    return OrphanSweep(orphans=orphans, kept_recent=kept_recent, undated=undated)
