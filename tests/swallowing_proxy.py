@@ -57,11 +57,15 @@ class SwallowingProxy:
         return f"http://127.0.0.1:{self.port}"
 
     def swallow(self) -> None:
-        def mark() -> None:
+        """Returns once the proxy's loop has marked the streams: what the server sends after
+        this call is swallowed (CI saw the next event pass when the mark ran late, on a busy
+        machine, after the server had answered)."""
+
+        async def mark() -> None:
             for connection in self._connections:
                 connection.swallowed = connection.stream
 
-        self._loop.call_soon_threadsafe(mark)
+        asyncio.run_coroutine_threadsafe(mark(), self._loop).result(10)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)

@@ -37,11 +37,17 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await caches.keys()) {
-        if (name.startsWith("scorpion-static-") && name !== STATIC_CACHE) await caches.delete(name);
+      try {
+        for (const name of await caches.keys()) {
+          if (name.startsWith("scorpion-static-") && name !== STATIC_CACHE) await caches.delete(name);
+        }
+        await keepOpenTables();
+      } finally {
+        // Whatever failed above (a cache the browser refused, a table that could not be
+        // kept), the open pages are claimed: a worker left active without controlling them
+        // would serve none of them offline (CI saw one "activated" and never in control).
+        await self.clients.claim();
       }
-      await keepOpenTables();
-      await self.clients.claim();
     })(),
   );
 });
@@ -72,9 +78,11 @@ async function keepOpenTables() {
     const url = new URL(client.url);
     if (url.origin !== self.location.origin || !url.pathname.startsWith("/play/")) continue;
     try {
-      await keepIfShown(cache, client.url, await fetch(client.url, { credentials: "same-origin" }));
+      // Bounded: activation (and so the claim) waits for it.
+      const signal = AbortSignal.timeout(10000);
+      await keepIfShown(cache, client.url, await fetch(client.url, { credentials: "same-origin", signal }));
     } catch {
-      // No network: the next navigation to it keeps it.
+      // No network, or too slow: the next navigation to it keeps it.
     }
   }
 }
