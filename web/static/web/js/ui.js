@@ -433,9 +433,18 @@ export function confirmDialog(question, confirmLabel) {
 // that they open again, and a game goes on, without a network (docs/web.md, "Offline").
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register("/sw.js").catch(() => {
-    // not a secure context, or storage refused: the site works as before, online only
-  });
+  navigator.serviceWorker
+    .register("/sw.js")
+    .then(async () => {
+      // A worker that became active while this page was loading claimed the pages open then,
+      // but not this one (not yet ready to be claimed): ask it, once it is ready, to keep
+      // and claim this page too, or it would never be served offline until a reload.
+      const registration = await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) registration.active?.postMessage("claim");
+    })
+    .catch(() => {
+      // not a secure context, or storage refused: the site works as before, online only
+    });
 }
 
 // The offline banner, on every page: what the page shows is what it last loaded. The play

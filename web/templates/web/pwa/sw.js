@@ -52,6 +52,21 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page that loaded while this worker was activating is not claimed with the others (it was
+// not ready yet): it asks (web/js/ui.js), and is kept and claimed like them.
+self.addEventListener("message", (event) => {
+  if (event.data !== "claim") return;
+  event.waitUntil(
+    (async () => {
+      try {
+        await keepOpenTables();
+      } finally {
+        await self.clients.claim();
+      }
+    })(),
+  );
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
