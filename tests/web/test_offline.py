@@ -45,14 +45,22 @@ def open_game(browser: Any, base: str, **deal: Any) -> tuple[Any, Table, Player,
     return page, table, player, game
 
 
+# The worker controls the page, and has kept it (what a reload offline is served from).
+CONTROLLED_AND_KEPT = """async () => Boolean(
+    navigator.serviceWorker && navigator.serviceWorker.controller
+    && await caches.match(location.href, { cacheName: "scorpion-pages" })
+)"""
+
+
 def wait_for_worker(page: Any) -> None:
-    """Until the service worker controls the page (it claims its clients once active).
+    """Until the service worker controls the page and has kept it (it claims its clients once
+    active, and keeps the tables among them).
 
     Its install fetches every shell file and each language's words from the test server, which
     shares two cores with the other worker's tests: up to 60 s, and on failure the worker's
     state says where it stopped (installing, installed, activating...)."""
     for _ in range(1200):
-        if page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+        if page.evaluate(CONTROLLED_AND_KEPT):
             return
         page.wait_for_timeout(50)
     state = page.evaluate(

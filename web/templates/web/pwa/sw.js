@@ -48,6 +48,9 @@ self.addEventListener("activate", (event) => {
         // would serve none of them offline (CI saw one "activated" and never in control).
         await self.clients.claim();
       }
+      // A table that became ready to claim between the two (it was still loading) was claimed
+      // without being kept: kept now (the ones kept already are not fetched again).
+      await keepOpenTables();
     })(),
   );
 });
@@ -92,6 +95,7 @@ async function keepOpenTables() {
   for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
     const url = new URL(client.url);
     if (url.origin !== self.location.origin || !url.pathname.startsWith("/play/")) continue;
+    if (await cache.match(client.url)) continue;
     try {
       // Bounded: activation (and so the claim) waits for it.
       const signal = AbortSignal.timeout(10000);
