@@ -27,6 +27,8 @@ class SwallowingProxy:
         self.target_port = target_port
         self.port = 0
         self.opened = 0
+        # Requests for an event stream, on new connections or on pooled ones a client reuses.
+        self.streams_requested = 0
         self._connections: list[_Connection] = []
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -95,6 +97,7 @@ class SwallowingProxy:
                 while data := await source.read(65536):
                     if not downstream and b"/stream/" in data:
                         connection.stream = True
+                        self.streams_requested += 1
                     if downstream and connection.swallowed:
                         continue  # dropped on the way: nothing reaches the client
                     sink.write(data)

@@ -390,11 +390,13 @@ def test_a_stream_that_goes_silent_is_opened_again_after_two_missed_heartbeats(
         phone.games.move(game.id, LINE[0]["card"], LINE[0].get("to"))
         assert updates.next().version == 1
         proxy.swallow()
-        opened = proxy.opened
+        requested = proxy.streams_requested
         swallowed_at = time.monotonic()
         phone.games.move(game.id, LINE[1]["card"], LINE[1].get("to"))
         assert updates.next(timeout=10).version == 2
         assert time.monotonic() - swallowed_at < 2 * 1 + 2  # two heartbeats, and the reconnection
-        assert proxy.opened == opened + 1
+        # Opened again once: on a new connection, or on one of the client's pooled ones (CI
+        # saw the SDK reuse an idle one: no new connection, the stream asked for again).
+        assert proxy.streams_requested == requested + 1
         laptop.close()
         phone.close()
