@@ -15,24 +15,22 @@ from __future__ import annotations
 
 import copy
 import datetime
-import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from games import history, selectors
 from games.broadcast.hub import Message
 from games.history import GameState
 from games.models import FINISHED_STATUSES, Game, GameEvent, GameMode
 from games.presentation import event_representation, game_representation
+from infrastructure.wiring import wired_functions
 
 COMMAND = "command"
 RESYNC = "resync"
@@ -202,14 +200,12 @@ class BacklogTooLongError(Exception):
     as for the player's own games."""
 
 
-@functools.cache
 def feed_backlog_sources() -> tuple[Callable[..., list[Message]], ...]:
     """What else the feed replays to a reconnecting player (``settings.FEED_BACKLOG_SOURCES``,
     dotted paths: the friends' and challenges' notices of the social layer, above the games,
     which import none of it). Each takes ``owner_id``, ``since``, ``after`` and ``max_replay``,
     and raises ``BacklogTooLongError`` rather than read more than ``max_replay`` games."""
-    paths: list[str] = getattr(settings, "FEED_BACKLOG_SOURCES", [])
-    return tuple(import_string(path) for path in paths)
+    return wired_functions("FEED_BACKLOG_SOURCES")
 
 
 def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBacklog:

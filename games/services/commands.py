@@ -32,6 +32,7 @@ from games.models import (
     GameSnapshot,
 )
 from games.services.analysis import game_analysis_enqueue_on_commit
+from infrastructure.wiring import wired_functions
 
 # How often a command without expected_version is retried after losing a race to another
 # command on the same game. Each retry re-reads the game and re-validates the command against
@@ -224,13 +225,11 @@ def game_execute_command(
     raise VersionConflictError(current, expected_version)
 
 
-@functools.cache
 def game_finished_hooks() -> tuple[Callable[..., None], ...]:
     """The functions told of every game that ends, in the transaction that ends it
     (``settings.GAME_FINISHED_HOOKS``, dotted paths: the layers above the games, such as the
     challenges' notices in social, are named there so that the games import none of them)."""
-    paths: list[str] = getattr(settings, "GAME_FINISHED_HOOKS", [])
-    return tuple(import_string(path) for path in paths)
+    return wired_functions("GAME_FINISHED_HOOKS")
 
 
 def _append(game: Game, changes: dict[str, Any], event: GameEvent) -> bool:
