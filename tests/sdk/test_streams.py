@@ -389,6 +389,14 @@ def test_a_stream_that_goes_silent_is_opened_again_after_two_missed_heartbeats(
         updates = Collector(laptop.games.stream(game.id, since=0))
         phone.games.move(game.id, LINE[0]["card"], LINE[0].get("to"))
         assert updates.next().version == 1
+        # The SDK opens a stream expecting the default heartbeat (every 15 s) and, told by the
+        # first heartbeat that they come every second, opens it again at once with a 3-second
+        # watch. Swallow that second connection: swallowing while it is still being asked for
+        # lets it through unswallowed (CI saw the move arrive with no reconnection to count).
+        deadline = time.monotonic() + 10
+        while proxy.streams_requested < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proxy.streams_requested == 2
         proxy.swallow()
         requested = proxy.streams_requested
         swallowed_at = time.monotonic()
