@@ -4,12 +4,17 @@ included (with ``Retry-After``, the same wait), so a client can pace itself befo
 
 from __future__ import annotations
 
+import math
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from infrastructure.throttles import window_counter
+from social.services import limits
 from tests.api.conftest import Player
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +73,27 @@ def test_error_answers_and_anonymous_callers_carry_the_fields_too(rates: dict[st
     public = APIClient().get("/api/v1/variants/")
     assert public.status_code == 429
     assert standing(public)[:2] == (2, 0)
+
+
+def test_a_per_action_limit_refuses_with_its_own_wait_and_leaves_the_request_counters_fields(
+    player: Player, rates: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 429 of a limit on one kind of action (here invites a day; challenges, friend requests,
+    solver runs and the stream cap alike) says in ``Retry-After`` when that action is allowed
+    again, while the ``RateLimit-*`` fields stay those of the request counters, which every
+    other request still has left: a client pacing by them (the SDK) must not stop all its
+    requests for the rest of the day because one kind of action is spent."""
+    rates["user"] = "10/min"
+    monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "invite", "1/day")
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: 1_000_000.0))
+    made = player.post("/api/v1/invites/")
+    refused = player.post("/api/v1/invites/")
+    assert (made.status_code, refused.status_code) == (201, 429)
+    assert refused.json()["code"] == "throttled"
+    user_id = player.get("/api/v1/me/").json()["id"]
+    _, day_left = window_counter(f"throttle:invite:{user_id}", 86400, 1_000_000.0)
+    assert refused["Retry-After"] == str(math.ceil(day_left))  # the invites' window
+    assert standing(made)[:2] == (10, 9)
+    assert standing(refused)[:2] == (10, 8)  # the request counter, not the invites'
+    assert 1 <= standing(refused)[2] <= 60
+    assert player.get("/api/v1/me/").status_code == 200  # nothing else is held up (above too)
