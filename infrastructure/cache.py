@@ -9,7 +9,11 @@ limit, and a brute-force attack would simply wait for (or cause) an outage. So t
 rate limits (the API's throttle counters and allauth's log-in and sign-up histories) fall back
 to a small cache in this process while Redis is down: every limit then holds per web process
 instead of across all of them, until Redis answers again (docs/architecture.md, "Limits").
-Nothing else falls back: a session read from a stale local copy could outlive its log-out.
+So does the read replica's pin of a player to the primary after a write (read-your-writes,
+infrastructure/db_routing.py): a pin dropped sent the player's next read to a replica that may
+not have the write yet, even on the process that made it; a pin kept too long only reads the
+primary. Nothing else falls back: a session read from a stale local copy could outlive its
+log-out.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ logger = logging.getLogger(__name__)
 # The keys that fall back to this process while Redis is down: the API's throttle counters
 # (infrastructure/throttles.py) and allauth's rate-limit histories and their locks.
 LIMIT_KEY_PREFIXES = ("throttle:", "allauth:rl:")
+# ... and the replica pins (db_routing.PIN_KEY), which must not vanish either.
+LOCAL_FALLBACK_PREFIXES = (*LIMIT_KEY_PREFIXES, "db-pin:")
 
 # Per process. Large enough that a flood of distinct clients cannot evict (and so reset) the
 # counters of the others: LocMemCache drops a third of its entries when it is full.
@@ -48,7 +54,7 @@ def _warn(operation: str, exc: Exception) -> None:
 
 
 def _is_limit(key: Any) -> bool:
-    return isinstance(key, str) and key.startswith(LIMIT_KEY_PREFIXES)
+    return isinstance(key, str) and key.startswith(LOCAL_FALLBACK_PREFIXES)
 
 
 def incr_counter(cache: BaseCache, key: str, *, ttl: int) -> int:

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 import scorpion_site.settings as production
+from infrastructure import db_routing
 from infrastructure.cache import incr_counter, local_limits
 from tests.api.conftest import Player, sign_up
 from tests.conftest import require_service
@@ -421,3 +422,17 @@ def test_api_throttles_hold_while_redis_is_down(redis_down: None) -> None:
     client = APIClient()
     statuses = [client.get("/api/v1/games/").status_code for _ in range(3)]
     assert statuses == [401, 401, 429]
+
+
+def test_a_write_pins_its_player_to_the_primary_in_this_process_while_redis_is_down(
+    redis_down: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read-your-writes with a read replica: the pin lives in the cache, and with Redis down a
+    dropped pin sent the player's next history read to a replica that may not have the move
+    yet, even on the process that made it (docs/architecture.md, "Read replica")."""
+    monkeypatch.setattr(db_routing, "replica_configured", lambda: True)
+    player = sign_up("pinned@example.com")
+    user_id = User.objects.get(email=player.email).pk
+    assert not db_routing.player_pinned(user_id)
+    player.new_game()
+    assert db_routing.player_pinned(user_id)
