@@ -31,7 +31,9 @@ deactivated, deleted, given a new password or a new e-mail address, a session lo
   only for that call).
 
 With Redis down the cache misses (``FailOpenRedisCache``): every request then reads the
-session and the user from the database, which is slower and still correct.
+session and the user from the database, which is slower and still correct. A log-out's delete
+that failed is made again once Redis answers (``FailOpenRedisCache`` remembers the key), so an
+unreachable Redis that comes back with the session's entry does not sign it in again.
 
 Keys are checked for shape first. A session key comes from the client (the session cookie, or
 allauth's ``X-Session-Token``), and Django only checks that it has eight characters or more

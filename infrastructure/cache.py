@@ -14,11 +14,21 @@ infrastructure/db_routing.py): a pin dropped sent the player's next read to a re
 not have the write yet, even on the process that made it; a pin kept too long only reads the
 primary. Nothing else falls back: a session read from a stale local copy could outlive its
 log-out.
+
+"Reads miss" holds for a Redis that restarted empty, not for one that was only unreachable (a
+network partition, a stalled or failing-over server): it still holds what it held, and a write
+or delete that failed meanwhile left the old value there. A log-out deletes the session from
+the database and the cache; with the delete lost, the session's cache entry, still signed in,
+let its token in again once Redis answered, for the rest of the session's life. So each
+process remembers the keys whose write or delete failed and deletes them before its next call
+that reaches Redis (a cache entry may always go: the database answers).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterable
 from typing import Any
 
 import redis
@@ -101,10 +111,41 @@ class SharedClientRedisCacheClient(RedisCacheClient):
         return client
 
 
+# How many keys a process remembers to delete; past it the oldest are forgotten (the bound
+# on their staleness is then their own expiry, as before).
+MAX_STALE_KEYS = 100_000
+
+
 class FailOpenRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = SharedClientRedisCacheClient
+        # Keys (as stored) whose write or delete failed: Redis may still hold an old value
+        # (the module's docstring). An insertion-ordered dict as an ordered set.
+        self._stale: dict[str, None] = {}
+        self._stale_lock = threading.Lock()
+
+    def _remember_stale(self, keys: Iterable[Any], version: Any = None) -> None:
+        stored = [self.make_and_validate_key(key, version) for key in keys if not _is_limit(key)]
+        with self._stale_lock:
+            for key in stored:
+                self._stale[key] = None
+            while len(self._stale) > MAX_STALE_KEYS:
+                del self._stale[next(iter(self._stale))]
+
+    def _delete_stale(self) -> None:
+        """Delete the keys whose write or delete failed, once Redis answers; first in every
+        call, so that no read of this process meets their old values, and a write made now
+        is not deleted after it. Raises ``redis.RedisError`` while Redis is still away: the
+        call then fails open at once, without a second wait for Redis."""
+        if not self._stale:
+            return
+        with self._stale_lock:
+            keys = list(self._stale)
+        self._cache.delete_many(keys)
+        with self._stale_lock:
+            for key in keys:
+                self._stale.pop(key, None)
 
     def incr_counter(self, key: str, *, ttl: int) -> int:
         """INCR and EXPIRE, pipelined: one round trip.
@@ -117,6 +158,7 @@ class FailOpenRedisCache(RedisCache):
         """
         full_key = self.make_and_validate_key(key)
         try:
+            self._delete_stale()
             client = self._cache.get_client(full_key, write=True)
             with client.pipeline(transaction=False) as pipe:
                 pipe.incr(full_key)
@@ -131,6 +173,7 @@ class FailOpenRedisCache(RedisCache):
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> bool:
         try:
+            self._delete_stale()
             return bool(super().add(key, value, timeout, version))
         except redis.RedisError as exc:
             _warn("add", exc)
@@ -140,6 +183,7 @@ class FailOpenRedisCache(RedisCache):
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
         try:
+            self._delete_stale()
             return super().get(key, default, version)
         except redis.RedisError as exc:
             _warn("get", exc)
@@ -151,14 +195,17 @@ class FailOpenRedisCache(RedisCache):
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> None:
         try:
+            self._delete_stale()
             super().set(key, value, timeout, version)
         except redis.RedisError as exc:
             _warn("set", exc)
+            self._remember_stale([key], version)
             if _is_limit(key):
                 local_limits.set(key, value, timeout, version)
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
         try:
+            self._delete_stale()
             return bool(super().touch(key, timeout, version))
         except redis.RedisError as exc:
             _warn("touch", exc)
@@ -166,15 +213,19 @@ class FailOpenRedisCache(RedisCache):
 
     def delete(self, key: Any, version: Any = None) -> bool:
         try:
+            self._delete_stale()
             return bool(super().delete(key, version))
         except redis.RedisError as exc:
             _warn("delete", exc)
+            self._remember_stale([key], version)
             if _is_limit(key):
                 return bool(local_limits.delete(key, version))
             return False
 
     def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        keys = list(keys)
         try:
+            self._delete_stale()
             return dict(super().get_many(keys, version))
         except redis.RedisError as exc:
             _warn("get_many", exc)
@@ -182,6 +233,7 @@ class FailOpenRedisCache(RedisCache):
 
     def has_key(self, key: Any, version: Any = None) -> bool:
         try:
+            self._delete_stale()
             return bool(super().has_key(key, version))
         except redis.RedisError as exc:
             _warn("has_key", exc)
@@ -189,20 +241,27 @@ class FailOpenRedisCache(RedisCache):
 
     def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
         try:
+            self._delete_stale()
             return int(super().incr(key, delta, version))
         except redis.RedisError as exc:
             _warn("incr", exc)
+            self._remember_stale([key], version)
             return delta
 
     def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list[Any]:
         try:
+            self._delete_stale()
             return list(super().set_many(data, timeout, version))
         except redis.RedisError as exc:
             _warn("set_many", exc)
+            self._remember_stale(data, version)
             return list(data)
 
     def delete_many(self, keys: Any, version: Any = None) -> None:
+        keys = list(keys)  # a generator would be spent by the failed call
         try:
+            self._delete_stale()
             super().delete_many(keys, version)
         except redis.RedisError as exc:
             _warn("delete_many", exc)
+            self._remember_stale(keys, version)

@@ -218,3 +218,36 @@ def test_the_snapshot_is_not_written_to_the_database(session_cache: str) -> None
     stored = store.decode(store.model.objects.get(session_key=player.token).session_data)
     assert sessions.USER_SNAPSHOT not in stored
     assert settings.SESSION_ENGINE == "accounts.sessions"
+
+
+@contextlib.contextmanager
+def redis_unreachable() -> Iterator[None]:
+    """Every command to Redis fails meanwhile while Redis keeps what it holds, as in a network
+    partition or with a stalled server (a restart, by contrast, empties it)."""
+    import redis.connection
+
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def fail(self: Any, command: Any, check_health: bool = True) -> None:
+        raise redis.ConnectionError("unreachable (test)")
+
+    redis.connection.AbstractConnection.send_packed_command = fail  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+
+
+def test_a_log_out_while_redis_is_unreachable_is_not_undone_when_it_answers_again(
+    settings: Any,
+) -> None:
+    """Measured on gunicorn with its Redis paused (CLIENT PAUSE): the log-out deleted the
+    session from the database, the cache's delete failed, and once Redis answered again its
+    entry, still signed in, let the token in (200) for the rest of the session's life."""
+    require_service("Redis (REDIS_URL)", bool(settings.REDIS_URL))
+    player = sign_up("partition@example.com")
+    assert me(player).status_code == 200  # the session is cached, with its snapshot
+    with redis_unreachable():
+        assert player.client.delete("/_allauth/app/v1/auth/session").status_code == 401
+        assert me(player).status_code == 401
+    assert me(player).status_code == 401
