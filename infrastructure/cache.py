@@ -20,14 +20,17 @@ network partition, a stalled or failing-over server): it still holds what it hel
 or delete that failed meanwhile left the old value there. A log-out deletes the session from
 the database and the cache; with the delete lost, the session's cache entry, still signed in,
 let its token in again once Redis answered, for the rest of the session's life. So each
-process remembers the keys whose write or delete failed and deletes them before its next call
-that reaches Redis (a cache entry may always go: the database answers).
+process remembers the keys whose write or delete failed and deletes them first in its next call
+that reaches Redis, and meanwhile tries every second on a thread of its own, so that other
+processes meet the old value for about a second at most once Redis answers (a cache entry may
+always go: the database answers).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -114,6 +117,8 @@ class SharedClientRedisCacheClient(RedisCacheClient):
 # How many keys a process remembers to delete; past it the oldest are forgotten (the bound
 # on their staleness is then their own expiry, as before).
 MAX_STALE_KEYS = 100_000
+# How often a process tries again to delete them while Redis does not answer.
+STALE_RETRY_SECONDS = 1.0
 
 
 class FailOpenRedisCache(RedisCache):
@@ -124,6 +129,7 @@ class FailOpenRedisCache(RedisCache):
         # (the module's docstring). An insertion-ordered dict as an ordered set.
         self._stale: dict[str, None] = {}
         self._stale_lock = threading.Lock()
+        self._retrier: threading.Thread | None = None
 
     def _remember_stale(self, keys: Iterable[Any], version: Any = None) -> None:
         stored = [self.make_and_validate_key(key, version) for key in keys if not _is_limit(key)]
@@ -132,6 +138,22 @@ class FailOpenRedisCache(RedisCache):
                 self._stale[key] = None
             while len(self._stale) > MAX_STALE_KEYS:
                 del self._stale[next(iter(self._stale))]
+            if self._stale and (self._retrier is None or not self._retrier.is_alive()):
+                self._retrier = threading.Thread(
+                    target=self._retry_stale, name="cache-stale-keys", daemon=True
+                )
+                self._retrier.start()
+
+    def _retry_stale(self) -> None:
+        """Until the stale keys are gone: every second, try to delete them. Another process
+        may read an old value from Redis until then; this bounds that to about a second after
+        Redis answers again, however long this process waits for its next request."""
+        while self._stale:
+            time.sleep(STALE_RETRY_SECONDS)
+            try:
+                self._delete_stale()
+            except redis.RedisError:
+                continue
 
     def _delete_stale(self) -> None:
         """Delete the keys whose write or delete failed, once Redis answers; first in every
