@@ -28,7 +28,9 @@ deactivated, deleted, given a new password or a new e-mail address, a session lo
   before ``forget_user`` read it (and ``forget_user`` deletes it).
 - A snapshot lives at most ``USER_SNAPSHOT_TTL`` seconds, after which the session is read from
   the database again: a bound on staleness should an invalidation ever be lost (Redis failing
-  only for that call).
+  only for that call). An invalidation that met an unreachable Redis is made again once it
+  answers (``infrastructure.cache.when_answering``): a Redis back from a partition still holds
+  the snapshots.
 
 With Redis down the cache misses (``FailOpenRedisCache``): every request then reads the
 session and the user from the database, which is slower and still correct. A log-out's delete
@@ -62,7 +64,7 @@ from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
-from infrastructure.cache import redis_client
+from infrastructure.cache import redis_client, when_answering
 
 # Inside the cached value only; never written to the database row of the session.
 USER_SNAPSHOT = "_scorpion_user_snapshot"
@@ -179,7 +181,13 @@ def forget_user(user_id: int) -> None:
         cache.incr(generation)
     except ValueError:  # evicted between add and incr
         cache.set(generation, 1, _GENERATION_TTL)
-    cache.delete_many(list(_take_index(cache, user_id)))
+    entries = _take_index(cache, user_id)
+    if entries is None:
+        # Redis did not answer, so which snapshots there are is unknown until it does: an
+        # unreachable Redis comes back holding them (infrastructure/cache.py).
+        when_answering(cache, lambda: forget_user(user_id))
+        return
+    cache.delete_many(list(entries))
 
 
 def forget_user_now_and_on_commit(user_id: int) -> None:
@@ -230,8 +238,8 @@ def _replace_and_index(
     return True
 
 
-def _take_index(cache: BaseCache, user_id: int) -> Iterable[str]:
-    """The cache entries indexed for the user, removing the index."""
+def _take_index(cache: BaseCache, user_id: int) -> Iterable[str] | None:
+    """The cache entries indexed for the user, removing the index; None if Redis failed."""
     index = _INDEX.format(pk=user_id)
     client = redis_client(cache)
     if client is not None:
@@ -244,7 +252,7 @@ def _take_index(cache: BaseCache, user_id: int) -> Iterable[str]:
                 pipe.delete(key)
                 members, _ = pipe.execute()
         except redis.RedisError:
-            return []
+            return None
         return [member.decode() for member in members]
     with _local_lock:
         members = cache.get(index) or set()

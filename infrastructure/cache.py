@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
@@ -68,6 +68,15 @@ def _warn(operation: str, exc: Exception) -> None:
 
 def _is_limit(key: Any) -> bool:
     return isinstance(key, str) and key.startswith(LOCAL_FALLBACK_PREFIXES)
+
+
+def when_answering(cache: BaseCache, action: Callable[[], None]) -> None:
+    """Run ``action`` once ``cache`` answers again: for what a failed call could not even
+    find out (the keys to delete). Only ``FailOpenRedisCache`` fails; for any other cache
+    there is nothing to wait for."""
+    defer = getattr(cache, "defer", None)
+    if defer is not None:
+        defer(action)
 
 
 def incr_counter(cache: BaseCache, key: str, *, ttl: int) -> int:
@@ -130,6 +139,8 @@ class FailOpenRedisCache(RedisCache):
         self._stale: dict[str, None] = {}
         self._stale_lock = threading.Lock()
         self._retrier: threading.Thread | None = None
+        # What could not be done while Redis failed and is done once it answers (defer()).
+        self._deferred: list[Callable[[], None]] = []
 
     def _remember_stale(self, keys: Iterable[Any], version: Any = None) -> None:
         stored = [self.make_and_validate_key(key, version) for key in keys if not _is_limit(key)]
@@ -138,17 +149,27 @@ class FailOpenRedisCache(RedisCache):
                 self._stale[key] = None
             while len(self._stale) > MAX_STALE_KEYS:
                 del self._stale[next(iter(self._stale))]
-            if self._stale and (self._retrier is None or not self._retrier.is_alive()):
-                self._retrier = threading.Thread(
-                    target=self._retry_stale, name="cache-stale-keys", daemon=True
-                )
-                self._retrier.start()
+            self._start_retrier()
+
+    def defer(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once Redis answers again (``when_answering``)."""
+        with self._stale_lock:
+            self._deferred.append(action)
+            del self._deferred[:-MAX_STALE_KEYS]  # the oldest go past the bound
+            self._start_retrier()
+
+    def _start_retrier(self) -> None:
+        if self._retrier is None or not self._retrier.is_alive():
+            self._retrier = threading.Thread(
+                target=self._retry_stale, name="cache-stale-keys", daemon=True
+            )
+            self._retrier.start()
 
     def _retry_stale(self) -> None:
         """Until the stale keys are gone: every second, try to delete them. Another process
         may read an old value from Redis until then; this bounds that to about a second after
         Redis answers again, however long this process waits for its next request."""
-        while self._stale:
+        while self._stale or self._deferred:
             time.sleep(STALE_RETRY_SECONDS)
             try:
                 self._delete_stale()
@@ -156,18 +177,27 @@ class FailOpenRedisCache(RedisCache):
                 continue
 
     def _delete_stale(self) -> None:
-        """Delete the keys whose write or delete failed, once Redis answers; first in every
-        call, so that no read of this process meets their old values, and a write made now
-        is not deleted after it. Raises ``redis.RedisError`` while Redis is still away: the
-        call then fails open at once, without a second wait for Redis."""
-        if not self._stale:
+        """Delete the keys whose write or delete failed, and run the deferred actions, once
+        Redis answers; first in every call, so that no read of this process meets their old
+        values, and a write made now is not deleted after it. Raises ``redis.RedisError``
+        while Redis is still away: the call then fails open at once, without a second wait."""
+        if not self._stale and not self._deferred:
             return
         with self._stale_lock:
             keys = list(self._stale)
-        self._cache.delete_many(keys)
+        if keys:
+            self._cache.delete_many(keys)
+        else:  # only deferred actions: run them once Redis answers, not at every failing call
+            self._cache.get_client(None, write=True).ping()
         with self._stale_lock:
             for key in keys:
                 self._stale.pop(key, None)
+            actions, self._deferred = self._deferred, []
+        for action in actions:  # each uses the cache, failing open (and deferring) as usual
+            try:
+                action()
+            except Exception:
+                logger.exception("a cache action deferred until Redis answered failed")
 
     def incr_counter(self, key: str, *, ttl: int) -> int:
         """INCR and EXPIRE, pipelined: one round trip.

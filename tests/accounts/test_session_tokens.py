@@ -251,3 +251,18 @@ def test_a_log_out_while_redis_is_unreachable_is_not_undone_when_it_answers_agai
         assert player.client.delete("/_allauth/app/v1/auth/session").status_code == 401
         assert me(player).status_code == 401
     assert me(player).status_code == 401
+
+
+def test_a_deactivation_while_redis_is_unreachable_ends_the_tokens_once_it_answers(
+    settings: Any,
+) -> None:
+    """The deactivation could not drop the player's cached snapshots (nor read which there
+    were); once Redis answered, the snapshot still let the token in, up to an hour."""
+    require_service("Redis (REDIS_URL)", bool(settings.REDIS_URL))
+    player = sign_up("partition-deactivated@example.com")
+    assert me(player).status_code == 200  # the session is cached, with its snapshot
+    with redis_unreachable():
+        user = user_of(player)
+        user.is_active = False
+        user.save()  # and no request of the player's until Redis answers
+    assert me(player).status_code == 401
