@@ -100,11 +100,3 @@ def token_scope_check(request: Any, view: Any) -> Scopes | None:
     if is_granted(needed, set(token.get_scopes())):
         return None
     return needed
-
-
-def token_grants(request: Any, needed: Scopes) -> bool:
-    """Whether the request's credentials may see what needs one of ``needed``: always for the
-    player's own sessions, for an app's token only when it carries one of those scopes. For
-    what an endpoint sends beyond what its own scopes open (the feed's social notices)."""
-    token = request.auth
-    return not isinstance(token, Token) or is_granted(needed, set(token.get_scopes()))

@@ -202,8 +202,6 @@ class _Stream:
                 continue
             assert isinstance(item, Message)
             if start.kind == "feed":
-                if start.admits is not None and not start.admits(item):
-                    continue  # not this credential's to read (gate.GAMES_FEED_EVENTS)
                 if (item.id, item.event) in self.sent_from_log:
                     self.sent_from_log.discard((item.id, item.event))
                     continue

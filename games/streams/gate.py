@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -28,7 +28,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import scopes
-from accounts.app_tokens import token_grants
 from accounts.authentication import credentials_recheck
 from games import selectors
 from games.api.serializers import (
@@ -64,8 +63,6 @@ class StreamStart:
     # () -> whether the credentials that opened the stream still hold (run in a thread,
     # every STREAM_CREDENTIALS_SECONDS); None: nothing to check again (accounts.authentication)
     still_valid: Callable[[], bool] | None = None
-    # (message) -> whether this stream may send it (feeds); None: every message
-    admits: Callable[[Message], bool] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -217,31 +214,6 @@ class GameStreamView(_StreamGateView):
         return Response(status=200)
 
 
-# The feed's own events, the games'. Every other event on it is a notice of the social layer
-# (a challenge's result, a friend's faster time), which an app's token reads only with
-# social:read, as through GET /api/v1/challenges/ and /api/v1/friends/: the feed needs only
-# games:read, and a games:read token read other players' names and results on it.
-GAMES_FEED_EVENTS = frozenset(
-    {payloads.GAME_CREATED, payloads.GAME_FINISHED, payloads.DAILY_RESULT, payloads.FEED_RESYNC}
-)
-
-
-def _games_feed_event(message: Message) -> bool:
-    return message.event in GAMES_FEED_EVENTS
-
-
-def _feed_admits(request: Request) -> Callable[[Message], bool] | None:
-    return None if token_grants(request, scopes.SOCIAL_READ) else _games_feed_event
-
-
-def _admitted(
-    backlog: payloads.FeedBacklog, admits: Callable[[Message], bool] | None
-) -> payloads.FeedBacklog:
-    if admits is None:
-        return backlog
-    return replace(backlog, messages=[message for message in backlog.messages if admits(message)])
-
-
 class MeStreamView(_StreamGateView):
     """``GET /api/v1/me/stream/``: the player's feed, live (text/event-stream)."""
 
@@ -259,16 +231,12 @@ class MeStreamView(_StreamGateView):
         user = player(request)
         QuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         after = _last_event_id(request)
-        admits = _feed_admits(request)
         slot = _take_slot(opener, user.pk)
         subscription: Subscription | None = None
         try:
             subscription = opener.subscribe(user_channel(user.pk))
-            backlog = _admitted(
-                payloads.feed_backlog(
-                    owner_id=user.pk, after=after, max_replay=settings.STREAM_MAX_REPLAY
-                ),
-                admits,
+            backlog = payloads.feed_backlog(
+                owner_id=user.pk, after=after, max_replay=settings.STREAM_MAX_REPLAY
             )
         except BaseException:
             if subscription is not None:
@@ -279,11 +247,8 @@ class MeStreamView(_StreamGateView):
         user_pk = user.pk
 
         def catch_up(cursor: int) -> payloads.FeedBacklog:
-            return _admitted(
-                payloads.feed_backlog(
-                    owner_id=user_pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
-                ),
-                admits,
+            return payloads.feed_backlog(
+                owner_id=user_pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
             )
 
         opener.start = StreamStart(
@@ -295,6 +260,5 @@ class MeStreamView(_StreamGateView):
             cursor=backlog.cursor,
             catch_up=catch_up,
             still_valid=credentials_recheck(request),
-            admits=admits,
         )
         return Response(status=200)

@@ -70,8 +70,6 @@ FEED_EVENTS = "\n".join(
         '"attempts"}`, after the `game_finished` of a daily game.',
         "- `resync` (`{}`): more was missed than can be replayed, or the player's games were "
         "deleted: read your lists again.",
-        "- `challenge_result`, `friend_beat_time`: the social notices (docs/api.md), to the "
-        "player's sessions and to an app's token with `social:read` only.",
         HEARTBEAT,
     ]
 )

@@ -12,11 +12,8 @@ from allauth.idp.oidc.models import Token
 from django.utils import timezone
 
 from accounts.oauth import services
-from games.broadcast.payloads import feed_now
 from tests.accounts.conftest import App, authorize, register
 from tests.api.conftest import Player
-from tests.social.conftest import finished_game, play_out
-from tests.social.test_challenges import make_challenge
 from tests.streams.conftest import Reader, Streams, ends_soon
 
 FEED = "/api/v1/me/stream/"
@@ -123,41 +120,3 @@ def test_a_live_token_keeps_its_stream_open_through_its_checks(
     time.sleep(2.5)  # past two checks
     player.command(game["id"], {"type": "resign"})
     assert [frame.event for frame in reader.rest()] == ["command", "end"]
-
-
-def test_a_feed_without_the_social_read_scope_carries_no_social_notice_live_or_replayed(
-    streams: Streams, player: Player, make_player: Any, app: App
-) -> None:
-    """Measured on uvicorn: a personal token of games:read alone, refused by GET
-    /api/v1/challenges/ (403), read on the feed the ``challenge_result`` of the player's
-    challenge, with the other player's name and result. The feed carries the social layer's
-    notices only to a credential that may read them (a session, or social:read)."""
-    games_only = authorize(player, app, "games:read").access_token
-    social = authorize(player, app, "games:read social:read").access_token
-    challenge = make_challenge(player, finished_game(player))
-    before = feed_now()
-    _, narrow = connect(streams, FEED, games_only)
-    _, wide = connect(streams, FEED, social)
-    _, own = streams.connect(FEED, player.token)
-    for reader in (narrow, wide, own):
-        reader.frame()  # the stream is open: what follows comes live
-    bob = make_player()
-    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
-    play_out(bob, game["id"], win=False)
-    player.new_game()  # a games event after the notice, so that the narrow feed shows one
-    assert wide.event().event == "challenge_result"
-    assert own.event().event == "challenge_result"
-    assert narrow.event().event == "game_created"
-    # And the same when the feed reconnects from before the notice: the log replays it only
-    # to the wide token.
-    events = {}
-    for name, token in (("narrow", games_only), ("wide", social)):
-        _, reader = streams.connect(
-            FEED, None, Authorization=f"Bearer {token}", **{"Last-Event-ID": str(before)}
-        )
-        events[name] = [
-            frame.event
-            for frame in reader.events_until(lambda frame: frame.event == "game_created")
-        ]
-    assert "challenge_result" in events["wide"]
-    assert "challenge_result" not in events["narrow"]
