@@ -109,7 +109,8 @@ MIDDLEWARE = [
     "accounts.session_middleware.StaleCookieSafeSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the user from the session's cached snapshot (no SQL once cached).
+    "accounts.session_middleware.SnapshotAuthenticationMiddleware",
     "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
