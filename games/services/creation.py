@@ -121,12 +121,12 @@ def game_create(
     if choice.mode == GameMode.DAILY and choice.daily_date not in (None, today):
         return _create_late_daily(creation, day=choice.daily_date, today=today)
     if choice.mode == GameMode.DAILY:
-        identities = selectors.ranked_identities(owner=owner)
-        # The first attempt of the day ranks, every later one is practice (docs/api.md), even
-        # once the games are deleted (RankedDailyClaim). Only a hint: the unique constraints
-        # decide between racing creates (_create_game).
-        ranked = not selectors.ranked_attempt_had(owner=owner, day=today, identities=identities)
-        return _create_daily(creation, day=today, ranked=ranked, claims=identities)
+        try:
+            return _create_todays_daily(creation, today=today)
+        except _DayTurnedError:
+            # Midnight (UTC) passed while the game was being made (a deal certified on the
+            # spot takes seconds): it is the new day's daily, the day it begins on.
+            return _create_todays_daily(creation, today=timezone.now().date())
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
         return _create_game(
@@ -233,6 +233,20 @@ def _create_late_daily(
     return _create_daily(creation, day=day, known_deal=known)
 
 
+class _DayTurnedError(Exception):
+    """Today's daily was created after midnight (UTC): it would belong to the day before."""
+
+
+def _create_todays_daily(creation: _Creation, *, today: datetime.date) -> Game:
+    """Today's daily: ranked if it is the player's first attempt of the day."""
+    identities = selectors.ranked_identities(owner=creation.owner)
+    # The first attempt of the day ranks, every later one is practice (docs/api.md), even
+    # once the games are deleted (RankedDailyClaim). Only a hint: the unique constraints
+    # decide between racing creates (_create_game).
+    had = selectors.ranked_attempt_had(owner=creation.owner, day=today, identities=identities)
+    return _create_daily(creation, day=today, ranked=not had, claims=identities, begun_on=today)
+
+
 def _create_daily(creation: _Creation, *, day: datetime.date, **kwargs: Any) -> Game:
     """A game of the day's daily deal (certified now if no worker did)."""
     daily = daily_deal_ensure(day=day)
@@ -297,7 +311,11 @@ def _create_game(
     ranked: bool = False,
     claims: Sequence[str] = (),
     known_deal: bool = False,
+    begun_on: datetime.date | None = None,
 ) -> Game:
+    """``begun_on``: the UTC day the game must be created on (today's daily: a game "begun
+    on its day", as the leaderboard and the streak days read ``created_at``), else
+    ``_DayTurnedError`` and nothing is written."""
     state = deal_state(deal_code, variant)
     known_deal = (
         known_deal
@@ -350,6 +368,7 @@ def _create_game(
                 ranked=ranked,
                 client_address_hash=creation.address_hash if ranked else "",
             )
+            _check_begun_on(game, begun_on)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     except IntegrityError:
@@ -363,9 +382,16 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
+            _check_begun_on(game, begun_on)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     return game
+
+
+def _check_begun_on(game: Game, day: datetime.date | None) -> None:
+    """Undo the savepoint (the game and its claims) if the game was not created on ``day``."""
+    if day is not None and game.created_at.astimezone(datetime.UTC).date() != day:
+        raise _DayTurnedError
 
 
 def revealed_to_player(*, today: datetime.date) -> Q:
