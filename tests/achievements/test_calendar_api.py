@@ -87,6 +87,13 @@ def test_a_revealed_past_daily_is_a_known_deal(player: Player, clock: Clock) -> 
         ({"mode": "daily", "date": "2025-03-13"}, "date"),  # over 365 days back
         ({"mode": "random", "date": "2026-03-13"}, "date"),
         ({"mode": "daily", "date": "13/03/2026"}, "date"),
+        # YYYY-MM-DD in ASCII digits only, as documented (and as the leaderboard's path):
+        # not the other forms Python's ISO reader takes (a week date, no dashes, other digits).
+        ({"mode": "daily", "date": "2026-3-13"}, "date"),
+        ({"mode": "daily", "date": "2026-W11-5"}, "date"),
+        ({"mode": "daily", "date": "20260313"}, "date"),
+        ({"mode": "daily", "date": "\uff12\uff10\uff12\uff16-03-13"}, "date"),
+        ({"mode": "daily", "date": "2026-03-13\n"}, "date"),
     ],
 )
 def test_a_daily_date_that_cannot_be_played_is_refused(
