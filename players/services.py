@@ -81,6 +81,15 @@ def account_delete(*, user: User) -> dict[str, int]:
     return counts
 
 
+def guest_signed_up(*, user: User) -> None:
+    """A guest became an account (accounts.guests.guest_convert, in its transaction): its
+    ranked daily attempts are claimed under its new address, and one the address had had
+    already becomes practice, counted again in the statistics (docs/api.md, "Deleting does
+    not give a second try")."""
+    if game_services.signed_up_ranked_days_claim(owner=user):
+        stats_services.stats_recompute(user=user)
+
+
 def app_kind_set(*, app: Client, kind: str) -> int:
     """Staff's decision that an app is a client or a bot: recorded, and every game the app
     started or played by itself is marked again, so a bot found out leaves every leaderboard

@@ -296,6 +296,37 @@ def ranked_claims_purge(*, today: datetime.date) -> int:
     return deleted
 
 
+def signed_up_ranked_days_claim(*, owner: User) -> int:
+    """A guest has just signed up: claim the days of its ranked attempts (begun with no
+    address: claimed under its account alone) under its addresses now, so that another
+    account of the same mailbox plays them as practice. A day one of those addresses had
+    claimed already (another account of the mailbox, deleted or not, had its ranked attempt)
+    makes the guest's attempt of it a second one: practice. Returns how many games became
+    practice (their statistics then need recounting: the caller's)."""
+    earliest = timezone.now().date() - RANKED_CLAIM_KEPT  # the days that may still rank
+    ranked = Game.objects.filter(
+        owner=owner, mode=GameMode.DAILY, ranked=True, daily_date__gte=earliest
+    )
+    days = {day for day in ranked.values_list("daily_date", flat=True) if day is not None}
+    if not days:
+        return 0
+    # The account's own identity comes first (selectors.ranked_identities): its attempts
+    # claimed it already; the rest are the addresses the sign-up brought.
+    addresses = selectors.ranked_identities(owner=owner)[1:]
+    taken = set(
+        RankedDailyClaim.objects.filter(identity__in=addresses, day__in=days).values_list(
+            "day", flat=True
+        )
+    )
+    RankedDailyClaim.objects.bulk_create(
+        [RankedDailyClaim(identity=identity, day=day) for day in days for identity in addresses],
+        ignore_conflicts=True,
+    )
+    if not taken:
+        return 0
+    return ranked.filter(daily_date__in=taken).update(ranked=False, client_address_hash="")
+
+
 def _create_game(
     creation: _Creation,
     *,
