@@ -246,7 +246,7 @@ def test_a_daily_won_once_its_deal_is_public_is_a_known_deal(player: Player, clo
     assert player.get(f"/api/v1/games/{kept_open['id']}/").json()["known_deal"] is True
     month = player.get("/api/v1/calendar/2026-03/").json()
     day = month["days"][13]
-    assert (day["won"], day["won_on_the_day"]) == (True, False)
+    assert (day["won"], day["won_on_the_day"], day["late"]) == (True, False, True)
     assert month["streaks"] == {"current": 0, "best": 0}
     earned = player.get("/api/v1/achievements/").json()["achievements"]
     assert [item["code"] for item in earned if item["earned"]] == []
