@@ -83,6 +83,7 @@ from games.services.creation import (
     game_restart,
     ranked_claims_purge,
     revealed_to_player,
+    signed_up_ranked_days_claim,
 )
 from games.services.deletion import (
     owner_games_delete,
@@ -175,6 +176,7 @@ __all__ = [
     "ranked_claims_purge",
     "request_fingerprint",
     "revealed_to_player",
+    "signed_up_ranked_days_claim",
     "winnable_deal_draw",
     "winnable_pool_add",
     "winnable_pool_top_up",
