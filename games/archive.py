@@ -125,8 +125,14 @@ def archive_read(*, name: str) -> bytes:
         with archive_storage().open(name, "rb") as file:
             data: bytes = file.read()
             return data
-    except (OSError, ValueError) as error:  # missing file, storage down
-        raise ArchiveUnreadableError(f"the archive {name} cannot be read: {error}") from None
+    except Exception as error:
+        # Whatever the storage raises: Django's storage API leaves its errors to each backend.
+        # The local directory raises OSError (a missing file); django-storages' S3 raises
+        # botocore's ClientError (access denied, a 5xx) or EndpointConnectionError
+        # (unreachable), which are not; either way the log cannot be read (503, not a 500).
+        raise ArchiveUnreadableError(
+            f"the archive {name} cannot be read: {type(error).__name__}: {error}"
+        ) from None
 
 
 def archived_events(*, game: Game) -> list[GameEvent]:

@@ -263,6 +263,11 @@ def test_a_broken_archive_is_a_problem_never_a_wrong_answer(
     else:
         text = gzip.decompress(path.read_bytes()).replace(b'"move"', b'"deal"', 1)
         path.write_bytes(gzip.compress(text))
+    assert_history_unreadable(player, game)
+
+
+def assert_history_unreadable(player: Player, game: Game) -> None:
+    """Every read of ``game``'s log is a 503 ``archive_unreadable`` problem; the game reads."""
     base = f"/api/v1/games/{game.pk}"
     for url in (
         f"{base}/events/",
