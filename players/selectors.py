@@ -171,7 +171,9 @@ def account_deletion_counts(*, user: User) -> dict[str, int]:
     every one of them: 29,000 rows for a player with 1,000 games)."""
     return {
         "games": Game.objects.filter(owner=user).count(),
-        "events": GameEvent.objects.filter(game__owner=user).count(),
+        # The archived logs' too (their files go with the games), as the deletion counts them.
+        "events": GameEvent.objects.filter(game__owner=user).count()
+        + game_selectors.owner_archived_events_count(user_id=user.pk),
         "statistics rows": PlayerStats.objects.filter(user=user).count(),
         "achievements": Achievement.objects.filter(user=user).count(),
         "challenges": Challenge.objects.filter(creator=user).count(),

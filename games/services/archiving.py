@@ -137,15 +137,18 @@ def owner_archives_delete_on_commit(*, user_id: int) -> int:
     locks: ``owner_games_lock``) commits, delete the archive files of the player's games: an
     erased player's log must not outlive them in the archive. After the commit, since a file
     cannot be restored by a rollback; a file whose deletion fails then is logged (and found
-    by its name, which is the game's id). The number of files to delete."""
-    names = list(
+    by its name, which is the game's id). The number of events the files hold (a game's
+    version: its log is events 1 to it), which the deletion counts as the rows it would have
+    deleted had they not been archived."""
+    archived = list(
         Game.objects.filter(owner_id=user_id, archived_at__isnull=False).values_list(
-            "archive_name", flat=True
+            "archive_name", "version"
         )
     )
-    if names:
+    if archived:
+        names = [name for name, _version in archived]
         transaction.on_commit(partial(_files_delete, names), robust=True)
-    return len(names)
+    return sum(version for _name, version in archived)
 
 
 def _files_delete(names: list[str]) -> None:

@@ -23,6 +23,7 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameEvent, GameMode, GameSnapshot
 from games.services import archiving
+from players import selectors as player_selectors
 from players import services as player_services
 from players import tasks as player_tasks
 from stats.selectors import stats_for
@@ -360,3 +361,28 @@ def test_a_game_deleted_while_its_file_was_written_leaves_no_file(
 
     assert archive_now().archived == 0
     assert not (archive_dir / archive.archive_name(game.pk)).exists()
+
+
+@pytest.mark.parametrize("deletion", ["data", "account"])
+def test_a_deletion_counts_the_events_of_archived_games_as_before_archiving(
+    make_player: Any, deletion: str
+) -> None:
+    """The events a deletion answers it removed are the same whether the logs were archived
+    (their files go) or still in the table; so are the staff's counts before closing it."""
+    path = "/api/v1/me/data/" if deletion == "data" else "/api/v1/me/"
+
+    def counted(*, archived: bool) -> tuple[int, int]:
+        player = make_player()
+        events = won_game(player).version
+        if archived:
+            archive_now()
+        user = User.objects.get(email=player.email)
+        staff_counts = player_selectors.account_deletion_counts(user=user)
+        response = player.client.delete(path)
+        assert response.status_code == 200, response.content
+        assert staff_counts["events"] == response.json()["deleted"]["events"]
+        return events, response.json()["deleted"]["events"]
+
+    events, deleted = counted(archived=True)
+    assert deleted == events
+    assert counted(archived=False) == (events, deleted)
