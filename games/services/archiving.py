@@ -168,19 +168,21 @@ def _files_delete(names: list[str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class OrphanSweep:
-    orphans: list[str]  # files no archived game names (deleted unless a dry run)
-    kept_recent: int  # orphans younger than the grace period: perhaps being archived now
+    orphans: list[str]  # files of no game (deleted unless a dry run)
+    kept_recent: int  # orphans younger than the grace period: perhaps of a game just made
     undated: int  # files whose storage cannot say when they were written: left alone
 
 
 def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) -> OrphanSweep:
-    """Delete the archive files that no archived game names: left when deleting a player's
-    files failed after their data was erased (``_files_delete`` logs it), or by a run stopped
-    between its file and its transaction for a game deleted since. An erased player's log must
-    not stay in the archive. Only files written before ``written_before`` go: a younger one may
-    belong to a game being archived right now (its file is written before its row says so).
-    One query per folder of the storage (``archive_name``'s 256), whatever the number of
-    files."""
+    """Delete the archive files whose game is gone: left when deleting a player's files failed
+    after their data was erased (``_files_delete`` logs it), or by a run stopped between its
+    file and its transaction for a game deleted since. An erased player's log must not stay
+    in the archive. A file of a game that still exists stays, archived or not: one left by a
+    stopped run is reused by the next (``_file_store``), days old by then, and is read back
+    before the transaction that makes it the game's only copy commits, which a sweep cannot
+    see. Only files written before ``written_before`` go: a younger one may belong to a game
+    created and archived since the sweep read the games. One query per folder of the storage
+    (``archive_name``'s 256), whatever the number of files."""
     storage = archive.archive_storage()
     orphans: list[str] = []
     kept_recent = undated = 0
@@ -188,12 +190,17 @@ def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) 
     for folder in sorted(folders):
         _dirs, files = storage.listdir(f"games/{folder}")
         names = {f"games/{folder}/{file}" for file in files}
-        known = set(
-            Game.objects.filter(archive_name__in=names, archived_at__isnull=False).values_list(
-                "archive_name", flat=True
-            )
-        )
-        for name in sorted(names - known):
+        games = {name: _game_id(name) for name in names}
+        existing = {
+            str(pk)
+            for pk in Game.objects.filter(
+                pk__in=[game_id for game_id in games.values() if game_id is not None]
+            ).values_list("pk", flat=True)
+        }
+        for name in sorted(names):
+            game_id = games[name]
+            if game_id is not None and str(game_id) in existing:
+                continue
             try:
                 written = storage.get_modified_time(name)
             except NotImplementedError:
@@ -206,3 +213,13 @@ def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) 
             if not dry_run:
                 storage.delete(name)
     return OrphanSweep(orphans=orphans, kept_recent=kept_recent, undated=undated)
+
+
+def _game_id(name: str) -> uuid.UUID | None:
+    """The game a file is of, by its name (``archive.archive_name``); None for a file of none."""
+    stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl.gz")
+    try:
+        game_id = uuid.UUID(stem)
+    except ValueError:
+        return None
+    return game_id if archive.archive_name(game_id) == name else None
