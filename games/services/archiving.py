@@ -12,6 +12,7 @@ from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import archive
@@ -20,32 +21,48 @@ from games.models import Game, GameEvent, GameSnapshot
 logger = logging.getLogger(__name__)
 
 
+# Where a run's candidates start: after this game (its finished_at, then its id) in their order.
+ArchiveCursor = tuple[datetime.datetime, uuid.UUID]
+
+
 @dataclass(frozen=True, slots=True)
 class ArchiveRun:
     archived: int  # games whose log moved to the archive
     events: int  # event rows deleted from the table
     bytes: int  # compressed bytes written
+    examined: int = 0  # candidates taken, archived or left (gone meanwhile, log not whole)
+    last: ArchiveCursor | None = None  # the last of them: where a next batch goes on
 
 
-def game_logs_archive(*, finished_before: datetime.datetime, limit: int) -> ArchiveRun:
+def game_logs_archive(
+    *, finished_before: datetime.datetime, limit: int, after: ArchiveCursor | None = None
+) -> ArchiveRun:
     """Archive the logs of at most ``limit`` games finished before ``finished_before``, the
-    oldest first. Idempotent and safe beside everything else: a game archived already is not
-    taken again, and a run stopped anywhere (a time limit, a killed worker) leaves each game
-    wholly in the table or wholly archived (``game_log_archive``). A storage that fails (a
-    write, a read-back) raises and ends the run: the games archived before it stay archived,
-    the next run goes on from the oldest left. A game whose log is not whole is logged and
-    left in the table."""
-    candidates = list(
-        Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
-        .order_by("finished_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    oldest first (after ``after``: a batch of a run of several, so that the games a batch
+    left are not taken again by the next). Idempotent and safe beside everything else: a
+    game archived already is not taken again, and a run stopped anywhere (a time limit, a
+    killed worker) leaves each game wholly in the table or wholly archived
+    (``game_log_archive``). A storage that fails (a write, a read-back) raises and ends the
+    run: the games archived before it stay archived, the next run goes on from the oldest
+    left. A game whose log is not whole is logged and left in the table."""
+    candidates = Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
+    if after is not None:
+        at, game_id = after
+        candidates = candidates.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gt=game_id))
+    rows = candidates.order_by("finished_at", "pk").values_list("finished_at", "pk")[:limit]
+    batch = [(at, game_id) for at, game_id in rows if at is not None]  # none is: finished_at__lt
     archived = events = written = 0
-    for game_id in candidates:
+    for _finished_at, game_id in batch:
         result = game_log_archive(game_id=game_id, finished_before=finished_before)
         if result is not None:
             archived, events, written = archived + 1, events + result[0], written + result[1]
-    return ArchiveRun(archived=archived, events=events, bytes=written)
+    return ArchiveRun(
+        archived=archived,
+        events=events,
+        bytes=written,
+        examined=len(batch),
+        last=batch[-1] if batch else None,
+    )
 
 
 def game_log_archive(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import io
 import types
 from pathlib import Path
 from typing import Any
@@ -228,6 +229,29 @@ def test_the_command_archives_at_most_its_limit_oldest_first(make_player: Any) -
     assert Game.objects.get(pk=newer.pk).archived_at is None
     with pytest.raises(Exception, match="older-than-days"):
         call_command("archive_finished_games", "--older-than-days", "-1")
+
+
+def test_a_game_the_command_cannot_archive_does_not_stop_it_before_the_others(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command archives every such game, a batch at a time: a game it leaves (its log not
+    whole, or deleted meanwhile) is passed over, not taken as the end of the games to do."""
+    player = make_player()
+    broken = won_game(player, days_ago=300)  # the oldest: first of every batch
+    GameEvent.objects.filter(game=broken, seq=5).delete()
+    others = [won_game(player, days_ago=days) for days in (200, 150)]
+    monkeypatch.setattr("games.management.commands.archive_finished_games.BATCH", 1)
+    out = io.StringIO()
+
+    call_command("archive_finished_games", "--older-than-days", "100", stdout=out)
+
+    assert [Game.objects.get(pk=game.pk).archived_at is not None for game in others] == [
+        True,
+        True,
+    ]
+    assert Game.objects.get(pk=broken.pk).archived_at is None
+    assert "Archived 2 game(s)" in out.getvalue()
+    assert "1 game(s) left in the table" in out.getvalue()
 
 
 def test_a_game_read_before_it_was_archived_is_read_from_its_file(player: Player) -> None:
