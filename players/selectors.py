@@ -14,6 +14,7 @@ from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from achievements import selectors as achievements_selectors
 from achievements.models import Achievement
+from games import archive
 from games import selectors as game_selectors
 from games.models import Game, GameEvent
 from social import selectors as social_selectors
@@ -90,11 +91,14 @@ def account_export(*, user: User) -> dict[str, Any]:
     queries, whatever the number of games."""
     emails = EmailAddress.objects.filter(user=user).order_by("-primary", "email")
     profile = Profile.objects.filter(user=user).first()
-    games = (
+    games = list(
         Game.objects.filter(owner=user)
         .order_by("created_at", "id")
         .prefetch_related(Prefetch("events", queryset=GameEvent.objects.order_by("seq")))
     )
+    # The archived games' files, several at a time (one after another, an object store's
+    # round trips would add up past the web server's timeout for a player of many games).
+    archive.archived_events_read(games=games)
     return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),

@@ -10,6 +10,7 @@ those."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,31 @@ def test_the_staff_export_of_a_player_with_an_unreadable_archive_says_so_with_a_
     assert "could not be read back" in page.content.decode()
     # Nothing was exported: the audit log does not say it was.
     assert not LogEntry.objects.filter(change_message__contains="privacy request #12").exists()
+
+
+class MeetsAnotherRead(FileSystemStorage):
+    """A storage each of whose reads waits for a second one to start (as an object store's
+    round trips overlap only when the reads are made at once)."""
+
+    barrier = threading.Barrier(2, timeout=20)
+
+    def _open(self, name: str, mode: str = "rb") -> Any:
+        MeetsAnotherRead.barrier.wait()
+        return super()._open(name, mode)
+
+
+def test_the_export_reads_the_archived_files_several_at_a_time(
+    player: Player, settings: Any, archive_dir: Path
+) -> None:
+    """One file per archived game: read one after another from an object store (tens of
+    milliseconds each), a player's 1,000 archived games would pass the web server's timeout."""
+    won_game(player)
+    won_game(player)
+    archive_now()
+    MeetsAnotherRead.barrier.reset()
+    use_storage(settings, archive_dir, MeetsAnotherRead)
+
+    response = player.get("/api/v1/me/export/")
+
+    assert response.status_code == 200, response.content
+    assert [len(game["events"]) > 0 for game in response.json()["games"]] == [True, True]
