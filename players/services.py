@@ -72,11 +72,11 @@ def account_delete(*, user: User) -> dict[str, int]:
             return _tally({}, ACCOUNT_KEYS) | {"sessions": 0}  # closed meanwhile
         game_services.owner_games_lock(user_id=user.pk)
         # The archived logs' files of the games the user's deletion takes, after the commit.
-        game_services.owner_archives_delete_on_commit(user_id=user.pk)
+        archived_events = game_services.owner_archives_delete_on_commit(user_id=user.pk)
         game_services.owner_ranked_days_claim(user_id=user.pk)
         sessions = account_services.user_sessions_delete(user_id=user.pk)
         _, per_model = user.delete()
-    counts = _tally(per_model, ACCOUNT_KEYS)
+    counts = _tally(game_services.with_archived_events(per_model, archived_events), ACCOUNT_KEYS)
     counts["sessions"] = sessions
     return counts
 

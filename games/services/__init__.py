@@ -89,6 +89,7 @@ from games.services.deletion import (
     owner_games_delete,
     owner_games_lock,
     owner_ranked_days_claim,
+    with_archived_events,
 )
 from games.services.hints import (
     game_hints_request,
@@ -180,4 +181,5 @@ __all__ = [
     "winnable_deal_draw",
     "winnable_pool_add",
     "winnable_pool_top_up",
+    "with_archived_events",
 ]
