@@ -159,8 +159,13 @@ def invite_dict(invite: Invite) -> dict[str, Any]:
 
 def challenge_get(*, viewer: User, challenge_id: UUID) -> Challenge:
     """The challenge, to anyone holding its link, except across a block (404 as for no such
-    challenge: a block is never told)."""
-    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    challenge: a block is never told), and except a deactivated account's: staff took it off
+    every board, and its challenges go with it until they reactivate it (nothing deleted)."""
+    challenge = (
+        Challenge.objects.filter(pk=challenge_id)
+        .filter(Q(creator=viewer) | Q(creator__is_active=True))
+        .first()
+    )
     if challenge is None or (
         challenge.creator_id != viewer.pk and blocked_between(challenge.creator_id, viewer.pk)
     ):
@@ -289,7 +294,7 @@ def challenge_summary(challenge: Challenge, *, names: dict[int, str]) -> dict[st
 
 def challenges_of(*, user: User) -> dict[str, list[dict[str, Any]]]:
     """The challenges the player made, and those they played (newest first, 100 each;
-    a challenge whose creator is blocked either way is left out)."""
+    a challenge whose creator is blocked either way, or deactivated, is left out)."""
     made = list(
         Challenge.objects.filter(creator=user).annotate(players=Count("attempts"))[
             :CHALLENGE_LIST_LIMIT
@@ -297,7 +302,7 @@ def challenges_of(*, user: User) -> dict[str, list[dict[str, Any]]]:
     )
     hidden = hidden_from(user_id=user.pk)
     played = list(
-        Challenge.objects.filter(attempts__player=user)
+        Challenge.objects.filter(attempts__player=user, creator__is_active=True)
         .exclude(creator_id__in=hidden)
         .order_by("-created_at")[:CHALLENGE_LIST_LIMIT]
     )

@@ -66,12 +66,15 @@ def invite_revoke(*, user: User, invite_id: UUID) -> None:
 
 def invite_accept(*, user: User, invite_id: UUID) -> Friendship:
     """Open an invite: the caller and its inviter are friends at once (the inviter asked by
-    sending it). Used, expired, revoked, one's own, or between blocked players: 404."""
+    sending it). Used, expired, revoked, one's own, between blocked players, or of an account
+    staff deactivated (found by no name either: ``player_named``): 404."""
     signed_up_required(
         user=user, refusal=gettext("sign up to make friends: a guest plays challenges only")
     )
     now = timezone.now()
-    invite = Invite.objects.filter(pk=invite_id, expires_at__gt=now).first()
+    invite = Invite.objects.filter(
+        pk=invite_id, expires_at__gt=now, inviter__is_active=True
+    ).first()
     gone = Http404(gettext("no such invite: it was used, it expired, or it was revoked"))
     if invite is None or invite.inviter_id == user.pk:
         raise gone

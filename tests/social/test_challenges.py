@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import override_settings
 
 from stats.models import PlayerStats
@@ -200,3 +201,33 @@ def test_the_lists_name_what_the_player_made_and_played(two_players: tuple[Playe
     played = bob.get("/api/v1/challenges/").json()["played"]
     assert [c["id"] for c in played] == [challenge["id"]]
     assert played[0]["players"] == 1
+
+
+def _set_active(player: Player, active: bool) -> None:
+    user = User.objects.get(email=player.email)
+    user.is_active = active  # what staff's "Active" box does (admin)
+    user.save(update_fields=["is_active"])
+
+
+def test_a_deactivated_players_challenges_and_invites_are_gone_until_reactivated(
+    make_player: Callable[[], Player],
+) -> None:
+    ann, bob, cid = make_player(), make_player(), make_player()
+    named(ann, "Ann")
+    challenge = make_challenge(ann, finished_game(ann))
+    attempt = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    play_out(bob, attempt["id"], win=False)
+    invite = ann.post("/api/v1/invites/").json()
+    path = f"/api/v1/challenges/{challenge['id']}/"
+
+    _set_active(ann, False)
+    # Nothing of hers is shown: her challenge, its place in Bob's list, her invite link.
+    assert bob.get(path).status_code == 404
+    assert cid.post(f"{path}play/").status_code == 404
+    assert bob.get("/api/v1/challenges/").json()["played"] == []
+    assert cid.post("/api/v1/friends/", {"invite": invite["id"]}).status_code == 404
+
+    _set_active(ann, True)
+    assert bob.get(path).status_code == 200
+    assert [c["id"] for c in bob.get("/api/v1/challenges/").json()["played"]] == [challenge["id"]]
+    assert cid.post("/api/v1/friends/", {"invite": invite["id"]}).status_code == 200
