@@ -253,16 +253,20 @@ def _own_game(challenge: Challenge, viewer: User) -> Game | None:
 def challenge_view(*, viewer: User, challenge: Challenge) -> dict[str, Any]:
     """The challenge as ``viewer`` may see it. Its board (every finished game of it: the
     creator's, then each player's first attempt) only once the viewer's own game of it is
-    over (the creator's always is): no result before the viewer has played. Never the deal:
-    the viewer sees it through their own game, once that is over, as for every game."""
+    over (the creator's always is): no result before the viewer has played. An attempt on a
+    deal its player had seen (``ChallengeAttempt.deal_seen``) is on its own player's board
+    only. Never the deal: the viewer sees it through their own game, once that is over, as
+    for every game."""
     own = _own_game(challenge, viewer)
     finished = challenge.creator_id == viewer.pk or (own is not None and own.is_finished)
     board = None
     if finished:
         hidden = hidden_from(user_id=viewer.pk)
-        games = Q(challenge_attempt__challenge=challenge)
+        games = Q(challenge_attempt__challenge=challenge, challenge_attempt__deal_seen=False)
         if challenge.source_game_id is not None:
             games |= Q(pk=challenge.source_game_id)
+        if own is not None:
+            games |= Q(pk=own.pk)
         board = [
             entry.to_dict(viewer_id=viewer.pk)
             for entry in _entries(games)
@@ -368,6 +372,7 @@ def social_export(*, user: User) -> dict[str, Any]:
             {
                 "challenge": str(a.challenge_id),
                 "game": str(a.game_id),
+                "deal_seen": a.deal_seen,
                 "created_at": a.created_at.isoformat(),
             }
             for a in attempts

@@ -94,7 +94,7 @@ def _challenge_messages(game_id: UUID) -> list[tuple[int, Message]]:
     if attempt is None:
         return []
     creator_id = attempt.challenge.creator_id
-    if selectors.blocked_between(creator_id, attempt.player_id):
+    if attempt.deal_seen or selectors.blocked_between(creator_id, attempt.player_id):
         return []
     entry = selectors.attempt_entry(attempt)
     if entry is None:  # a bot's game, or an account deactivated: on no board

@@ -231,3 +231,48 @@ def test_a_deactivated_players_challenges_and_invites_are_gone_until_reactivated
     assert bob.get(path).status_code == 200
     assert [c["id"] for c in bob.get("/api/v1/challenges/").json()["played"]] == [challenge["id"]]
     assert cid.post("/api/v1/friends/", {"invite": invite["id"]}).status_code == 200
+
+
+def test_a_result_on_a_deal_the_player_had_seen_is_on_no_one_elses_board_nor_any_notice(
+    two_players: tuple[Player, Player], feed: FeedSpy, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann, bob = two_players
+    named(ann, "Ann")
+    source = finished_game(ann)
+    first, second = make_challenge(ann, source), make_challenge(ann, source)
+    game = bob.post(f"/api/v1/challenges/{first['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        over = play_out(bob, game["id"], win=False)
+    assert over["code"] == WON_DEAL["code"]  # the whole deal, shown once the game is over
+    assert len(feed.events("challenge_result")) == 1
+
+    # The same deal again, through Ann's second link: Bob plays it with the answers in hand.
+    again = bob.post(f"/api/v1/challenges/{second['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(bob, again["id"], win=True)
+    assert len(feed.events("challenge_result")) == 1  # Ann hears nothing of it
+    board = ann.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in board] == [True]
+    # Bob still sees his own game there, as he played it.
+    mine = bob.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in mine] == [True, False]
+    [attempt] = bob.get("/api/v1/me/export/").json()["social"]["challenge_attempts"][1:]
+    assert attempt["deal_seen"] is True
+
+
+def test_a_challenge_is_made_from_a_first_sight_of_its_deal_only(player: Player) -> None:
+    finished_game(player)
+    replay = finished_game(player)  # the same deal again: its result was no race
+    refused = player.post("/api/v1/challenges/", {"game": replay["id"]})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "not_challengeable"
+
+
+def test_a_challenge_is_made_from_a_challenges_game_played_blind(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = two_players
+    challenge = make_challenge(ann, finished_game(ann))
+    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    play_out(bob, game["id"], win=True)
+    make_challenge(bob, game)  # passed on: Bob had never seen the deal before it
