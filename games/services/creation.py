@@ -302,7 +302,7 @@ def _create_game(
     known_deal = (
         known_deal
         or (restarted_from is not None and restarted_from.is_finished)
-        or deal_seen(owner=creation.owner, variant=variant, deal_code=deal_code)
+        or _deal_seen(owner=creation.owner, variant=variant, deal_code=deal_code)
     )
     fields: dict[str, Any] = {
         "owner": creation.owner,
@@ -380,7 +380,7 @@ def revealed_to_player(*, today: datetime.date) -> Q:
     )
 
 
-def deal_seen(*, owner: User, variant: str, deal_code: str) -> bool:
+def _deal_seen(*, owner: User, variant: str, deal_code: str) -> bool:
     """Whether one of the player's games has shown them this deal whole (``Game.known_deal``).
     One query on the owner's index, read before the game is created: a game finishing
     meanwhile on another device makes the next game of the deal one of a known deal, not this

@@ -99,9 +99,11 @@ def challenge_play(
         # One savepoint for the game and the attempt: two devices opening the link at once
         # collide on attempt_one_per_player, and the loser's game goes with its savepoint.
         with transaction.atomic():
-            seen = game_services.deal_seen(
+            # Any game of theirs of this deal: one over has shown it whole, and one in play
+            # shows it once over (this game's creation abandons another challenge's game).
+            seen = Game.objects.filter(
                 owner=player, variant=challenge.variant, deal_code=challenge.deal_code
-            )
+            ).exists()
             game = game_services.game_create_shared(
                 owner=player,
                 variant=challenge.variant,

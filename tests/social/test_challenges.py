@@ -276,3 +276,18 @@ def test_a_challenge_is_made_from_a_challenges_game_played_blind(
     game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
     play_out(bob, game["id"], win=True)
     make_challenge(bob, game)  # passed on: Bob had never seen the deal before it
+
+
+def test_opening_a_second_challenge_of_a_deal_while_playing_the_first_is_no_race(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = two_players
+    source = finished_game(ann)
+    first, second = make_challenge(ann, source), make_challenge(ann, source)
+    playing = bob.post(f"/api/v1/challenges/{first['id']}/play/").json()
+    again = bob.post(f"/api/v1/challenges/{second['id']}/play/").json()
+    # Opening the second abandoned the first, which then shows its deal whole.
+    assert bob.get(f"/api/v1/games/{playing['id']}/").json()["code"] == WON_DEAL["code"]
+    play_out(bob, again["id"], win=True)
+    board = ann.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in board] == [True]
