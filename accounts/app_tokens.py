@@ -102,13 +102,17 @@ def token_scope_check(request: Any, view: Any) -> Scopes | None:
     return needed
 
 
+def token_lacks(request: Any, needed: Scopes) -> bool:
+    """Whether the request comes with an app's token that has none of ``needed``: for the
+    parts of an answer that need a scope besides the view's. Never for the player's own
+    sessions."""
+    token = request.auth
+    return isinstance(token, Token) and not is_granted(needed, set(token.get_scopes()))
+
+
 def feed_events_withheld(request: Any) -> frozenset[str]:
     """The feed's events (``FEED_EVENT_SCOPES``) that the request's app token may not hear,
     lacking their scope; none for the player's own sessions."""
-    token = request.auth
-    if not isinstance(token, Token):
-        return frozenset()
-    granted = set(token.get_scopes())
     return frozenset(
-        event for event, needed in FEED_EVENT_SCOPES.items() if not is_granted(needed, granted)
+        event for event, needed in FEED_EVENT_SCOPES.items() if token_lacks(request, needed)
     )

@@ -250,17 +250,20 @@ def _own_game(challenge: Challenge, viewer: User) -> Game | None:
     return None if attempt is None else Game.objects.filter(pk=attempt.game_id).first()
 
 
-def challenge_view(*, viewer: User, challenge: Challenge) -> dict[str, Any]:
+def challenge_view(
+    *, viewer: User, challenge: Challenge, with_board: bool = True
+) -> dict[str, Any]:
     """The challenge as ``viewer`` may see it. Its board (every finished game of it: the
     creator's, then each player's first attempt) only once the viewer's own game of it is
     over (the creator's always is): no result before the viewer has played. An attempt on a
     deal its player had seen (``ChallengeAttempt.deal_seen``) is on its own player's board
     only. Never the deal: the viewer sees it through their own game, once that is over, as
-    for every game."""
+    for every game. ``with_board`` False: no board at all (the answer of a write to an app's
+    token that may not read boards: ``social:write`` without ``social:read``)."""
     own = _own_game(challenge, viewer)
     finished = challenge.creator_id == viewer.pk or (own is not None and own.is_finished)
     board = None
-    if finished:
+    if finished and with_board:
         hidden = hidden_from(user_id=viewer.pk)
         games = Q(challenge_attempt__challenge=challenge, challenge_attempt__deal_seen=False)
         if challenge.source_game_id is not None:
