@@ -111,11 +111,16 @@ def friendship_dict(
     }
 
 
-def friends_overview(*, user: User) -> dict[str, Any]:
+def friends_overview(*, user: User, with_inactive: bool = False) -> dict[str, Any]:
     """The player's friends, the requests made to them and by them, their open invites and the
     players they blocked. A request from a player they blocked is never here (a block
-    removes it, and none can be made across one)."""
-    friendships = list(friendships_of(user_id=user.pk).order_by("created_at", "pk"))
+    removes it, and none can be made across one); nor, unless ``with_inactive`` (the
+    export: every stored row), a friendship or request with an account staff deactivated,
+    until they reactivate it."""
+    rows_of = friendships_of(user_id=user.pk)
+    if not with_inactive:
+        rows_of = rows_of.filter(requester__is_active=True, addressee__is_active=True)
+    friendships = list(rows_of.order_by("created_at", "pk"))
     blocks = list(Block.objects.filter(blocker=user).order_by("created_at", "pk"))
     others = {f.requester_id for f in friendships} | {f.addressee_id for f in friendships}
     names = player_names(others | {block.blocked_id for block in blocks})
@@ -361,7 +366,7 @@ def friends_daily_board(*, user: User, day: datetime.date) -> dict[str, Any]:
 
 def social_export(*, user: User) -> dict[str, Any]:
     """The player's social rows for ``GET /api/v1/me/export/``."""
-    overview = friends_overview(user=user)
+    overview = friends_overview(user=user, with_inactive=True)
     attempts = ChallengeAttempt.objects.filter(player=user).order_by("created_at")
     return {
         "challenges_made": [

@@ -135,8 +135,11 @@ def _accept(friendship: Friendship) -> Friendship:
 
 
 def friend_accept(*, user: User, friendship_id: int) -> Friendship:
-    """Accept a request made to the caller (accepting twice is accepting once)."""
-    friendship = Friendship.objects.filter(pk=friendship_id, addressee=user).first()
+    """Accept a request made to the caller (accepting twice is accepting once); not one from an
+    account staff deactivated (out of the lists until they reactivate it: 404)."""
+    friendship = Friendship.objects.filter(
+        pk=friendship_id, addressee=user, requester__is_active=True
+    ).first()
     if friendship is None:
         raise Http404(gettext("no such friend request to you"))
     return _accept(friendship)
