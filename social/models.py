@@ -55,9 +55,10 @@ class Challenge(models.Model):
 class ChallengeAttempt(models.Model):
     """One player's game of a challenge: the first time they opened it (one per player).
 
-    ``deal_seen``: the player had a game of the same deal when they opened it (another
-    challenge of it, say): over, it had shown them the deal whole; in play, it would once
-    over (opening this one abandons it). Every challenge's game is of a known deal
+    ``deal_seen``: the player had another game of the same deal when they opened it (another
+    challenge of it, say: over, it had shown them the deal whole; in play, it would once
+    over, and opening this one abandons it), or when this one ended (begun meanwhile, of
+    another kind: ``challenge_game_finished``). Every challenge's game is of a known deal
     (``Game.known_deal``: someone chose it), so the game cannot tell; such a result was no
     race, and is on nobody else's board and in no notice.
     """

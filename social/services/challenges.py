@@ -121,3 +121,16 @@ def challenge_play(
             raise
         return Game.objects.get(pk=attempt.game_id), False
     return game, True
+
+
+def challenge_game_finished(*, game: Game) -> None:
+    """A challenge's game ended (in the transaction that ends it, before its notice is built):
+    if its player now has another game of the deal, begun while this one was in play (a past
+    day's daily played late and resigned, say: a game of another kind, which opening the
+    challenge did not abandon), they had the deal in hand before the end, and the result was
+    no race either (``ChallengeAttempt.deal_seen``). One query on the owner's index."""
+    others = Game.objects.filter(
+        owner_id=game.owner_id, variant=game.variant, deal_code=game.deal_code
+    ).exclude(pk=game.pk)
+    if others.exists():
+        ChallengeAttempt.objects.filter(game=game, deal_seen=False).update(deal_seen=True)

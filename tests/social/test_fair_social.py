@@ -15,7 +15,7 @@ from games import services as game_services
 from games.broadcast.payloads import feed_now
 from games.models import Game
 from tests.api.conftest import Player
-from tests.social.conftest import FeedSpy
+from tests.social.conftest import FeedSpy, play_out
 from tests.social.test_challenges import _user_id
 from tests.social.test_friends import _win_daily, befriend
 from tests.social.test_notices_replay import replayed
@@ -63,3 +63,30 @@ def test_a_hidden_or_deactivated_friends_win_leaves_the_board_and_the_replay_and
     user.save(update_fields=["is_active"])
     assert _names_on_board(ann, today) == [False, True]
     assert len(replayed(ann, cursor, "friend_beat_time")) == 1
+
+
+def test_a_challenge_won_after_seeing_its_deal_in_another_game_begun_meanwhile_is_no_race(
+    make_player: Callable[[], Player],
+    clock: Clock,
+    today: Any,
+    feed: FeedSpy,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    ann, bob = make_player(), make_player()
+    _win_daily(ann, clock, 100)
+    source = Game.objects.get(owner_id=_user_id(ann), ranked=True)
+    clock.advance(days=2)  # the day's deal is revealed: a challenge may be made from it
+    made = ann.post("/api/v1/challenges/", {"game": str(source.pk)})
+    assert made.status_code == 201, made.content
+    challenge = made.json()
+    attempt = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    # While it is in play, Bob plays that day's daily late (another kind of game: the
+    # challenge's stays in play) and resigns it: its deal, the challenge's, is shown whole.
+    late = bob.new_game(mode="daily", date=today.isoformat())
+    over = bob.command(late["id"], {"type": "resign"}).json()
+    assert over["code"] == source.deal_code
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(bob, attempt["id"], win=True)
+    assert feed.events("challenge_result") == []
+    board = ann.get(f"/api/v1/challenges/{challenge['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in board] == [True]
