@@ -66,13 +66,13 @@ def test_a_hidden_or_deactivated_friends_win_leaves_the_board_and_the_replay_and
 
 
 def test_a_challenge_won_after_seeing_its_deal_in_another_game_begun_meanwhile_is_no_race(
-    make_player: Callable[[], Player],
+    two_players: tuple[Player, Player],
     clock: Clock,
     today: Any,
     feed: FeedSpy,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    ann, bob = make_player(), make_player()
+    ann, bob = two_players
     _win_daily(ann, clock, 100)
     source = Game.objects.get(owner_id=_user_id(ann), ranked=True)
     clock.advance(days=2)  # the day's deal is revealed: a challenge may be made from it
