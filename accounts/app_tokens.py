@@ -32,7 +32,7 @@ from django.urls import Resolver404, resolve
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts.authentication import BEARER_REALM, bearer_token
-from accounts.scopes import Scopes, declared_scopes, is_granted
+from accounts.scopes import FEED_EVENT_SCOPES, Scopes, declared_scopes, is_granted
 
 FIRST_PARTY_ONLY = gettext_lazy("Only the player's own sessions can do this, no app's token can.")
 
@@ -100,3 +100,19 @@ def token_scope_check(request: Any, view: Any) -> Scopes | None:
     if is_granted(needed, set(token.get_scopes())):
         return None
     return needed
+
+
+def token_lacks(request: Any, needed: Scopes) -> bool:
+    """Whether the request comes with an app's token that has none of ``needed``: for the
+    parts of an answer that need a scope besides the view's. Never for the player's own
+    sessions."""
+    token = request.auth
+    return isinstance(token, Token) and not is_granted(needed, set(token.get_scopes()))
+
+
+def feed_events_withheld(request: Any) -> frozenset[str]:
+    """The feed's events (``FEED_EVENT_SCOPES``) that the request's app token may not hear,
+    lacking their scope; none for the player's own sessions."""
+    return frozenset(
+        event for event, needed in FEED_EVENT_SCOPES.items() if token_lacks(request, needed)
+    )

@@ -22,9 +22,21 @@ class AccountsConfig(AppConfig):
         # (accounts/sessions.py).
         post_save.connect(_forget_user, sender=User, dispatch_uid="accounts.forget_user.save")
         post_delete.connect(_forget_user, sender=User, dispatch_uid="accounts.forget_user.delete")
+        # The snapshot carries the profile's chosen language too.
+        from accounts.models import Profile
+
+        post_save.connect(
+            _forget_profile_user, sender=Profile, dispatch_uid="accounts.forget_user.profile"
+        )
 
 
 def _forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
     from accounts.sessions import forget_user_now_and_on_commit
 
     forget_user_now_and_on_commit(instance.pk)
+
+
+def _forget_profile_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from accounts.sessions import forget_user_now_and_on_commit
+
+    forget_user_now_and_on_commit(instance.user_id)

@@ -10,7 +10,9 @@ else treats it as any player: its games, statistics, throttles and live streams 
   a *new* account: allauth's checks (unique e-mail, password validators, rate limits) apply as
   to any sign-up, and logging in to an existing account from a guest session only switches the
   session to it (the guest's games stay with the guest): nothing of a guest is ever merged
-  into an account that already exists, so a guest cannot reach another player's data.
+  into an account that already exists, so a guest cannot reach another player's data. The
+  layers above hear of it in the same transaction (``settings.GUEST_SIGNED_UP_HOOKS``: the
+  daily's ranked attempts claimed under the new address).
 - **Logging in elsewhere loses nothing.** allauth's log-in, called from a guest's session,
   runs as from a signed-out one (``accounts.middleware``) instead of answering 409: the guest
   stays signed in until the log-in succeeds, then Django's ``login`` replaces the session. A
@@ -33,6 +35,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.models import Profile
+from infrastructure.wiring import wired_functions
 
 GUEST_USERNAME_PREFIX = "guest-"
 
@@ -74,4 +77,8 @@ def guest_convert(*, user: User, save: Callable[[], object]) -> bool:
         save()
         profile.guest = False
         profile.save(update_fields=["guest"])
+        # The layers above (the daily's ranked attempts, claimed under the new address) hear
+        # of it in the same transaction, by dotted path: accounts imports none of them.
+        for hook in wired_functions("GUEST_SIGNED_UP_HOOKS"):
+            hook(user=user)
     return True

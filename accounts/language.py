@@ -16,6 +16,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from accounts.sessions import chosen_language
+
 # "" follows the browser (Accept-Language); else one of settings.LANGUAGES.
 FOLLOW_BROWSER = ""
 
@@ -42,8 +44,11 @@ def _chosen_language(request: HttpRequest) -> str:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return FOLLOW_BROWSER
-    try:
-        language: str = user.profile.language
-    except ObjectDoesNotExist:  # a staff account made without a profile follows the browser
-        return FOLLOW_BROWSER
+    # Read with the user from the session's cached snapshot (accounts/sessions.py): no query.
+    language = chosen_language(user)
+    if language is None:
+        try:
+            language = user.profile.language
+        except ObjectDoesNotExist:  # a staff account made without a profile follows the browser
+            return FOLLOW_BROWSER
     return language if language in LANGUAGE_CODES else FOLLOW_BROWSER

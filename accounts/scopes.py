@@ -67,6 +67,14 @@ SOCIAL_READ: Scopes = (SOCIAL_READ_SCOPE,)
 SOCIAL_WRITE: Scopes = (SOCIAL_WRITE_SCOPE,)
 FIRST_PARTY: Scopes = ()
 
+# The player's feed (``GET /api/v1/me/stream/``, opened with games:read) also tells of other
+# players: their results on the player's challenges, their daily wins. An app's token hears
+# those events only with the scope that reads the same results elsewhere (docs/api.md).
+FEED_EVENT_SCOPES: dict[str, Scopes] = {
+    "challenge_result": SOCIAL_READ,
+    "friend_beat_time": SOCIAL_READ,
+}
+
 
 def declared_scopes(view: object, method: str) -> Scopes | None:
     """The scopes (any one of them) that let a token call ``method`` on ``view``: ``()`` when

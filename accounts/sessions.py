@@ -30,12 +30,21 @@ deactivated, deleted, given a new password or a new e-mail address, a session lo
   the database again: a bound on staleness should an invalidation ever be lost (Redis failing
   only for that call). An invalidation that met an unreachable Redis is made again once it
   answers (``infrastructure.cache.when_answering``): a Redis back from a partition still holds
-  the snapshots.
+  the snapshots. Without Redis the cache is one process's memory, which ``forget_user`` run by
+  another process (a management command) cannot reach: there a snapshot lives
+  ``LOCAL_USER_SNAPSHOT_TTL`` seconds.
 
 With Redis down the cache misses (``FailOpenRedisCache``): every request then reads the
 session and the user from the database, which is slower and still correct. A log-out's delete
 that failed is made again once Redis answers (``FailOpenRedisCache`` remembers the key), so an
 unreachable Redis that comes back with the session's entry does not sign it in again.
+
+The snapshot also carries the language the account chose (``Profile.language``, read with
+the user on a miss), which every signed-in request needs (``accounts/language.py``); a profile
+saved by any path forgets the user's snapshots like a user saved (``accounts/apps.py``). The
+browser's cookie session takes its user from the same snapshot
+(``accounts.session_middleware.SnapshotAuthenticationMiddleware``): a signed-in page or API
+call reads neither ``auth_user`` nor ``accounts_profile`` once the session is cached.
 
 Keys are checked for shape first. A session key comes from the client (the session cookie, or
 allauth's ``X-Session-Token``), and Django only checks that it has eight characters or more
@@ -69,6 +78,10 @@ from infrastructure.cache import redis_client, when_answering
 # Inside the cached value only; never written to the database row of the session.
 USER_SNAPSHOT = "_scorpion_user_snapshot"
 USER_SNAPSHOT_TTL = 3600
+# Without Redis (the embedded default) the cache is this process's memory, which a change made
+# by another process (a management command, a second server process) never reaches: there a
+# snapshot lives seconds, which bounds how long such a change goes unseen.
+LOCAL_USER_SNAPSHOT_TTL = 5
 _GENERATION = "scorpion.authuser.generation:{pk}"
 # The generation only has to outlive a snapshot writer's database read (milliseconds); one
 # that expired reads as None, which a writer takes as a change (the safe side).
@@ -77,6 +90,8 @@ _INDEX = "scorpion.authuser.sessions:{pk}"
 # The user's fields kept in the snapshot: all the concrete ones, so that the user object is
 # complete (a save() of it writes nothing surprising).
 _FIELDS = tuple(field.attname for field in User._meta.concrete_fields)
+# Where a user object read through a session carries its account's chosen language.
+_LANGUAGE_ATTRIBUTE = "_scorpion_chosen_language"
 
 _local_lock = threading.Lock()
 
@@ -114,6 +129,8 @@ class SessionStore(cached_db.SessionStore):
         session = self._loaded()  # one cache GET (the database on a miss)
         if self.session_key is None:  # malformed, missing or expired
             return None
+        if SESSION_KEY not in session:  # a session nobody signed in to (a signed-out visitor)
+            return None
         user = self._user_from_snapshot(session)
         if user is not None:
             return user
@@ -121,6 +138,8 @@ class SessionStore(cached_db.SessionStore):
         found = get_session_user(self)  # Django's checks: backend, password hash, is_active
         if not isinstance(found, User) or self.session_key is None:
             return None
+        # Read after the generation, like the user: a change to it forgets the snapshot too.
+        setattr(found, _LANGUAGE_ATTRIBUTE, _profile_language(found.pk))
         self._remember(found, generation)
         return found
 
@@ -141,6 +160,7 @@ class SessionStore(cached_db.SessionStore):
         user = User(**snapshot["fields"])
         user._state.adding = False
         user._state.db = "default"
+        setattr(user, _LANGUAGE_ATTRIBUTE, snapshot.get("language"))
         return user
 
     def _remember(self, user: User, generation: Any) -> None:
@@ -151,10 +171,12 @@ class SessionStore(cached_db.SessionStore):
             "backend": self.get(BACKEND_SESSION_KEY),
             "hash": user.get_session_auth_hash(),
             "fields": {name: getattr(user, name) for name in _FIELDS},
+            "language": chosen_language(user),
         }
         value = {**self._loaded(), USER_SNAPSHOT: snapshot}
-        timeout = min(self.get_expiry_age(), USER_SNAPSHOT_TTL)
         cache = _cache()
+        lifetime = USER_SNAPSHOT_TTL if redis_client(cache) is not None else LOCAL_USER_SNAPSHOT_TTL
+        timeout = min(self.get_expiry_age(), lifetime)
         entry = self.cache_key
         if not _replace_and_index(cache, entry, value, timeout, user.pk):
             return
@@ -170,6 +192,21 @@ class SessionTokenStrategy(AllauthStrategy):
         store = SessionStore(session_key=session_token)
         store._loaded()
         return store if store.session_key else None
+
+
+def chosen_language(user: User) -> str | None:
+    """The language the account chose ("" to follow the browser), as read with the user
+    through its session; None when this user object was not read that way (then ask the
+    profile)."""
+    language = getattr(user, _LANGUAGE_ATTRIBUTE, None)
+    return language if isinstance(language, str) else None
+
+
+def _profile_language(user_id: int) -> str:
+    from accounts.models import Profile
+
+    language = Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return language or ""
 
 
 def forget_user(user_id: int) -> None:

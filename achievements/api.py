@@ -96,7 +96,9 @@ class CalendarDaySerializer(serializers.Serializer[Any]):
     won_on_the_day = serializers.BooleanField(
         help_text="Won by a game begun on that UTC day (not of a known deal): a streak day."
     )
-    late = serializers.BooleanField(help_text="Won only by a game begun after the day.")
+    late = serializers.BooleanField(
+        help_text="Won, but not on the day: only by games begun after it, or of a known deal."
+    )
     time = serializers.FloatField(allow_null=True, help_text="Seconds: the fastest win.")
     moves = serializers.IntegerField(allow_null=True, help_text="The fastest win's moves.")
     rank = serializers.IntegerField(

@@ -45,7 +45,7 @@ class CalendarDay:
 
     @property
     def late(self) -> bool:
-        """Won, but only by a game begun after the day."""
+        """Won, but not on the day: only by games begun after it, or of a known deal."""
         return self.won and not self.won_on_the_day
 
 

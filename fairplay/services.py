@@ -9,6 +9,8 @@ no search runs here) and a count of the accounts that won the day from the same 
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -17,8 +19,11 @@ from django.utils import timezone
 from accounts.models import AppKind
 from fairplay import signals
 from fairplay.models import FairPlayReview
+from games.archive import ArchiveUnreadableError
 from games.models import DailyDeal, Game, GameMode, GameStatus
 from games.selectors import game_events
+
+logger = logging.getLogger(__name__)
 
 
 def _is_ranked_win(game: Game) -> bool:
@@ -110,12 +115,28 @@ def _games_with_address_signal(game_ids: list[UUID]) -> set[UUID]:
     }
 
 
-def reviews_rebuild() -> int:
+@dataclass(frozen=True, slots=True)
+class ReviewsRebuild:
+    reviewed: int  # games reviewed again
+    # Archived wins whose log could not be read (games.archive): their reviews are kept as
+    # they were, neither dropped nor computed from nothing.
+    unreadable: list[UUID]
+
+
+def reviews_rebuild() -> ReviewsRebuild:
     """Review every won ranked daily again (``manage.py rebuild_fair_play``), after the
-    thresholds changed. Returns how many games were reviewed."""
-    count = 0
+    thresholds changed. A win whose archived log cannot be read is left as it was and the
+    rebuild goes on: one file missing or a storage down for a moment must not stop the
+    reviews of every other win (each is its own transaction)."""
+    reviewed = 0
+    unreadable: list[UUID] = []
     games = Game.objects.filter(mode=GameMode.DAILY, ranked=True, status=GameStatus.WON)
     for game in games.iterator(chunk_size=200):
-        review_compute(game=game)
-        count += 1
-    return count
+        try:
+            review_compute(game=game)
+        except ArchiveUnreadableError as error:
+            logger.error("fair-play review of game %s not rebuilt: %s", game.pk, error)
+            unreadable.append(game.pk)
+            continue
+        reviewed += 1
+    return ReviewsRebuild(reviewed=reviewed, unreadable=unreadable)

@@ -157,9 +157,11 @@ class Game(models.Model):
     )
     # A game of a deal the player had already seen whole when it began: a restart of a finished
     # game, or a new game of a deal one of their earlier games showed (won, or its deal shown:
-    # games.services.revealed_to_player). It counts as played and won like any game, but sets
-    # no best time or fewest moves, is no clean win, neither extends nor ends a streak, and
-    # feeds no difficulty calibration (stats.models; docs/api.md, "Games of a known deal").
+    # games.services.revealed_to_player); or a daily game that ends after its deal was revealed
+    # to everyone (set as it ends: games.services.commands). It counts as played and won like
+    # any game, but sets no best time or fewest moves, is no clean win, neither extends nor ends
+    # a streak, and feeds no difficulty calibration (stats.models; docs/api.md, "Games of a
+    # known deal").
     known_deal = models.BooleanField(
         default=False,
         help_text="Begun on a deal the player had already seen whole: no personal records.",

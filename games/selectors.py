@@ -12,7 +12,7 @@ from uuid import UUID
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.db import connection, connections
-from django.db.models import Count, ForeignKey, Q, QuerySet
+from django.db.models import Count, ForeignKey, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
@@ -114,6 +114,15 @@ def game_list(
         games = games.filter(variant=variant)
     # The app of each game, for its representation (played_by_app), in the same query.
     return games.select_related("app").order_by("-created_at", "-pk")
+
+
+def owner_archived_events_count(*, user_id: int) -> int:
+    """The events in the archive files of the player's games: each archived game's version
+    (its log is events 1 to it), with no file read."""
+    total = Game.objects.filter(owner_id=user_id, archived_at__isnull=False).aggregate(
+        total=Sum("version")
+    )["total"]
+    return int(total or 0)
 
 
 def game_events(*, game: Game, after: int = 0) -> list[GameEvent]:

@@ -1,6 +1,7 @@
 """The functions a setting names by dotted path (the lower layers calling the ones above them:
-``GAME_FINISHED_HOOKS``, ``FEED_BACKLOG_SOURCES``), imported once per process. A missing
-setting is no function; ``infrastructure/checks.py`` checks every such setting at start-up."""
+``GAME_FINISHED_HOOKS``, ``GUEST_SIGNED_UP_HOOKS``, ``FEED_BACKLOG_SOURCES``), imported once
+per process. A missing setting is no function; ``infrastructure/checks.py`` checks every such
+setting at start-up."""
 
 from __future__ import annotations
 

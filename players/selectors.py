@@ -14,6 +14,7 @@ from accounts.models import Profile
 from accounts.oauth import selectors as oauth_selectors
 from achievements import selectors as achievements_selectors
 from achievements.models import Achievement
+from games import archive
 from games import selectors as game_selectors
 from games.models import Game, GameEvent
 from social import selectors as social_selectors
@@ -90,11 +91,14 @@ def account_export(*, user: User) -> dict[str, Any]:
     queries, whatever the number of games."""
     emails = EmailAddress.objects.filter(user=user).order_by("-primary", "email")
     profile = Profile.objects.filter(user=user).first()
-    games = (
+    games = list(
         Game.objects.filter(owner=user)
         .order_by("created_at", "id")
         .prefetch_related(Prefetch("events", queryset=GameEvent.objects.order_by("seq")))
     )
+    # The archived games' files, several at a time (one after another, an object store's
+    # round trips would add up past the web server's timeout for a player of many games).
+    archive.archived_events_read(games=games)
     return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -171,7 +175,9 @@ def account_deletion_counts(*, user: User) -> dict[str, int]:
     every one of them: 29,000 rows for a player with 1,000 games)."""
     return {
         "games": Game.objects.filter(owner=user).count(),
-        "events": GameEvent.objects.filter(game__owner=user).count(),
+        # The archived logs' too (their files go with the games), as the deletion counts them.
+        "events": GameEvent.objects.filter(game__owner=user).count()
+        + game_selectors.owner_archived_events_count(user_id=user.pk),
         "statistics rows": PlayerStats.objects.filter(user=user).count(),
         "achievements": Achievement.objects.filter(user=user).count(),
         "challenges": Challenge.objects.filter(creator=user).count(),

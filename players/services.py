@@ -72,20 +72,35 @@ def account_delete(*, user: User) -> dict[str, int]:
             return _tally({}, ACCOUNT_KEYS) | {"sessions": 0}  # closed meanwhile
         game_services.owner_games_lock(user_id=user.pk)
         # The archived logs' files of the games the user's deletion takes, after the commit.
-        game_services.owner_archives_delete_on_commit(user_id=user.pk)
+        archived_events = game_services.owner_archives_delete_on_commit(user_id=user.pk)
         game_services.owner_ranked_days_claim(user_id=user.pk)
         sessions = account_services.user_sessions_delete(user_id=user.pk)
         _, per_model = user.delete()
-    counts = _tally(per_model, ACCOUNT_KEYS)
+    counts = _tally(game_services.with_archived_events(per_model, archived_events), ACCOUNT_KEYS)
     counts["sessions"] = sessions
     return counts
+
+
+def guest_signed_up(*, user: User) -> None:
+    """A guest became an account (accounts.guests.guest_convert, in its transaction): its
+    ranked daily attempts are claimed under its new address, and one the address had had
+    already becomes practice, counted again in the statistics (docs/api.md, "Deleting does
+    not give a second try")."""
+    if game_services.signed_up_ranked_days_claim(owner=user):
+        stats_services.stats_recompute(user=user)
 
 
 def app_kind_set(*, app: Client, kind: str) -> int:
     """Staff's decision that an app is a client or a bot: recorded, and every game the app
     started or played by itself is marked again, so a bot found out leaves every leaderboard
-    at once (and a mistake is undone the same way). Answers how many games were marked."""
+    at once (and a mistake is undone the same way). The achievements of the players whose
+    games were marked are rebuilt (a bot's game earns none; they are stored, unlike the
+    boards and the calendar, which read the mark). Answers how many games were marked."""
     kind = AppKind(kind)
     with transaction.atomic():
         AppPlayer.objects.update_or_create(client=app, defaults={"kind": kind})
-        return Game.objects.filter(app=app).exclude(app_kind=kind).update(app_kind=kind)
+        marked = Game.objects.filter(app=app).exclude(app_kind=kind)
+        owners = set(marked.order_by().values_list("owner_id", flat=True).distinct())
+        count = marked.update(app_kind=kind)
+    achievements_services.achievements_rebuild(users=User.objects.filter(pk__in=owners))
+    return count

@@ -13,6 +13,7 @@ are recorded in the audit log with the reason staff gave (``infrastructure.audit
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from django import forms
@@ -36,9 +37,12 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
 from accounts.services import user_session_keys
+from games.archive import ArchiveUnreadableError
 from infrastructure.admin_actions import ReasonForm, actor_id
 from infrastructure.audit import staff_action_record
 from players import selectors, services
+
+logger = logging.getLogger(__name__)
 
 
 def _changelist(name: str, query: str) -> str:
@@ -170,13 +174,22 @@ class PlayerAdmin(UserAdmin):
             raise PermissionDenied
         form = ReasonForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
+            try:
+                body = selectors.account_export(user=user)
+            except ArchiveUnreadableError as error:
+                # An archived game's file cannot be read (the operator's to repair): nothing is
+                # exported, so nothing is recorded as exported; staff are told which and why.
+                logger.error("archived log unreadable: %s", error)
+                page = self._page(request, user, "export.html", "Export a player's data", form=form)
+                page.context_data = {**(page.context_data or {}), "archive_error": str(error)}
+                page.status_code = 503
+                return page
             staff_action_record(
                 actor_id=actor_id(request),
                 target=user,
                 action="exported the player's data",
                 reason=form.cleaned_data["reason"],
             )
-            body = selectors.account_export(user=user)
             filename = f"scorpion-export-{user.pk}-{timezone.now():%Y%m%d}.json"
             return HttpResponse(
                 json.dumps(body, cls=DjangoJSONEncoder),

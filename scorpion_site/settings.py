@@ -109,7 +109,8 @@ MIDDLEWARE = [
     "accounts.session_middleware.StaleCookieSafeSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the user from the session's cached snapshot (no SQL once cached).
+    "accounts.session_middleware.SnapshotAuthenticationMiddleware",
     "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -420,6 +421,9 @@ GAME_FINISHED_HOOKS = [
     "social.services.notices.game_finished",
     "fairplay.services.game_finished",
 ]
+# Told of a guest that signed up (accounts.guests.guest_convert), in its transaction: its
+# ranked daily attempts are claimed under its new address (docs/api.md, "The daily challenge").
+GUEST_SIGNED_UP_HOOKS = ["players.services.guest_signed_up"]
 # What a reconnecting feed replays besides the player's own games (games.broadcast.payloads):
 # the notices of the social layer, rebuilt from the games that caused them.
 FEED_BACKLOG_SOURCES = ["social.services.notices.feed_backlog"]

@@ -22,7 +22,7 @@ def searched_by(*relations: str) -> tuple[str, ...]:
 
 class AttemptInline(admin.TabularInline):
     model = ChallengeAttempt
-    fields = ("player_link", "game_link", "created_at")
+    fields = ("player_link", "game_link", "deal_seen", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False

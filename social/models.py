@@ -53,13 +53,22 @@ class Challenge(models.Model):
 
 
 class ChallengeAttempt(models.Model):
-    """One player's game of a challenge: the first time they opened it (one per player)."""
+    """One player's game of a challenge: the first time they opened it (one per player).
+
+    ``deal_seen``: the player had another game of the same deal when they opened it (another
+    challenge of it, say: over, it had shown them the deal whole; in play, it would once
+    over, and opening this one abandons it), or when this one ended (begun meanwhile, of
+    another kind: ``challenge_game_finished``). Every challenge's game is of a known deal
+    (``Game.known_deal``: someone chose it), so the game cannot tell; such a result was no
+    race, and is on nobody else's board and in no notice.
+    """
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="attempts")
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_attempts"
     )
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_attempt")
+    deal_seen = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -111,11 +111,16 @@ def friendship_dict(
     }
 
 
-def friends_overview(*, user: User) -> dict[str, Any]:
+def friends_overview(*, user: User, with_inactive: bool = False) -> dict[str, Any]:
     """The player's friends, the requests made to them and by them, their open invites and the
     players they blocked. A request from a player they blocked is never here (a block
-    removes it, and none can be made across one)."""
-    friendships = list(friendships_of(user_id=user.pk).order_by("created_at", "pk"))
+    removes it, and none can be made across one); nor, unless ``with_inactive`` (the
+    export: every stored row), a friendship or request with an account staff deactivated,
+    until they reactivate it."""
+    rows_of = friendships_of(user_id=user.pk)
+    if not with_inactive:
+        rows_of = rows_of.filter(requester__is_active=True, addressee__is_active=True)
+    friendships = list(rows_of.order_by("created_at", "pk"))
     blocks = list(Block.objects.filter(blocker=user).order_by("created_at", "pk"))
     others = {f.requester_id for f in friendships} | {f.addressee_id for f in friendships}
     names = player_names(others | {block.blocked_id for block in blocks})
@@ -159,8 +164,13 @@ def invite_dict(invite: Invite) -> dict[str, Any]:
 
 def challenge_get(*, viewer: User, challenge_id: UUID) -> Challenge:
     """The challenge, to anyone holding its link, except across a block (404 as for no such
-    challenge: a block is never told)."""
-    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    challenge: a block is never told), and except a deactivated account's: staff took it off
+    every board, and its challenges go with it until they reactivate it (nothing deleted)."""
+    challenge = (
+        Challenge.objects.filter(pk=challenge_id)
+        .filter(Q(creator=viewer) | Q(creator__is_active=True))
+        .first()
+    )
     if challenge is None or (
         challenge.creator_id != viewer.pk and blocked_between(challenge.creator_id, viewer.pk)
     ):
@@ -245,19 +255,26 @@ def _own_game(challenge: Challenge, viewer: User) -> Game | None:
     return None if attempt is None else Game.objects.filter(pk=attempt.game_id).first()
 
 
-def challenge_view(*, viewer: User, challenge: Challenge) -> dict[str, Any]:
+def challenge_view(
+    *, viewer: User, challenge: Challenge, with_board: bool = True
+) -> dict[str, Any]:
     """The challenge as ``viewer`` may see it. Its board (every finished game of it: the
     creator's, then each player's first attempt) only once the viewer's own game of it is
-    over (the creator's always is): no result before the viewer has played. Never the deal:
-    the viewer sees it through their own game, once that is over, as for every game."""
+    over (the creator's always is): no result before the viewer has played. An attempt on a
+    deal its player had seen (``ChallengeAttempt.deal_seen``) is on its own player's board
+    only. Never the deal: the viewer sees it through their own game, once that is over, as
+    for every game. ``with_board`` False: no board at all (the answer of a write to an app's
+    token that may not read boards: ``social:write`` without ``social:read``)."""
     own = _own_game(challenge, viewer)
     finished = challenge.creator_id == viewer.pk or (own is not None and own.is_finished)
     board = None
-    if finished:
+    if finished and with_board:
         hidden = hidden_from(user_id=viewer.pk)
-        games = Q(challenge_attempt__challenge=challenge)
+        games = Q(challenge_attempt__challenge=challenge, challenge_attempt__deal_seen=False)
         if challenge.source_game_id is not None:
             games |= Q(pk=challenge.source_game_id)
+        if own is not None:
+            games |= Q(pk=own.pk)
         board = [
             entry.to_dict(viewer_id=viewer.pk)
             for entry in _entries(games)
@@ -289,7 +306,7 @@ def challenge_summary(challenge: Challenge, *, names: dict[int, str]) -> dict[st
 
 def challenges_of(*, user: User) -> dict[str, list[dict[str, Any]]]:
     """The challenges the player made, and those they played (newest first, 100 each;
-    a challenge whose creator is blocked either way is left out)."""
+    a challenge whose creator is blocked either way, or deactivated, is left out)."""
     made = list(
         Challenge.objects.filter(creator=user).annotate(players=Count("attempts"))[
             :CHALLENGE_LIST_LIMIT
@@ -297,7 +314,7 @@ def challenges_of(*, user: User) -> dict[str, list[dict[str, Any]]]:
     )
     hidden = hidden_from(user_id=user.pk)
     played = list(
-        Challenge.objects.filter(attempts__player=user)
+        Challenge.objects.filter(attempts__player=user, creator__is_active=True)
         .exclude(creator_id__in=hidden)
         .order_by("-created_at")[:CHALLENGE_LIST_LIMIT]
     )
@@ -349,7 +366,7 @@ def friends_daily_board(*, user: User, day: datetime.date) -> dict[str, Any]:
 
 def social_export(*, user: User) -> dict[str, Any]:
     """The player's social rows for ``GET /api/v1/me/export/``."""
-    overview = friends_overview(user=user)
+    overview = friends_overview(user=user, with_inactive=True)
     attempts = ChallengeAttempt.objects.filter(player=user).order_by("created_at")
     return {
         "challenges_made": [
@@ -363,6 +380,7 @@ def social_export(*, user: User) -> dict[str, Any]:
             {
                 "challenge": str(a.challenge_id),
                 "game": str(a.game_id),
+                "deal_seen": a.deal_seen,
                 "created_at": a.created_at.isoformat(),
             }
             for a in attempts

@@ -10,6 +10,7 @@ Non-staff visitors are sent to the admin login.
 from __future__ import annotations
 
 import datetime
+import logging
 from uuid import UUID
 
 from django.contrib import admin, messages
@@ -24,12 +25,15 @@ from django.views.decorators.http import require_POST
 
 from games import selectors as games_selectors
 from games import staff_operations as operations
+from games.archive import ArchiveUnreadableError
 from games.models import Game
 from games.replay import clamp_version, replay
 from infrastructure.admin_actions import actor_id
 from infrastructure.db_routing import reads_may_lag
 from staff import charts, fair_play, selectors
 from staff.leaderboard import staff_daily_board
+
+logger = logging.getLogger(__name__)
 
 
 def _dashboard_charts(data: selectors.Dashboard) -> dict[str, object]:
@@ -89,10 +93,17 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
     context = {
         **admin.site.each_context(request),
         "title": f"Replay of game {game.pk}",
-        "replay": replay(game=game, version=version),
         "opts": Game._meta,
-        "fair_play_signals": fair_play.review_words(game=game),
     }
+    try:
+        shown = replay(game=game, version=version)
+    except ArchiveUnreadableError as error:
+        # The file is the operator's to repair (docs/architecture.md, "Archived games"): staff
+        # are told which and why, as the API tells a player 503 archive_unreadable.
+        logger.error("archived log unreadable: %s", error)
+        context |= {"game": game, "error": str(error)}
+        return render(request, "staff/archive_unreadable.html", context, status=503)
+    context |= {"replay": shown, "fair_play_signals": fair_play.review_words(game=game)}
     return render(request, "staff/replay.html", context)
 
 

@@ -27,7 +27,7 @@ Definitions (docs/api.md repeats them for clients):
 - clean win: a win with ``undo_count == 0`` and ``hint_count == 0``.
 - game of a known deal (``Game.known_deal``, a "replay"): a game begun on a deal the player
   had already seen whole (a restart of a finished game, a new game of a deal an earlier game
-  of theirs showed). It
+  of theirs showed), or a daily game that ended after its deal was revealed to everyone. It
   counts as played, won, resigned or abandoned like any game, and its time counts in the
   average; but it sets no best time or fewest moves, is no clean win, neither extends nor
   ends a streak (the streak skips it), and feeds no difficulty calibration: records made

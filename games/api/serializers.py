@@ -79,6 +79,20 @@ class StrictIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class DayField(serializers.DateField):
+    """A date as YYYY-MM-DD in ASCII digits, as documented: DRF's reader (Python's ISO one)
+    would also take a week date, a date without dashes, other scripts' digits or a trailing
+    newline, so that one day had many spellings."""
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str) or not _DAY.fullmatch(value):
+            self.fail("invalid", format="YYYY-MM-DD")
+        return super().to_internal_value(value)
+
+
 class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False)
     variant = StrictCharField(
@@ -104,7 +118,7 @@ class GameCreateSerializer(StrictSerializer):
         "absent: any band.",
     )
 
-    date = serializers.DateField(
+    date = DayField(
         required=False,
         help_text="Daily mode only: a past UTC day's daily challenge, played late (YYYY-MM-DD, "
         "from 365 days back up to yesterday): practice, never ranked, and a game of a known "

@@ -208,9 +208,16 @@ def feed_backlog_sources() -> tuple[Callable[..., list[Message]], ...]:
     return wired_functions("FEED_BACKLOG_SOURCES")
 
 
-def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBacklog:
+def feed_backlog(
+    *,
+    owner_id: int,
+    after: int | None,
+    max_replay: int,
+    withheld: frozenset[str] = frozenset(),
+) -> FeedBacklog:
     """What the feed said after ``after`` (a feed id), rebuilt from the player's games; too
-    much of it is one ``resync`` (re-read your lists)."""
+    much of it is one ``resync`` (re-read your lists). Never the ``withheld`` events (those an
+    app's token lacks the scope for: ``accounts.app_tokens.feed_events_withheld``)."""
     now = feed_now()
     if after is None or after >= now:
         return FeedBacklog([], now)
@@ -229,6 +236,7 @@ def feed_backlog(*, owner_id: int, after: int | None, max_replay: int) -> FeedBa
             messages += source(owner_id=owner_id, since=since, after=after, max_replay=max_replay)
     except BacklogTooLongError:
         too_long = True
+    messages = [message for message in messages if message.event not in withheld]
     if too_long or len(messages) > max_replay:
         return FeedBacklog([Message(str(now), FEED_RESYNC, "{}")], now)
     messages.sort(key=lambda message: int(message.id))

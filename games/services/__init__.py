@@ -83,11 +83,13 @@ from games.services.creation import (
     game_restart,
     ranked_claims_purge,
     revealed_to_player,
+    signed_up_ranked_days_claim,
 )
 from games.services.deletion import (
     owner_games_delete,
     owner_games_lock,
     owner_ranked_days_claim,
+    with_archived_events,
 )
 from games.services.hints import (
     game_hints_request,
@@ -175,7 +177,9 @@ __all__ = [
     "ranked_claims_purge",
     "request_fingerprint",
     "revealed_to_player",
+    "signed_up_ranked_days_claim",
     "winnable_deal_draw",
     "winnable_pool_add",
     "winnable_pool_top_up",
+    "with_archived_events",
 ]

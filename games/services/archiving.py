@@ -12,6 +12,7 @@ from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import archive
@@ -20,32 +21,48 @@ from games.models import Game, GameEvent, GameSnapshot
 logger = logging.getLogger(__name__)
 
 
+# Where a run's candidates start: after this game (its finished_at, then its id) in their order.
+ArchiveCursor = tuple[datetime.datetime, uuid.UUID]
+
+
 @dataclass(frozen=True, slots=True)
 class ArchiveRun:
     archived: int  # games whose log moved to the archive
     events: int  # event rows deleted from the table
     bytes: int  # compressed bytes written
+    examined: int = 0  # candidates taken, archived or left (gone meanwhile, log not whole)
+    last: ArchiveCursor | None = None  # the last of them: where a next batch goes on
 
 
-def game_logs_archive(*, finished_before: datetime.datetime, limit: int) -> ArchiveRun:
+def game_logs_archive(
+    *, finished_before: datetime.datetime, limit: int, after: ArchiveCursor | None = None
+) -> ArchiveRun:
     """Archive the logs of at most ``limit`` games finished before ``finished_before``, the
-    oldest first. Idempotent and safe beside everything else: a game archived already is not
-    taken again, and a run stopped anywhere (a time limit, a killed worker) leaves each game
-    wholly in the table or wholly archived (``game_log_archive``). A storage that fails (a
-    write, a read-back) raises and ends the run: the games archived before it stay archived,
-    the next run goes on from the oldest left. A game whose log is not whole is logged and
-    left in the table."""
-    candidates = list(
-        Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
-        .order_by("finished_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    oldest first (after ``after``: a batch of a run of several, so that the games a batch
+    left are not taken again by the next). Idempotent and safe beside everything else: a
+    game archived already is not taken again, and a run stopped anywhere (a time limit, a
+    killed worker) leaves each game wholly in the table or wholly archived
+    (``game_log_archive``). A storage that fails (a write, a read-back) raises and ends the
+    run: the games archived before it stay archived, the next run goes on from the oldest
+    left. A game whose log is not whole is logged and left in the table."""
+    candidates = Game.objects.filter(finished_at__lt=finished_before, archived_at__isnull=True)
+    if after is not None:
+        at, game_id = after
+        candidates = candidates.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gt=game_id))
+    rows = candidates.order_by("finished_at", "pk").values_list("finished_at", "pk")[:limit]
+    batch = [(at, game_id) for at, game_id in rows if at is not None]  # none is: finished_at__lt
     archived = events = written = 0
-    for game_id in candidates:
+    for _finished_at, game_id in batch:
         result = game_log_archive(game_id=game_id, finished_before=finished_before)
         if result is not None:
             archived, events, written = archived + 1, events + result[0], written + result[1]
-    return ArchiveRun(archived=archived, events=events, bytes=written)
+    return ArchiveRun(
+        archived=archived,
+        events=events,
+        bytes=written,
+        examined=len(batch),
+        last=batch[-1] if batch else None,
+    )
 
 
 def game_log_archive(
@@ -137,41 +154,52 @@ def owner_archives_delete_on_commit(*, user_id: int) -> int:
     locks: ``owner_games_lock``) commits, delete the archive files of the player's games: an
     erased player's log must not outlive them in the archive. After the commit, since a file
     cannot be restored by a rollback; a file whose deletion fails then is logged (and found
-    by its name, which is the game's id). The number of files to delete."""
-    names = list(
+    by its name, which is the game's id). The number of events the files hold (a game's
+    version: its log is events 1 to it), which the deletion counts as the rows it would have
+    deleted had they not been archived."""
+    archived = list(
         Game.objects.filter(owner_id=user_id, archived_at__isnull=False).values_list(
-            "archive_name", flat=True
+            "archive_name", "version"
         )
     )
-    if names:
+    if archived:
+        names = [name for name, _version in archived]
         transaction.on_commit(partial(_files_delete, names), robust=True)
-    return len(names)
+    return sum(version for _name, version in archived)
 
 
 def _files_delete(names: list[str]) -> None:
+    """Delete each file, going on past one the storage fails to delete (left for
+    ``archive_sweep_orphans``). Never raises, whatever the storage raises (not only OSError:
+    botocore's errors are not): the data is deleted by then, and an exception from a robust
+    ``on_commit`` callback made of a ``partial`` is a 500 in Django 5.2 (its log line reads
+    the callback's ``__qualname__``, which a partial lacks), after the hooks behind it were
+    skipped."""
     storage = archive.archive_storage()
     for name in names:
         try:
             storage.delete(name)
-        except OSError:
+        except Exception:
             logger.exception("the archive file %s of a deleted game could not be deleted", name)
 
 
 @dataclass(frozen=True, slots=True)
 class OrphanSweep:
-    orphans: list[str]  # files no archived game names (deleted unless a dry run)
-    kept_recent: int  # orphans younger than the grace period: perhaps being archived now
+    orphans: list[str]  # files of no game (deleted unless a dry run)
+    kept_recent: int  # orphans younger than the grace period: perhaps of a game just made
     undated: int  # files whose storage cannot say when they were written: left alone
 
 
 def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) -> OrphanSweep:
-    """Delete the archive files that no archived game names: left when deleting a player's
-    files failed after their data was erased (``_files_delete`` logs it), or by a run stopped
-    between its file and its transaction for a game deleted since. An erased player's log must
-    not stay in the archive. Only files written before ``written_before`` go: a younger one may
-    belong to a game being archived right now (its file is written before its row says so).
-    One query per folder of the storage (``archive_name``'s 256), whatever the number of
-    files."""
+    """Delete the archive files whose game is gone: left when deleting a player's files failed
+    after their data was erased (``_files_delete`` logs it), or by a run stopped between its
+    file and its transaction for a game deleted since. An erased player's log must not stay
+    in the archive. A file of a game that still exists stays, archived or not: one left by a
+    stopped run is reused by the next (``_file_store``), days old by then, and is read back
+    before the transaction that makes it the game's only copy commits, which a sweep cannot
+    see. Only files written before ``written_before`` go: a younger one may belong to a game
+    created and archived since the sweep read the games. One query per folder of the storage
+    (``archive_name``'s 256), whatever the number of files."""
     storage = archive.archive_storage()
     orphans: list[str] = []
     kept_recent = undated = 0
@@ -179,12 +207,17 @@ def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) 
     for folder in sorted(folders):
         _dirs, files = storage.listdir(f"games/{folder}")
         names = {f"games/{folder}/{file}" for file in files}
-        known = set(
-            Game.objects.filter(archive_name__in=names, archived_at__isnull=False).values_list(
-                "archive_name", flat=True
-            )
-        )
-        for name in sorted(names - known):
+        games = {name: _game_id(name) for name in names}
+        existing = {
+            str(pk)
+            for pk in Game.objects.filter(
+                pk__in=[game_id for game_id in games.values() if game_id is not None]
+            ).values_list("pk", flat=True)
+        }
+        for name in sorted(names):
+            game_id = games[name]
+            if game_id is not None and str(game_id) in existing:
+                continue
             try:
                 written = storage.get_modified_time(name)
             except NotImplementedError:
@@ -197,3 +230,13 @@ def archive_orphans_delete(*, written_before: datetime.datetime, dry_run: bool) 
             if not dry_run:
                 storage.delete(name)
     return OrphanSweep(orphans=orphans, kept_recent=kept_recent, undated=undated)
+
+
+def _game_id(name: str) -> uuid.UUID | None:
+    """The game a file is of, by its name (``archive.archive_name``); None for a file of none."""
+    stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl.gz")
+    try:
+        game_id = uuid.UUID(stem)
+    except ValueError:
+        return None
+    return game_id if archive.archive_name(game_id) == name else None

@@ -3,6 +3,7 @@ compare-and-set and the event appended in one statement on PostgreSQL."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import hashlib
 import json
@@ -29,7 +30,9 @@ from games.models import (
     SNAPSHOT_INTERVAL,
     Game,
     GameEvent,
+    GameMode,
     GameSnapshot,
+    daily_reveal_moment,
 )
 from games.services.analysis import game_analysis_enqueue_on_commit
 from infrastructure.wiring import wired_functions
@@ -192,6 +195,10 @@ def game_execute_command(
         finishing = new_status in FINISHED_STATUSES
         if finishing:
             changes["finished_at"] = now
+            if not game.known_deal and _deal_public(game, now):
+                # Its deal was public before it ended (the game was left open past the reveal):
+                # it may have been finished with the deal to hand, so it counts as a replay.
+                changes["known_deal"] = True
         event = GameEvent(
             game=game,
             seq=game.version + 1,
@@ -223,6 +230,17 @@ def game_execute_command(
         return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)
+
+
+def _deal_public(game: Game, now: datetime.datetime) -> bool:
+    """Whether a daily game's deal is revealed to everyone by ``now``
+    (``daily_reveal_moment``): any finished game of that day then shows it, so a game that
+    ends after it is one of a known deal (``Game.known_deal``), however it began."""
+    return (
+        game.mode == GameMode.DAILY
+        and game.daily_date is not None
+        and now >= daily_reveal_moment(game.daily_date)
+    )
 
 
 def game_finished_hooks() -> tuple[Callable[..., None], ...]:

@@ -121,12 +121,12 @@ def game_create(
     if choice.mode == GameMode.DAILY and choice.daily_date not in (None, today):
         return _create_late_daily(creation, day=choice.daily_date, today=today)
     if choice.mode == GameMode.DAILY:
-        identities = selectors.ranked_identities(owner=owner)
-        # The first attempt of the day ranks, every later one is practice (docs/api.md), even
-        # once the games are deleted (RankedDailyClaim). Only a hint: the unique constraints
-        # decide between racing creates (_create_game).
-        ranked = not selectors.ranked_attempt_had(owner=owner, day=today, identities=identities)
-        return _create_daily(creation, day=today, ranked=ranked, claims=identities)
+        try:
+            return _create_todays_daily(creation, today=today)
+        except _DayTurnedError:
+            # Midnight (UTC) passed while the game was being made (a deal certified on the
+            # spot takes seconds): it is the new day's daily, the day it begins on.
+            return _create_todays_daily(creation, today=timezone.now().date())
     if choice.mode == GameMode.WINNABLE:
         deal = winnable_deal_draw(owner=owner, difficulty=choice.difficulty)
         return _create_game(
@@ -233,6 +233,20 @@ def _create_late_daily(
     return _create_daily(creation, day=day, known_deal=known)
 
 
+class _DayTurnedError(Exception):
+    """Today's daily was created after midnight (UTC): it would belong to the day before."""
+
+
+def _create_todays_daily(creation: _Creation, *, today: datetime.date) -> Game:
+    """Today's daily: ranked if it is the player's first attempt of the day."""
+    identities = selectors.ranked_identities(owner=creation.owner)
+    # The first attempt of the day ranks, every later one is practice (docs/api.md), even
+    # once the games are deleted (RankedDailyClaim). Only a hint: the unique constraints
+    # decide between racing creates (_create_game).
+    had = selectors.ranked_attempt_had(owner=creation.owner, day=today, identities=identities)
+    return _create_daily(creation, day=today, ranked=not had, claims=identities, begun_on=today)
+
+
 def _create_daily(creation: _Creation, *, day: datetime.date, **kwargs: Any) -> Game:
     """A game of the day's daily deal (certified now if no worker did)."""
     daily = daily_deal_ensure(day=day)
@@ -282,6 +296,37 @@ def ranked_claims_purge(*, today: datetime.date) -> int:
     return deleted
 
 
+def signed_up_ranked_days_claim(*, owner: User) -> int:
+    """A guest has just signed up: claim the days of its ranked attempts (begun with no
+    address: claimed under its account alone) under its addresses now, so that another
+    account of the same mailbox plays them as practice. A day one of those addresses had
+    claimed already (another account of the mailbox, deleted or not, had its ranked attempt)
+    makes the guest's attempt of it a second one: practice. Returns how many games became
+    practice (their statistics then need recounting: the caller's)."""
+    earliest = timezone.now().date() - RANKED_CLAIM_KEPT  # the days that may still rank
+    ranked = Game.objects.filter(
+        owner=owner, mode=GameMode.DAILY, ranked=True, daily_date__gte=earliest
+    )
+    days = {day for day in ranked.values_list("daily_date", flat=True) if day is not None}
+    if not days:
+        return 0
+    # The account's own identity comes first (selectors.ranked_identities): its attempts
+    # claimed it already; the rest are the addresses the sign-up brought.
+    addresses = selectors.ranked_identities(owner=owner)[1:]
+    taken = set(
+        RankedDailyClaim.objects.filter(identity__in=addresses, day__in=days).values_list(
+            "day", flat=True
+        )
+    )
+    RankedDailyClaim.objects.bulk_create(
+        [RankedDailyClaim(identity=identity, day=day) for day in days for identity in addresses],
+        ignore_conflicts=True,
+    )
+    if not taken:
+        return 0
+    return ranked.filter(daily_date__in=taken).update(ranked=False, client_address_hash="")
+
+
 def _create_game(
     creation: _Creation,
     *,
@@ -297,7 +342,11 @@ def _create_game(
     ranked: bool = False,
     claims: Sequence[str] = (),
     known_deal: bool = False,
+    begun_on: datetime.date | None = None,
 ) -> Game:
+    """``begun_on``: the UTC day the game must be created on (today's daily: a game "begun
+    on its day", as the leaderboard and the streak days read ``created_at``), else
+    ``_DayTurnedError`` and nothing is written."""
     state = deal_state(deal_code, variant)
     known_deal = (
         known_deal
@@ -350,6 +399,7 @@ def _create_game(
                 ranked=ranked,
                 client_address_hash=creation.address_hash if ranked else "",
             )
+            _check_begun_on(game, begun_on)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     except IntegrityError:
@@ -363,9 +413,16 @@ def _create_game(
         # Another device's first attempt of the day committed first: this one is practice.
         with transaction.atomic():
             game = Game.objects.create(**fields, ranked=False)
+            _check_begun_on(game, begun_on)
             _created(game)
             _abandon_left_behind(owner=creation.owner, game=game, restarted_from=restarted_from)
     return game
+
+
+def _check_begun_on(game: Game, day: datetime.date | None) -> None:
+    """Undo the savepoint (the game and its claims) if the game was not created on ``day``."""
+    if day is not None and game.created_at.astimezone(datetime.UTC).date() != day:
+        raise _DayTurnedError
 
 
 def revealed_to_player(*, today: datetime.date) -> Q:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.broadcast import publish
-from games.models import Game, GameMode, RankedDailyClaim
+from games.models import Game, GameEvent, GameMode, RankedDailyClaim
 from games.selectors import ranked_identities
 from games.services.archiving import owner_archives_delete_on_commit
 from games.services.creation import RANKED_CLAIM_KEPT
@@ -37,11 +37,18 @@ def owner_games_delete(*, user_id: int) -> dict[str, int]:
     and the player's feed tells the lists to read themselves again. Answers Django's deletion
     counts per model label. Their archived logs' files go once it commits."""
     game_ids = owner_games_lock(user_id=user_id)
-    owner_archives_delete_on_commit(user_id=user_id)
+    archived_events = owner_archives_delete_on_commit(user_id=user_id)
     owner_ranked_days_claim(user_id=user_id)
     _, counts = Game.objects.filter(owner_id=user_id).delete()
     transaction.on_commit(partial(publish.games_deleted_committed, user_id, game_ids), robust=True)
-    return counts
+    return with_archived_events(counts, archived_events)
+
+
+def with_archived_events(counts: dict[str, int], archived_events: int) -> dict[str, int]:
+    """Django's deletion counts, with the events of the archived logs deleted with them: a
+    deletion answers the same counts whether a game's log was archived or not."""
+    label = GameEvent._meta.label
+    return {**counts, label: counts.get(label, 0) + archived_events}
 
 
 def owner_ranked_days_claim(*, user_id: int) -> None:

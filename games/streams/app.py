@@ -202,6 +202,8 @@ class _Stream:
                 continue
             assert isinstance(item, Message)
             if start.kind == "feed":
+                if item.event in start.withheld:
+                    continue
                 if (item.id, item.event) in self.sent_from_log:
                     self.sent_from_log.discard((item.id, item.event))
                     continue

@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import scopes
+from accounts.app_tokens import feed_events_withheld
 from accounts.authentication import credentials_recheck
 from games import selectors
 from games.api.serializers import (
@@ -63,6 +64,9 @@ class StreamStart:
     # () -> whether the credentials that opened the stream still hold (run in a thread,
     # every STREAM_CREDENTIALS_SECONDS); None: nothing to check again (accounts.authentication)
     still_valid: Callable[[], bool] | None = None
+    # The feed's events never sent on this stream, live or from the log: those its app token
+    # lacks the scope for (accounts.app_tokens.feed_events_withheld).
+    withheld: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -231,12 +235,16 @@ class MeStreamView(_StreamGateView):
         user = player(request)
         QuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         after = _last_event_id(request)
+        withheld = feed_events_withheld(request)
         slot = _take_slot(opener, user.pk)
         subscription: Subscription | None = None
         try:
             subscription = opener.subscribe(user_channel(user.pk))
             backlog = payloads.feed_backlog(
-                owner_id=user.pk, after=after, max_replay=settings.STREAM_MAX_REPLAY
+                owner_id=user.pk,
+                after=after,
+                max_replay=settings.STREAM_MAX_REPLAY,
+                withheld=withheld,
             )
         except BaseException:
             if subscription is not None:
@@ -248,7 +256,10 @@ class MeStreamView(_StreamGateView):
 
         def catch_up(cursor: int) -> payloads.FeedBacklog:
             return payloads.feed_backlog(
-                owner_id=user_pk, after=cursor, max_replay=settings.STREAM_MAX_REPLAY
+                owner_id=user_pk,
+                after=cursor,
+                max_replay=settings.STREAM_MAX_REPLAY,
+                withheld=withheld,
             )
 
         opener.start = StreamStart(
@@ -260,5 +271,6 @@ class MeStreamView(_StreamGateView):
             cursor=backlog.cursor,
             catch_up=catch_up,
             still_valid=credentials_recheck(request),
+            withheld=withheld,
         )
         return Response(status=200)

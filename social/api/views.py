@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import scopes
+from accounts.app_tokens import token_lacks
 from games.api.responses import GameSerializer
 from games.api.views import playing_app
 from games.presentation import game_representation
@@ -31,6 +32,17 @@ def player(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)
     return user
+
+
+def _written(request: Request, challenge: Any) -> dict[str, Any]:
+    """A challenge as a write answers it: its board only to a caller that may read boards (an
+    app's ``social:write`` token without ``social:read`` gets none: closing a closed challenge
+    again changes nothing and would otherwise be a read)."""
+    return selectors.challenge_view(
+        viewer=player(request),
+        challenge=challenge,
+        with_board=not token_lacks(request, scopes.SOCIAL_READ),
+    )
 
 
 def _friendship(friendship: Any, user: User) -> dict[str, Any]:
@@ -73,7 +85,7 @@ class ChallengesView(ApiView):
         with answered_as_problems():
             challenge = services.challenge_create(creator=me, game_id=body.validated_data["game"])
         return Response(
-            selectors.challenge_view(viewer=me, challenge=challenge),
+            _written(request, challenge),
             status=201,
             headers={"Location": f"/api/v1/challenges/{challenge.pk}/"},
         )
@@ -112,7 +124,7 @@ class ChallengeCloseView(ApiView):
         refuse_body_fields(request.data)
         me = player(request)
         challenge = services.challenge_close(creator=me, challenge_id=challenge_id)
-        return Response(selectors.challenge_view(viewer=me, challenge=challenge))
+        return Response(_written(request, challenge))
 
 
 class ChallengePlayView(ApiView):

@@ -28,7 +28,9 @@ from social.services.limits import (
 def challenge_create(*, creator: User, game_id: UUID) -> Challenge:
     """A challenge on the deal of one of the creator's finished games whose deal it shows
     (``Game.reveals_deal``: never a daily before its deal is revealed, today's or
-    yesterday's, since it ranks players). Counted against THROTTLE_CHALLENGE."""
+    yesterday's, since it ranks players), and that was their first sight of it: never a game
+    of a known deal (a replay, a restart), unless it is a challenge's game they opened blind
+    (passed on). Counted against THROTTLE_CHALLENGE."""
     signed_up_required(
         user=creator,
         refusal=gettext("sign up to challenge a friend: a guest plays challenges only"),
@@ -43,6 +45,13 @@ def challenge_create(*, creator: User, game_id: UUID) -> Challenge:
             gettext(
                 "the daily challenge's deal is secret until its day and the next are over: "
                 "challenge a friend on it then"
+            )
+        )
+    if game.known_deal and not ChallengeAttempt.objects.filter(game=game, deal_seen=False).exists():
+        raise NotChallengeableError(
+            gettext(
+                "you had seen this deal already when you played this game: challenge a friend "
+                "from your first game of it"
             )
         )
     limit_take(user=creator, scope="challenge")
@@ -74,7 +83,8 @@ def challenge_play(
     *, player: User, challenge_id: UUID, app: PlayingApp | None = None
 ) -> tuple[Game, bool]:
     """The player's game of the challenge: a new one the first time (True), else the one they
-    have (False), finished or not: one attempt per player. A guest may play."""
+    have (False), finished or not: one attempt per player. A guest may play. A player who had
+    seen the deal (``ChallengeAttempt.deal_seen``) plays it too, off everyone else's board."""
     challenge = selectors.challenge_get(viewer=player, challenge_id=challenge_id)  # 404s
     if challenge.creator_id == player.pk:
         raise OwnChallengeError(
@@ -89,6 +99,11 @@ def challenge_play(
         # One savepoint for the game and the attempt: two devices opening the link at once
         # collide on attempt_one_per_player, and the loser's game goes with its savepoint.
         with transaction.atomic():
+            # Any game of theirs of this deal: one over has shown it whole, and one in play
+            # shows it once over (this game's creation abandons another challenge's game).
+            seen = Game.objects.filter(
+                owner=player, variant=challenge.variant, deal_code=challenge.deal_code
+            ).exists()
             game = game_services.game_create_shared(
                 owner=player,
                 variant=challenge.variant,
@@ -97,10 +112,25 @@ def challenge_play(
                 difficulty=challenge.difficulty,
                 app=app,
             )
-            ChallengeAttempt.objects.create(challenge=challenge, player=player, game=game)
+            ChallengeAttempt.objects.create(
+                challenge=challenge, player=player, game=game, deal_seen=seen
+            )
     except IntegrityError:
         attempt = ChallengeAttempt.objects.filter(challenge=challenge, player=player).first()
         if attempt is None:
             raise
         return Game.objects.get(pk=attempt.game_id), False
     return game, True
+
+
+def challenge_game_finished(*, game: Game) -> None:
+    """A challenge's game ended (in the transaction that ends it, before its notice is built):
+    if its player now has another game of the deal, begun while this one was in play (a past
+    day's daily played late and resigned, say: a game of another kind, which opening the
+    challenge did not abandon), they had the deal in hand before the end, and the result was
+    no race either (``ChallengeAttempt.deal_seen``). One query on the owner's index."""
+    others = Game.objects.filter(
+        owner_id=game.owner_id, variant=game.variant, deal_code=game.deal_code
+    ).exclude(pk=game.pk)
+    if others.exists():
+        ChallengeAttempt.objects.filter(game=game, deal_seen=False).update(deal_seen=True)

@@ -66,12 +66,15 @@ def invite_revoke(*, user: User, invite_id: UUID) -> None:
 
 def invite_accept(*, user: User, invite_id: UUID) -> Friendship:
     """Open an invite: the caller and its inviter are friends at once (the inviter asked by
-    sending it). Used, expired, revoked, one's own, or between blocked players: 404."""
+    sending it). Used, expired, revoked, one's own, between blocked players, or of an account
+    staff deactivated (found by no name either: ``player_named``): 404."""
     signed_up_required(
         user=user, refusal=gettext("sign up to make friends: a guest plays challenges only")
     )
     now = timezone.now()
-    invite = Invite.objects.filter(pk=invite_id, expires_at__gt=now).first()
+    invite = Invite.objects.filter(
+        pk=invite_id, expires_at__gt=now, inviter__is_active=True
+    ).first()
     gone = Http404(gettext("no such invite: it was used, it expired, or it was revoked"))
     if invite is None or invite.inviter_id == user.pk:
         raise gone
@@ -132,8 +135,11 @@ def _accept(friendship: Friendship) -> Friendship:
 
 
 def friend_accept(*, user: User, friendship_id: int) -> Friendship:
-    """Accept a request made to the caller (accepting twice is accepting once)."""
-    friendship = Friendship.objects.filter(pk=friendship_id, addressee=user).first()
+    """Accept a request made to the caller (accepting twice is accepting once); not one from an
+    account staff deactivated (out of the lists until they reactivate it: 404)."""
+    friendship = Friendship.objects.filter(
+        pk=friendship_id, addressee=user, requester__is_active=True
+    ).first()
     if friendship is None:
         raise Http404(gettext("no such friend request to you"))
     return _accept(friendship)

@@ -25,6 +25,7 @@ from games.broadcast.payloads import BacklogTooLongError, dumps, feed_id
 from games.models import Game, GameMode, GameStatus
 from social import selectors
 from social.models import ChallengeAttempt
+from social.services.challenges import challenge_game_finished
 from stats.selectors import daily_wins, seconds, win_time_expression
 
 logger = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ def game_finished(*, game: Game) -> None:
     if game.mode == GameMode.DAILY and game.ranked and game.status == GameStatus.WON:
         transaction.on_commit(partial(_publish_safely, _friend_beat_messages, game.pk))
     elif game.mode == GameMode.SEEDED and game.known_deal:
+        challenge_game_finished(game=game)
         transaction.on_commit(partial(_publish_safely, _challenge_messages, game.pk))
 
 
@@ -94,7 +96,7 @@ def _challenge_messages(game_id: UUID) -> list[tuple[int, Message]]:
     if attempt is None:
         return []
     creator_id = attempt.challenge.creator_id
-    if selectors.blocked_between(creator_id, attempt.player_id):
+    if attempt.deal_seen or selectors.blocked_between(creator_id, attempt.player_id):
         return []
     entry = selectors.attempt_entry(attempt)
     if entry is None:  # a bot's game, or an account deactivated: on no board

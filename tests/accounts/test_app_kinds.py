@@ -172,3 +172,28 @@ def test_a_personal_tokens_games_are_a_scripts_and_never_rank(today: datetime.da
     # Counted in the player's own statistics all the same.
     stats = player.get("/api/v1/stats/").json()
     assert stats["modes"]["daily"]["won"] == 1, stats
+
+
+def test_staff_mark_an_app_a_bot_and_its_games_achievements_go_with_them(
+    today: datetime.date,
+) -> None:
+    """Achievements are stored (each keeps its date and game): re-marking an app's games
+    rebuilds its players' achievements, so a client found to be a bot keeps none that its
+    games earned, and a mistake undone gives them back."""
+    player = sign_up("medals@example.com")
+    app = register(name="Medal Client", kind="client")
+    won = play_daily(bearer(authorize(player, app, "games:play").access_token))
+
+    def earned() -> set[str]:
+        listed = player.get("/api/v1/achievements/").json()["achievements"]
+        return {item["code"] for item in listed if item["earned"]}
+
+    assert earned() == {"first_win", "no_undo_win", "win_scorpion"}
+    staff = staff_browser()
+    changelist = "/admin/allauth_idp_oidc/client/"
+    for action, codes in (("mark_bot", set()), ("mark_client", earned())):
+        response = staff.post(changelist, {"action": action, "_selected_action": [app.client_id]})
+        assert response.status_code == 302
+        assert earned() == codes, action
+    day = player.get(f"/api/v1/calendar/{today:%Y-%m}/").json()["days"][today.day - 1]
+    assert (day["won_on_the_day"], day["game"]) == (True, won["id"])

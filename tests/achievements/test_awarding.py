@@ -12,8 +12,10 @@ from django.core.management import call_command
 from achievements import rules, services
 from achievements.models import Achievement
 from games.history import Command
-from games.models import DailyDeal, Game
+from games.models import DailyDeal, Game, RankedDailyClaim
 from games.services import DealChoice, game_create
+from games.services import creation as services_creation
+from stats.selectors import daily_leaderboard
 from tests.achievements.conftest import daily_row
 from tests.stats.conftest import (
     WON,
@@ -147,3 +149,33 @@ def test_rules_hundredth_win_and_thirty_days() -> None:
     days = {day + datetime.timedelta(days=n) for n in range(-3, 4)}
     assert rules.run_through(day, days) == 7
     assert rules.run_through(day - datetime.timedelta(days=5), days) == 0
+
+
+def test_a_daily_asked_for_just_before_midnight_is_the_daily_of_the_day_it_begins(
+    clock: Clock,
+) -> None:
+    """A game "begun on its day" is one created on it (the leaderboard, the streak days): a
+    request that reads the date at 23:59:59 and creates the game after midnight (its deal
+    certified on the spot takes seconds) makes the new day's daily, not a ranked attempt of
+    the old day that could never rank nor be a streak day."""
+    player = make_user("hal")
+    eve = datetime.datetime(2026, 3, 14, 23, 59, 59, 900_000, tzinfo=datetime.UTC)
+    day, next_day = eve.date(), eve.date() + datetime.timedelta(days=1)
+    ensure_daily_deal(day, WON[0])
+    ensure_daily_deal(next_day, WON[1])
+    clock.set(eve)
+    certify = services_creation.daily_deal_ensure
+
+    def slow_certification(*, day: datetime.date) -> DailyDeal:
+        deal = certify(day=day)
+        clock.set(eve + datetime.timedelta(seconds=3))  # past midnight by now
+        return deal
+
+    with mock.patch.object(services_creation, "daily_deal_ensure", slow_certification):
+        game = game_create(owner=player, choice=DealChoice(mode="daily"))
+    assert game.ranked is True
+    assert (game.daily_date, game.created_at.date()) == (next_day, next_day)
+    win(game)
+    assert services.streak_days(user_id=player.pk) == {next_day}
+    assert daily_leaderboard(day=next_day, page=1, page_size=20, user=player).me is not None
+    assert not RankedDailyClaim.objects.filter(day=day).exists()  # the old day's is still free

@@ -87,6 +87,13 @@ def test_a_revealed_past_daily_is_a_known_deal(player: Player, clock: Clock) -> 
         ({"mode": "daily", "date": "2025-03-13"}, "date"),  # over 365 days back
         ({"mode": "random", "date": "2026-03-13"}, "date"),
         ({"mode": "daily", "date": "13/03/2026"}, "date"),
+        # YYYY-MM-DD in ASCII digits only, as documented (and as the leaderboard's path):
+        # not the other forms Python's ISO reader takes (a week date, no dashes, other digits).
+        ({"mode": "daily", "date": "2026-3-13"}, "date"),
+        ({"mode": "daily", "date": "2026-W11-5"}, "date"),
+        ({"mode": "daily", "date": "20260313"}, "date"),
+        ({"mode": "daily", "date": "\uff12\uff10\uff12\uff16-03-13"}, "date"),
+        ({"mode": "daily", "date": "2026-03-13\n"}, "date"),
     ],
 )
 def test_a_daily_date_that_cannot_be_played_is_refused(
@@ -222,3 +229,61 @@ def test_a_month_costs_the_same_queries_however_many_days_were_won(
     for day in range(4, 29):
         daily_row(owner, datetime.date(2026, 2, day))
     assert queries() == few
+
+
+def test_a_daily_won_once_its_deal_is_public_is_a_known_deal(player: Player, clock: Clock) -> None:
+    """A daily begun on its day can still be played after its deal is revealed (00:00 UTC two
+    days later, when every finished game of that day shows its code): won then, it was won
+    with the deal to hand. No streak day, no achievement, no record; the day is still won (a
+    badge counts it), as a known deal late. Won before the reveal, it is a streak day."""
+    evening = datetime.datetime.combine(TODAY, datetime.time(23), tzinfo=datetime.UTC)
+    ensure_daily_deal(TODAY, WON[5])
+    clock.set(evening)
+    kept_open = player.new_game(mode="daily")
+    assert kept_open["ranked"] is True
+    clock.set(evening + datetime.timedelta(days=1, hours=1, minutes=5))  # 00:05 two days on
+    play_out(player, kept_open["id"], WON[5]["line"])
+    assert player.get(f"/api/v1/games/{kept_open['id']}/").json()["known_deal"] is True
+    month = player.get("/api/v1/calendar/2026-03/").json()
+    day = month["days"][13]
+    assert (day["won"], day["won_on_the_day"], day["late"]) == (True, False, True)
+    assert month["streaks"] == {"current": 0, "best": 0}
+    earned = player.get("/api/v1/achievements/").json()["achievements"]
+    assert [item["code"] for item in earned if item["earned"]] == []
+    assert player.get("/api/v1/stats/").json()["best_time"] is None
+    # The day before the reveal: begun at 23:00, won the next day, still the day's own win.
+    yesterday = TODAY + datetime.timedelta(days=1)
+    ensure_daily_deal(yesterday + datetime.timedelta(days=1), WON[6])
+    clock.set(evening + datetime.timedelta(days=2))
+    on_time = player.new_game(mode="daily")
+    clock.advance(hours=2)
+    play_out(player, on_time["id"], WON[6]["line"])
+    assert player.get(f"/api/v1/games/{on_time['id']}/").json()["known_deal"] is False
+    days = player.get("/api/v1/calendar/2026-03/").json()["days"]
+    assert days[15]["won_on_the_day"] is True
+
+
+def test_a_result_staff_hid_leaves_the_boards_only(player: Player, clock: Clock) -> None:
+    """Hiding is a leaderboard decision (docs/fair-play.md): the player's own calendar keeps
+    the day won and a streak day (its rank goes, as on the board), and their achievements
+    stay, through a rebuild too; no one else sees any of them."""
+    from django.core.management import call_command
+
+    from games.services import leaderboard_result_hide
+
+    ensure_daily_deal(TODAY, WON[4])
+    game = player.new_game(mode="daily")
+    play_out(player, game["id"], WON[4]["line"])
+    staff = User.objects.create_user("judge", "judge@example.com")
+    leaderboard_result_hide(game_id=game["id"], by=staff.pk, reason="the solver's line")
+    call_command("rebuild_achievements")
+    month = player.get("/api/v1/calendar/2026-03/").json()
+    day = month["days"][13]
+    assert (day["won"], day["won_on_the_day"], day["rank"]) == (True, True, None)
+    assert month["streaks"] == {"current": 1, "best": 1}
+    earned = player.get("/api/v1/achievements/").json()["achievements"]
+    assert {item["code"] for item in earned if item["earned"]} == {
+        "first_win",
+        "no_undo_win",
+        "win_scorpion",
+    }

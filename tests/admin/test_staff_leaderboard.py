@@ -97,6 +97,7 @@ def test_a_page_costs_the_same_queries_however_many_won(
             assert admin_client.get(URL, params).status_code == 200
         return len(captured)
 
+    queries({"day": TODAY.isoformat()})  # the staff's session cached (its first read)
     three = queries({"day": TODAY.isoformat()}), queries({"day": TODAY.isoformat(), "q": "a"})
     _winner("fourth@example.com", "Dan Fourth", 400)
     _winner("fifth@example.com", "Eve Fifth", 500)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import io
 import types
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from games.engine.cards import parse_card
 from games.history import Command
 from games.models import Game, GameEvent, GameMode, GameSnapshot
 from games.services import archiving
+from players import selectors as player_selectors
 from players import services as player_services
 from players import tasks as player_tasks
 from stats.selectors import stats_for
@@ -229,6 +231,29 @@ def test_the_command_archives_at_most_its_limit_oldest_first(make_player: Any) -
         call_command("archive_finished_games", "--older-than-days", "-1")
 
 
+def test_a_game_the_command_cannot_archive_does_not_stop_it_before_the_others(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command archives every such game, a batch at a time: a game it leaves (its log not
+    whole, or deleted meanwhile) is passed over, not taken as the end of the games to do."""
+    player = make_player()
+    broken = won_game(player, days_ago=300)  # the oldest: first of every batch
+    GameEvent.objects.filter(game=broken, seq=5).delete()
+    others = [won_game(player, days_ago=days) for days in (200, 150)]
+    monkeypatch.setattr("games.management.commands.archive_finished_games.BATCH", 1)
+    out = io.StringIO()
+
+    call_command("archive_finished_games", "--older-than-days", "100", stdout=out)
+
+    assert [Game.objects.get(pk=game.pk).archived_at is not None for game in others] == [
+        True,
+        True,
+    ]
+    assert Game.objects.get(pk=broken.pk).archived_at is None
+    assert "Archived 2 game(s)" in out.getvalue()
+    assert "1 game(s) left in the table" in out.getvalue()
+
+
 def test_a_game_read_before_it_was_archived_is_read_from_its_file(player: Player) -> None:
     game = won_game(player)
     read_before = Game.objects.get(pk=game.pk)
@@ -263,6 +288,11 @@ def test_a_broken_archive_is_a_problem_never_a_wrong_answer(
     else:
         text = gzip.decompress(path.read_bytes()).replace(b'"move"', b'"deal"', 1)
         path.write_bytes(gzip.compress(text))
+    assert_history_unreadable(player, game)
+
+
+def assert_history_unreadable(player: Player, game: Game) -> None:
+    """Every read of ``game``'s log is a 503 ``archive_unreadable`` problem; the game reads."""
     base = f"/api/v1/games/{game.pk}"
     for url in (
         f"{base}/events/",
@@ -355,3 +385,28 @@ def test_a_game_deleted_while_its_file_was_written_leaves_no_file(
 
     assert archive_now().archived == 0
     assert not (archive_dir / archive.archive_name(game.pk)).exists()
+
+
+@pytest.mark.parametrize("deletion", ["data", "account"])
+def test_a_deletion_counts_the_events_of_archived_games_as_before_archiving(
+    make_player: Any, deletion: str
+) -> None:
+    """The events a deletion answers it removed are the same whether the logs were archived
+    (their files go) or still in the table; so are the staff's counts before closing it."""
+    path = "/api/v1/me/data/" if deletion == "data" else "/api/v1/me/"
+
+    def counted(*, archived: bool) -> tuple[int, int]:
+        player = make_player()
+        events = won_game(player).version
+        if archived:
+            archive_now()
+        user = User.objects.get(email=player.email)
+        staff_counts = player_selectors.account_deletion_counts(user=user)
+        response = player.client.delete(path)
+        assert response.status_code == 200, response.content
+        assert staff_counts["events"] == response.json()["deleted"]["events"]
+        return events, response.json()["deleted"]["events"]
+
+    events, deleted = counted(archived=True)
+    assert deleted == events
+    assert counted(archived=False) == (events, deleted)

@@ -1,6 +1,6 @@
-"""The sweep of orphan archive files: a file that no archived game names (its player's data
-erased while the storage failed to delete it) goes; a file of an archived game, or one younger
-than the grace period (perhaps being archived now), stays."""
+"""The sweep of orphan archive files: a file whose game is gone (its player's data erased while
+the storage failed to delete it) goes; a file of a game that exists (archived, or being
+archived from a file a stopped run left), or one younger than the grace period, stays."""
 
 from __future__ import annotations
 
@@ -93,3 +93,36 @@ def test_an_empty_archive_and_a_bad_grace_period(archive_dir: Path) -> None:
     assert "deleted 0 orphan file(s)" in sweep()
     with pytest.raises(CommandError, match="--older-than-hours must be 1 or more"):
         sweep("--older-than-hours", "0")
+
+
+def test_an_old_file_a_run_is_reusing_now_is_not_swept(
+    player: Any, archive_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stopped after writing a game's file leaves it, days old, for the next run to
+    reuse: that run reads it back and only then, in its transaction, says the game is archived
+    and deletes its rows. A sweep in between must not take the file: the game exists (its
+    log is not an erased player's), and the file is about to be its only copy."""
+    game = won_game(player)
+    name = archive.archive_name(game.pk)
+    path = archive_dir / name
+    path.parent.mkdir(parents=True)
+    events = list(game.events.order_by("seq"))
+    path.write_bytes(archive.archive_bytes(game=game, events=events))  # left by a stopped run
+    age(path, 72)
+    parse = archive.archive_events_parse
+    swept: list[list[str]] = []
+
+    def read_back_then_the_sweep_runs(**kwargs: Any) -> Any:
+        parsed = parse(**kwargs)
+        day_ago = timezone.now() - datetime.timedelta(hours=24)
+        swept.append(services.archive_orphans_delete(written_before=day_ago, dry_run=False).orphans)
+        return parsed
+
+    monkeypatch.setattr(archive, "archive_events_parse", read_back_then_the_sweep_runs)
+    assert archive_now().archived == 1
+    monkeypatch.undo()
+
+    assert swept == [[]]
+    assert path.is_file()
+    archived = Game.objects.get(pk=game.pk)
+    assert len(archive.archived_events(game=archived)) == archived.version

@@ -138,3 +138,41 @@ def test_racing_first_attempts_of_one_mailbox_leave_one_ranked(today: datetime.d
         )
         assert all(isinstance(game, Game) for game in results), results
         assert sorted(game.ranked for game in results) == [False, True]
+
+
+def test_a_guest_who_ranked_then_signed_up_shares_the_attempt_with_its_mailbox(
+    today: datetime.date,
+) -> None:
+    # The guest's ranked attempt claimed its account only; signing up gives it an address,
+    # which claims the day at once: another account of the mailbox then plays practice.
+    browser, _me = guest_browser()
+    assert browser.post("/api/v1/games/", {"mode": "daily"}).json()["ranked"] is True
+    signed_up = browser.post(
+        f"{AUTH}/auth/signup", {"email": "mbox@example.com", "password": PASSWORD}
+    )
+    assert signed_up.status_code == 200, signed_up.content
+    assert sign_up("mbox+twin@example.com").new_game(mode="daily")["ranked"] is False
+
+
+def test_a_guest_signing_up_with_an_address_that_had_the_days_ranked_attempt_plays_practice(
+    today: datetime.date,
+) -> None:
+    # An account ranks, is deleted (its address keeps the claim), and the same person ranks
+    # again as a guest, then signs up with that address: the guest's attempt was the
+    # mailbox's second of the day, so it is practice, off the board and in daily_practice.
+    first = sign_up("again@example.com")
+    assert first.new_game(mode="daily")["ranked"] is True
+    assert first.client.delete("/api/v1/me/").status_code == 200
+    browser, _me = guest_browser()
+    game = browser.post("/api/v1/games/", {"mode": "daily"}).json()
+    assert game["ranked"] is True
+    browser.play_to_win(game["id"])
+    signed_up = browser.post(
+        f"{AUTH}/auth/signup", {"email": "Again@example.com", "password": PASSWORD}
+    )
+    assert signed_up.status_code == 200, signed_up.content
+    assert browser.get(f"/api/v1/games/{game['id']}/").json()["ranked"] is False
+    board = browser.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/").json()
+    assert (board["count"], board["me"]) == (0, None)
+    modes = browser.get("/api/v1/stats/").json()["modes"]
+    assert (modes["daily"]["won"], modes["daily_practice"]["won"]) == (0, 1)

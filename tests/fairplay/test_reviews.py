@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from accounts.models import AppKind
@@ -144,3 +144,34 @@ def test_a_rebuild_reviews_an_archived_win_from_its_archive(
     after = review(game)
     assert after.signals == before.signals
     assert after.measures == before.measures
+
+
+def test_a_rebuild_goes_on_past_a_win_whose_archive_cannot_be_read(
+    daily: Callable[..., Game], make_player: Callable[[], Player], archive_dir: Path
+) -> None:
+    games = [
+        daily(make_player(), gaps=BOT_GAPS, address=address)
+        for address in ("203.0.113.7", "198.51.100.9")
+    ]
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(
+        finished_at=timezone.now() - datetime.timedelta(days=400)
+    )
+    run = game_services.game_logs_archive(
+        finished_before=timezone.now() - datetime.timedelta(days=90), limit=10
+    )
+    assert run.archived == 2
+    broken, readable = (Game.objects.get(pk=game.pk) for game in games)
+    (archive_dir / broken.archive_name).unlink()
+    long_ago = timezone.now() - datetime.timedelta(days=30)
+    FairPlayReview.objects.update(computed_at=long_ago)
+    out = io.StringIO()
+
+    with pytest.raises(CommandError, match=str(broken.pk)):
+        call_command("rebuild_fair_play", stdout=out)
+
+    assert "Reviewed 1 ranked daily win(s)." in out.getvalue()
+    assert review(readable).computed_at > long_ago
+    # The review of the unreadable one is kept as it was, signals and all, not dropped.
+    kept = review(broken)
+    assert kept.computed_at == long_ago
+    assert signals.FAST_MOVES in kept.signals

@@ -47,6 +47,22 @@ def option(command: list[str], name: str) -> str:
     return values[0]
 
 
+def test_every_image_pulled_from_a_registry_names_its_version() -> None:
+    # The images built here are tagged by this file; the others come from a registry, where
+    # ":latest" (or no tag) is whatever was published last: an upgrade nobody reviewed.
+    pulled = {
+        name: spec["image"]
+        for name, spec in compose()["services"].items()
+        if "build" not in spec and "image" in spec
+    }
+    assert set(pulled) == {"postgres", "pgbouncer", "redis"}
+    for name, image in pulled.items():
+        repository, _, tag = image.rpartition(":")
+        assert repository, (name, image)  # a tag is given
+        assert "/" not in tag, (name, image)  # (a registry's port is not a tag)
+        assert tag != "latest", (name, image)
+
+
 def test_only_the_proxy_is_published() -> None:
     published = {name for name, spec in compose()["services"].items() if spec.get("ports")}
     assert published == {"proxy"}

@@ -189,6 +189,7 @@ def ignored(path: str) -> bool:
         ".venv/bin/python",
         "deploy/certs/privkey.pem",
         "db.sqlite3",
+        "archive/games/6e/6e495f3a-e63f-46b3-948c-75ba73fd41af.jsonl.gz",
         "artifacts/report.txt",
         "wip/perf/0001.patch",
         ".mypy_cache/3.11/x.json",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import override_settings
 
 from stats.models import PlayerStats
@@ -200,3 +201,93 @@ def test_the_lists_name_what_the_player_made_and_played(two_players: tuple[Playe
     played = bob.get("/api/v1/challenges/").json()["played"]
     assert [c["id"] for c in played] == [challenge["id"]]
     assert played[0]["players"] == 1
+
+
+def _set_active(player: Player, active: bool) -> None:
+    user = User.objects.get(email=player.email)
+    user.is_active = active  # what staff's "Active" box does (admin)
+    user.save(update_fields=["is_active"])
+
+
+def test_a_deactivated_players_challenges_and_invites_are_gone_until_reactivated(
+    make_player: Callable[[], Player],
+) -> None:
+    ann, bob, cid = make_player(), make_player(), make_player()
+    named(ann, "Ann")
+    challenge = make_challenge(ann, finished_game(ann))
+    attempt = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    play_out(bob, attempt["id"], win=False)
+    invite = ann.post("/api/v1/invites/").json()
+    path = f"/api/v1/challenges/{challenge['id']}/"
+
+    _set_active(ann, False)
+    # Nothing of hers is shown: her challenge, its place in Bob's list, her invite link.
+    assert bob.get(path).status_code == 404
+    assert cid.post(f"{path}play/").status_code == 404
+    assert bob.get("/api/v1/challenges/").json()["played"] == []
+    assert cid.post("/api/v1/friends/", {"invite": invite["id"]}).status_code == 404
+
+    _set_active(ann, True)
+    assert bob.get(path).status_code == 200
+    assert [c["id"] for c in bob.get("/api/v1/challenges/").json()["played"]] == [challenge["id"]]
+    assert cid.post("/api/v1/friends/", {"invite": invite["id"]}).status_code == 200
+
+
+def test_a_result_on_a_deal_the_player_had_seen_is_on_no_one_elses_board_nor_any_notice(
+    two_players: tuple[Player, Player], feed: FeedSpy, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann, bob = two_players
+    named(ann, "Ann")
+    source = finished_game(ann)
+    first, second = make_challenge(ann, source), make_challenge(ann, source)
+    game = bob.post(f"/api/v1/challenges/{first['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        over = play_out(bob, game["id"], win=False)
+    assert over["code"] == WON_DEAL["code"]  # the whole deal, shown once the game is over
+    assert len(feed.events("challenge_result")) == 1
+
+    # The same deal again, through Ann's second link: Bob plays it with the answers in hand.
+    again = bob.post(f"/api/v1/challenges/{second['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(bob, again["id"], win=True)
+    assert len(feed.events("challenge_result")) == 1  # Ann hears nothing of it
+    board = ann.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in board] == [True]
+    # Bob still sees his own game there, as he played it.
+    mine = bob.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in mine] == [True, False]
+    [attempt] = bob.get("/api/v1/me/export/").json()["social"]["challenge_attempts"][1:]
+    assert attempt["deal_seen"] is True
+
+
+def test_a_challenge_is_made_from_a_first_sight_of_its_deal_only(player: Player) -> None:
+    finished_game(player)
+    replay = finished_game(player)  # the same deal again: its result was no race
+    refused = player.post("/api/v1/challenges/", {"game": replay["id"]})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "not_challengeable"
+
+
+def test_a_challenge_is_made_from_a_challenges_game_played_blind(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = two_players
+    challenge = make_challenge(ann, finished_game(ann))
+    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    play_out(bob, game["id"], win=True)
+    make_challenge(bob, game)  # passed on: Bob had never seen the deal before it
+
+
+def test_opening_a_second_challenge_of_a_deal_while_playing_the_first_is_no_race(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = two_players
+    source = finished_game(ann)
+    first, second = make_challenge(ann, source), make_challenge(ann, source)
+    playing = bob.post(f"/api/v1/challenges/{first['id']}/play/").json()
+    again = bob.post(f"/api/v1/challenges/{second['id']}/play/").json()
+    # Opening the second abandoned the first, which then shows its deal whole.
+    assert bob.get(f"/api/v1/games/{playing['id']}/").json()["code"] == WON_DEAL["code"]
+    play_out(bob, again["id"], win=True)
+    board = ann.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
+    assert [entry["is_me"] for entry in board] == [True]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import override_settings
 
 from tests.api.conftest import Player
@@ -192,3 +193,25 @@ def test_a_blocked_friend_is_never_told(
         _win_daily(ann, clock, 100)
     assert feed.events("friend_beat_time") == []
     assert ann.get(f"/api/v1/daily/{today.isoformat()}/leaderboard/friends/").json()["count"] == 1
+
+
+def test_a_deactivated_players_friendships_and_requests_are_gone_until_reactivated(
+    make_player: Callable[[], Player],
+) -> None:
+    ann, bob, cid = make_player(), make_player(), make_player()
+    befriend(ann, cid)
+    asked = ann.post("/api/v1/friends/", {"player": named(bob)}).json()
+    ann_user = User.objects.get(email=ann.email)
+
+    ann_user.is_active = False  # staff untick "Active" (a spammer, say)
+    ann_user.save(update_fields=["is_active"])
+    assert bob.get("/api/v1/friends/").json()["incoming"] == []
+    assert cid.get("/api/v1/friends/").json()["friends"] == []
+    assert bob.post(f"/api/v1/friends/{asked['id']}/accept/").status_code == 404
+    # Still stored, and so still in Cid's own export.
+    assert len(cid.get("/api/v1/me/export/").json()["social"]["friends"]) == 1
+
+    ann_user.is_active = True
+    ann_user.save(update_fields=["is_active"])
+    assert [row["id"] for row in bob.get("/api/v1/friends/").json()["incoming"]] == [asked["id"]]
+    assert len(cid.get("/api/v1/friends/").json()["friends"]) == 1

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from accounts.scopes import FEED_EVENT_SCOPES, SOCIAL_READ
 from games.broadcast.hub import Message
 from games.broadcast.payloads import feed_backlog, feed_now
+from social.services.notices import CHALLENGE_RESULT, FRIEND_BEAT_TIME
 from tests.api.conftest import Player
 from tests.social.conftest import FeedSpy, finished_game, play_out
 from tests.social.test_challenges import _user_id, make_challenge
@@ -109,3 +111,23 @@ def test_more_notices_than_can_be_replayed_is_a_resync_not_a_long_read(
     with django_assert_max_num_queries(4):
         backlog = feed_backlog(owner_id=ann_id, after=1, max_replay=2)
     assert [message.event for message in backlog.messages] == ["resync"]
+
+
+def test_every_social_notice_needs_the_social_read_scope_of_an_apps_token() -> None:
+    # accounts.scopes cannot import the social layer: the event names are said twice.
+    assert FEED_EVENT_SCOPES == {CHALLENGE_RESULT: SOCIAL_READ, FRIEND_BEAT_TIME: SOCIAL_READ}
+
+
+def test_a_backlog_for_a_token_without_the_social_scope_leaves_the_notices_out(
+    two_players: tuple[Player, Player], feed: FeedSpy, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann, bob = two_players
+    challenge = make_challenge(ann, finished_game(ann))
+    cursor = feed_now()
+    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(bob, game["id"], win=True)
+    backlog = feed_backlog(
+        owner_id=_user_id(ann), after=cursor, max_replay=100, withheld=frozenset(FEED_EVENT_SCOPES)
+    )
+    assert backlog.messages == []

@@ -86,3 +86,26 @@ def test_a_bots_game_of_a_challenge_is_on_no_board(two_players: tuple[Player, Pl
     assert seen["finished"] is True
     assert [entry["is_me"] for entry in seen["board"]] == [False]  # the creator's alone
     assert len(ann.get(f"/api/v1/challenges/{challenge['id']}/").json()["board"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("scope", "reads"), [("social:write", False), ("social:write social:read", True)]
+)
+def test_an_app_that_only_writes_reads_no_board_in_the_answers_of_its_writes(
+    two_players: tuple[Player, Player], app: App, scope: str, reads: bool
+) -> None:
+    ann, bob = two_players
+    writer = bearer(authorize(ann, app, scope).access_token)
+    made = writer.post("/api/v1/challenges/", {"game": finished_game(ann)["id"]}, format="json")
+    assert made.status_code == 201
+    challenge = made.json()
+    game = bob.post(f"/api/v1/challenges/{challenge['id']}/play/").json()
+    for step in LINE:
+        assert bob.command(game["id"], step).status_code == 200
+    # Closing (again and again: it changes nothing after the first time) answers the
+    # challenge: with the scope that reads boards, its board; without it, none.
+    for _ in range(2):
+        closed = writer.post(f"/api/v1/challenges/{challenge['id']}/close/", {}, format="json")
+        assert closed.status_code == 200
+        assert (closed.json()["board"] is not None) is reads
+    assert (made.json()["board"] is not None) is reads

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from fairplay import services
 
@@ -16,5 +16,12 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        count = services.reviews_rebuild()
-        self.stdout.write(f"Reviewed {count} ranked daily win(s).")
+        run = services.reviews_rebuild()
+        self.stdout.write(f"Reviewed {run.reviewed} ranked daily win(s).")
+        if run.unreadable:
+            # A non-zero exit: the operator repairs the archive and runs the rebuild again.
+            ids = ", ".join(str(game_id) for game_id in run.unreadable)
+            raise CommandError(
+                f"{len(run.unreadable)} win(s) not reviewed again, their archived log "
+                f"unreadable (their reviews are kept as they were): {ids}"
+            )

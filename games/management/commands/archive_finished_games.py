@@ -45,19 +45,29 @@ class Command(BaseCommand):
         if limit is not None and limit < 1:
             raise CommandError("--limit must be 1 or more")
         finished_before = timezone.now() - datetime.timedelta(days=days)
-        archived = events = written = 0
+        archived = events = written = examined = 0
+        after = None
         while limit is None or archived < limit:
             size = BATCH if limit is None else min(BATCH, limit - archived)
-            run = services.game_logs_archive(finished_before=finished_before, limit=size)
+            run = services.game_logs_archive(
+                finished_before=finished_before, limit=size, after=after
+            )
             archived, events, written = (
                 archived + run.archived,
                 events + run.events,
                 written + run.bytes,
             )
-            if run.archived < size:
+            examined += run.examined
+            # The end is a batch short of candidates, not of games archived: a game the batch
+            # left (deleted meanwhile, its log not whole) would otherwise end the whole run.
+            if run.examined < size:
                 break
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Archived {archived} game(s): {events} event(s) moved, {written} bytes written."
+            after = run.last
+        left = examined - archived
+        said = f"Archived {archived} game(s): {events} event(s) moved, {written} bytes written."
+        if left:
+            said += (
+                f" {left} game(s) left in the table (deleted meanwhile, or a log not whole: "
+                "logged)."
             )
-        )
+        self.stdout.write(self.style.SUCCESS(said))

@@ -1,12 +1,12 @@
-"""Delete the archive files that no archived game names (games/services/archiving.py).
+"""Delete the archive files whose game is gone (games/services/archiving.py).
 
 python manage.py archive_sweep_orphans --dry-run                # list them, delete nothing
 python manage.py archive_sweep_orphans --older-than-hours 24    # delete those a day old
 
 A player's data deleted takes their archive files with it once the deletion commits; a storage
 failing at that moment leaves the files (logged), which this finds and deletes, so that an
-erased player's log does not outlive them. Files younger than the grace period are left: one
-may belong to a game being archived at this moment.
+erased player's log does not outlive them. A file of a game that still exists stays (one left
+by a stopped run is reused by the next), and so do files younger than the grace period.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from games import services
 
 
 class Command(BaseCommand):
-    help = "Delete the archive files that no archived game names (a day old or more)."
+    help = "Delete the archive files whose game is gone (a day old or more)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
