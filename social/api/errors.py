@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -24,6 +25,10 @@ def answered_as_problems() -> Iterator[None]:
     try:
         yield
     except SocialLimitError as error:
-        raise exceptions.Throttled(wait=error.wait, detail=str(error)) from error
+        # The sentence names its wait already: set ``wait`` (Retry-After) after building, for
+        # DRF glues its own "Expected available in N seconds." onto a detail given with it.
+        throttled = exceptions.Throttled(detail=str(error))
+        throttled.wait = math.ceil(error.wait)
+        raise throttled from error
     except SocialError as error:
         raise SocialProblem(error) from error

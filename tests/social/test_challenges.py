@@ -179,6 +179,20 @@ def test_challenges_are_limited_per_player(player: Player) -> None:
     assert refused["Content-Type"] == "application/problem+json"
 
 
+def test_a_spent_limit_says_when_to_retry_once_in_one_sentence(player: Player) -> None:
+    """The refusal names its wait itself: DRF's own "Expected available in N seconds." is not
+    glued on after it (which read "retry in 86399 seconds Expected available in 86399
+    seconds.")."""
+    game = finished_game(player)
+    with override_settings(REST_FRAMEWORK=_with_rates({"challenge": "1/day"})):
+        assert player.post("/api/v1/challenges/", {"game": game["id"]}).status_code == 201
+        refused = player.post("/api/v1/challenges/", {"game": game["id"]})
+    wait = refused["Retry-After"]
+    assert refused.json()["detail"] == (
+        f"you have made as many challenges as is allowed for now; retry in {wait} seconds"
+    )
+
+
 def _with_rates(rates: dict[str, str]) -> dict[str, Any]:
     from django.conf import settings
 
