@@ -89,6 +89,14 @@ class AccountCommands(CliBase):
         return 0
 
     def logout(self) -> int:
+        if self.store.entry(self.url) is None and os.environ.get("SCORPION_TOKEN"):
+            # Not ours to end: a personal access token lives until revoked on the site, and
+            # the environment keeps sending it (saying "Logged out." would be untrue).
+            self.console.print(
+                "The token comes from $SCORPION_TOKEN: unset it to stop using it, or revoke "
+                "it on the site (Apps, Personal access tokens)."
+            )
+            return 1
         # A token that had already expired is logged out all the same.
         with contextlib.suppress(AuthenticationError):
             if self.client.token_type == "bearer":

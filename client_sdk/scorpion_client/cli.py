@@ -82,7 +82,11 @@ class Cli(AccountCommands, ReportCommands, PlayCommands):
                 client_id=client_id,
                 on_token_refresh=lambda token: self.store.set_oauth(self.url, token, client_id),
             )
-        return Scorpion(self.url, token=entry.session if entry else None, token_type="session")
+        if entry is None:
+            # Nothing kept for this server: the SDK's own default, ``$SCORPION_TOKEN`` sent as
+            # ``$SCORPION_TOKEN_TYPE`` says (a script's personal access token: ``bearer``).
+            return Scorpion(self.url)
+        return Scorpion(self.url, token=entry.session, token_type="session")
 
 
 def terminal_reader(console: Console) -> ReadLine:

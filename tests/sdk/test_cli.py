@@ -246,3 +246,26 @@ def test_chances_of_the_latest_game_in_play(terminal: Terminal) -> None:
     assert "Winning chances in game" in out
     assert "%" in out
     assert "deals)" in out
+
+
+def test_a_personal_access_token_in_the_environment_is_used_as_a_bearer_token(
+    terminal: Terminal, make_client: Callable[..., Scorpion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script runs the terminal client with a personal access token, as the SDK takes it:
+    ``SCORPION_TOKEN`` with ``SCORPION_TOKEN_TYPE=bearer`` (the client used to send it as a
+    session token whatever the type said: "Invalid token")."""
+    player = make_client()
+    player.games.create(code=WON_DEAL["code"])
+    token = player.me.create_token("script", ["games:read", "stats:read"])["token"]
+    monkeypatch.setenv("SCORPION_TOKEN", token)
+    monkeypatch.setenv("SCORPION_TOKEN_TYPE", "bearer")
+    status, out = terminal("games")
+    assert status == 0, out
+    assert "playing" in out
+    status, out = terminal("stats")
+    assert status == 0, out
+    assert "played" in out
+    status, out = terminal("logout")  # not "Logged out." while the token still works
+    assert status == 1
+    assert "The token comes from $SCORPION_TOKEN" in out
+    assert player.me.tokens()  # still there
