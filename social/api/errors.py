@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -25,10 +24,10 @@ def answered_as_problems() -> Iterator[None]:
     try:
         yield
     except SocialLimitError as error:
-        # The sentence names its wait already: set ``wait`` (Retry-After) after building, for
-        # DRF glues its own "Expected available in N seconds." onto a detail given with it.
-        throttled = exceptions.Throttled(detail=str(error))
-        throttled.wait = math.ceil(error.wait)
+        # The sentence names its wait already: it replaces DRF's detail, which would glue its
+        # own "Expected available in N seconds." onto it ("retry in 60 seconds Expected ...").
+        throttled = exceptions.Throttled(wait=error.wait)
+        throttled.detail = exceptions.ErrorDetail(str(error), code=throttled.default_code)
         raise throttled from error
     except SocialError as error:
         raise SocialProblem(error) from error
