@@ -16,9 +16,11 @@ from scorpion_client._retries import parse_retry_after
 from scorpion_client._sse import ServerSentEvent, SSEDecoder
 from scorpion_client.errors import UnexpectedResponse
 from scorpion_client.models import (
+    ChallengeResult,
     DailyResult,
     FeedEvent,
     FeedResync,
+    FriendBeatTime,
     GameCreated,
     GameEnded,
     GameResync,
@@ -214,6 +216,8 @@ def read_feed_event(event: ServerSentEvent) -> FeedEvent | None:
         "game_created": GameCreated.from_json,
         "game_finished": GameEnded.from_json,
         "daily_result": DailyResult.from_json,
+        "challenge_result": ChallengeResult.from_json,
+        "friend_beat_time": FriendBeatTime.from_json,
         "resync": lambda data: FeedResync(),
     }
     reader = readers.get(event.event)

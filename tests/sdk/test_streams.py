@@ -15,7 +15,9 @@ import pytest
 from scorpion_client import (
     AsyncScorpion,
     AuthenticationError,
+    ChallengeResult,
     DailyResult,
+    FriendBeatTime,
     GameCreated,
     GameEnded,
     GameResync,
@@ -312,6 +314,56 @@ def test_the_feed_reports_a_daily_result() -> None:
     result = DailyResult.from_json(message)
     assert (result.status, result.moves, result.attempts, result.solved) == ("won", 50, 2, True)
     assert result.extra == {"rank": 3}
+
+
+def test_the_feed_brings_the_result_of_someone_who_played_your_challenge(
+    clients: Callable[..., Scorpion],
+) -> None:
+    """The feed's social notices (docs/api.md, "Playing together") arrive typed, as its game
+    events do: they used to be dropped as events the SDK did not know."""
+    creator, friend = clients(), clients()
+    own = creator.games.create(code=WON_DEAL["code"])
+    for command in WON_DEAL["line"]:
+        creator.games.command(own.id, command)
+    challenge = creator.social.challenge(own.id)
+    since = str(int(time.time() * 1_000_000) - 1)
+    feed = Collector(creator.me.stream(last_event_id=since))
+    game = friend.social.play_challenge(challenge["url"])
+    for command in WON_DEAL["line"]:
+        friend.games.command(game.id, command)
+    seen: list[Any] = []
+    while not isinstance(item := feed.next(), ChallengeResult):
+        seen.append(item)
+        assert isinstance(item, (GameCreated, GameEnded)), seen
+    assert (item.challenge, item.status, item.won, item.is_me) == (
+        challenge["id"],
+        "won",
+        True,
+        False,
+    )
+    assert item.moves == game.refresh().moves
+    assert item.player  # the name the boards show
+
+
+def test_the_feed_reports_a_friend_who_beat_your_daily_time() -> None:
+    message: dict[str, Any] = {
+        "date": "2026-03-14",
+        "friend": "Ann#3f9c",
+        "time": 96.25,
+        "moves": 50,
+        "your_time": 120.5,
+        "your_moves": 61,
+        "medal": "gold",
+    }
+    beaten = FriendBeatTime.from_json(message)
+    assert (beaten.friend, beaten.time, beaten.your_time, beaten.your_moves) == (
+        "Ann#3f9c",
+        96.25,
+        120.5,
+        61,
+    )
+    assert beaten.date.isoformat() == "2026-03-14"
+    assert beaten.extra == {"medal": "gold"}
 
 
 def test_errors_of_a_stream_are_the_sdks_errors(

@@ -73,9 +73,11 @@ from scorpion_client.models.pages import Page, T  # noqa: F401
 from scorpion_client.models.rate_limit import RateLimit
 from scorpion_client.models.stats import BandResults, Stats, VariantFigures
 from scorpion_client.models.streams import (
+    ChallengeResult,
     DailyResult,
     FeedEvent,
     FeedResync,
+    FriendBeatTime,
     GameCreated,
     GameEnded,
     GameResync,
@@ -89,6 +91,7 @@ __all__ = [
     "Analysis",
     "AnalysisStep",
     "BandResults",
+    "ChallengeResult",
     "Collection",
     "Column",
     "Command",
@@ -105,6 +108,7 @@ __all__ = [
     "FeedEvent",
     "FeedResync",
     "Flip",
+    "FriendBeatTime",
     "Game",
     "GameCreated",
     "GameEnded",
