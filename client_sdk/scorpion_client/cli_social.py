@@ -42,8 +42,10 @@ def add_parsers(commands: Any) -> None:
     accept.add_argument("id", type=int)
     remove = verbs.add_parser("remove", help="refuse, withdraw or end the friendship (number)")
     remove.add_argument("id", type=int)
-    block = verbs.add_parser("block", help="block a player by name")
-    block.add_argument("player")
+    block = verbs.add_parser(
+        "block", help="block a player by name, or by the number scorpion friends shows"
+    )
+    block.add_argument("player", metavar="NAME|NO.")
     board = verbs.add_parser("board", help="the daily leaderboard among you and your friends")
     board.add_argument("date", nargs="?", help="YYYY-MM-DD (default today)")
 
@@ -131,7 +133,13 @@ def friends(cli: Cli) -> int:
         social.remove(args.id)
         cli.console.print("Removed.")
     elif action == "block":
-        cli.console.print(f"Blocked: {escape(social.block(args.player)['player'])}")
+        # A number is a friendship or request of the list: the way to block a player who chose
+        # no name (shown masked, which finds no one); a name of digits alone takes its tag.
+        if args.player.isdigit():
+            blocked = social.block(friendship=int(args.player))
+        else:
+            blocked = social.block(args.player)
+        cli.console.print(f"Blocked: {escape(blocked['player'])}")
     elif action == "board":
         return _friends_board(cli, social.leaderboard(args.date))
     else:

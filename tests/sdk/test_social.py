@@ -63,3 +63,23 @@ def test_the_terminal_makes_plays_and_shows_a_challenge(terminal: Terminal, tmp_
     assert "(you)" in out  # the board, once over
     status, out = friend("friends")
     assert status == 0, out
+
+
+def test_the_terminal_blocks_by_the_number_a_player_with_no_name_is_listed_under(
+    terminal: Terminal, make_client: Callable[..., Scorpion]
+) -> None:
+    """A request from a player who chose no name (shown masked, "B***#33e4") can be blocked
+    from the terminal: its number, as for accept and remove. By name alone it could not be:
+    a masked name finds no one."""
+    assert terminal("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = terminal("friends", "invite")
+    link = out.split("Send this link: ")[1].split()[0]
+    bob = make_client()
+    bob.social.accept_invite(link)
+    status, out = terminal("friends")
+    row = next(line for line in out.splitlines() if "friend" in line and "***#" in line)
+    number, masked = row.replace("│", " ").split()[:2]
+    status, out = terminal("friends", "block", number)
+    assert status == 0, out
+    assert f"Blocked: {masked}" in out
+    assert bob.social.friends()["friends"] == []
