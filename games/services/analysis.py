@@ -208,6 +208,11 @@ def game_analysis_request(*, owner: User, game_id: UUID) -> AnalysisAnswer:
         return AnalysisAnswer(game, None)
     if not worker and cache.get(_analysis_needs_worker_key(str(game.pk))):
         raise AnalysisNeedsWorkerError  # known already: no search, nothing counted
+    if game.archived_at is not None:
+        # The log is read before a run is counted: an archive that cannot be read is a 503
+        # (ArchiveUnreadableError) that spends nothing, which the SDK retries (a run counted
+        # each time would end in a misleading "too many solver runs").
+        selectors.game_events(game=game)
     solver_runs.solver_run_take(owner=owner)
     if worker and _analysis_enqueue(str(game.pk)):
         return AnalysisAnswer(game, None)

@@ -167,3 +167,21 @@ def test_the_export_reads_the_archived_files_several_at_a_time(
 
     assert response.status_code == 200, response.content
     assert [len(game["events"]) > 0 for game in response.json()["games"]] == [True, True]
+
+
+def test_an_analysis_of_an_unreadable_archive_spends_no_solver_run(
+    player: Player,
+    storage_down: Callable[[], None],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The SDK retries a 503: had each try counted a run, the third would be a 429 about
+    # solver runs, hiding the storage's failure.
+    monkeypatch.setitem(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "solver", "1/min")
+    game = won_game(player)
+    archive_now()
+    storage_down()
+    for _ in range(3):
+        answer = player.get(f"/api/v1/games/{game.pk}/analysis/")
+        assert answer.status_code == 503, answer.content
+        assert answer.json()["code"] == "archive_unreadable"
