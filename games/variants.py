@@ -214,11 +214,13 @@ def variants_for_browser() -> dict[str, dict[str, Any]]:
     """What the browser's pages know of each variant (web/templates/web/base.html embeds it):
     the API's summary and the help text, by name. The scripts read the layout from here (the
     decks, the stock, the reserve), never from a list of names of their own. Every variant a
-    game may be in: a game begun in one no longer offered is still shown by its layout."""
+    game may be in: a game begun in one no longer offered is still shown by its layout, and
+    ``offered`` tells the scripts it begins no new game (a finished one offers no challenge)."""
     return {
         variant.name: {
             **variant_summary(variant),
             "how_to_play": str(_HOW_TO_PLAY.get(variant.name, variant.title)),
+            "offered": variant.offered,
         }
         for variant in VARIANTS.values()
     }
