@@ -11,6 +11,8 @@ from django.contrib.auth.models import User
 
 from achievements import rules
 from achievements.models import Achievement
+from games.models import Game
+from games.variants import offered_variant_names, variant_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +23,11 @@ class Held:
 
 
 def achievements_of(*, user: User) -> list[Held]:
-    """Every achievement there is, the player's earned ones first (oldest first), then the
-    rest in the catalogue's order. One query."""
+    """Every achievement the player holds or may earn, the earned ones first (oldest first),
+    then the rest in the catalogue's order. The win of a variant no longer offered
+    (``double-scorpion-3-2``: no new game begins in it) is one to earn only for a player who
+    has a game in it, as the statistics list that variant (``stats.selectors.
+    variant_figures``). One query, two for a player who has not earned every variant's."""
     kinds = {kind.code: kind for kind in rules.catalogue()}
     earned = [
         Held(kind=kinds[row.code], earned_at=row.earned_at, game_id=row.game_id)
@@ -30,10 +35,26 @@ def achievements_of(*, user: User) -> list[Held]:
         if row.code in kinds  # an achievement withdrawn from the rules is not shown
     ]
     held = {item.kind.code for item in earned}
+    offered = set(offered_variant_names())
+    # Variant name -> the code of its win, for the variants no longer offered not yet won.
+    kept = {
+        name: rules.variant_code(name)
+        for name in variant_names()
+        if name not in offered and rules.variant_code(name) not in held
+    }
+    unearnable: set[str] = set()
+    if kept:
+        played = set(
+            Game.objects.filter(owner=user, variant__in=kept)
+            .order_by()
+            .values_list("variant", flat=True)
+            .distinct()
+        )
+        unearnable = {code for name, code in kept.items() if name not in played}
     return earned + [
         Held(kind=kind, earned_at=None, game_id=None)
         for code, kind in kinds.items()
-        if code not in held
+        if code not in held and code not in unearnable
     ]
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "Variant",
     "deal_code_for_seed",
     "deal_state",
+    "new_game_variant",
     "normalise_deal_code",
     "offered_variant_choices",
     "offered_variant_names",
@@ -188,6 +189,19 @@ _HOW_TO_PLAY = {
 }
 
 
+# The variant a new game is in when a player asks for another game like one of a variant no
+# longer offered: today's deal of the same game (docs/rules.md, "Double Scorpion 3.2").
+_NEW_GAMES_IN = {"double-scorpion-3-2": "double-scorpion"}
+
+
+def new_game_variant(variant: Variant) -> str:
+    """The variant of "another game like this one" (the play page's New game): the game's own,
+    or, for a variant no longer offered, the one its new games are in."""
+    if variant.offered:
+        return variant.name
+    return _NEW_GAMES_IN.get(variant.name, DEFAULT_VARIANT)
+
+
 def variant_summary(variant: Variant) -> dict[str, Any]:
     """What ``GET /api/v1/variants/`` says of one variant: its layout and rules in brief."""
     return {
@@ -214,11 +228,15 @@ def variants_for_browser() -> dict[str, dict[str, Any]]:
     """What the browser's pages know of each variant (web/templates/web/base.html embeds it):
     the API's summary and the help text, by name. The scripts read the layout from here (the
     decks, the stock, the reserve), never from a list of names of their own. Every variant a
-    game may be in: a game begun in one no longer offered is still shown by its layout."""
+    game may be in: a game begun in one no longer offered is still shown by its layout, and
+    ``offered`` tells the scripts it begins no new game (a finished one offers no challenge),
+    ``new_game_variant`` which variant "New game" after one of its games deals."""
     return {
         variant.name: {
             **variant_summary(variant),
             "how_to_play": str(_HOW_TO_PLAY.get(variant.name, variant.title)),
+            "offered": variant.offered,
+            "new_game_variant": new_game_variant(variant),
         }
         for variant in VARIANTS.values()
     }

@@ -123,7 +123,8 @@ class StatsSerializer(FiguresSerializer):
     )
     variants = VariantFiguresSerializer(
         many=True,
-        help_text="Per variant (GET /api/v1/variants/), every variant listed, Scorpion first.",
+        help_text="Per variant (GET /api/v1/variants/), every variant offered listed, Scorpion "
+        "first; double-scorpion-3-2 (kept for the games begun in it) only to its players.",
     )
     difficulty = DifficultyResultsSerializer(
         help_text="Daily and winnable games by the difficulty band of their deal "

@@ -127,7 +127,7 @@ class PlayCommands(CliBase):
                 continue
             try:
                 if word in ("h", "hint", "hints"):
-                    console.print(render_hints(game.hints()))
+                    console.print(render_hints(game.hints(), variant=game.variant))
                     continue
                 if word in ("c", "chance", "chances"):
                     console.print(render_chances(game.chances(wait=15), limit=3))

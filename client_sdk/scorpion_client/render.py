@@ -37,6 +37,8 @@ VARIANT_TITLES = {
     "double-scorpion": "Double Scorpion",
     "double-scorpion-3-2": "Double Scorpion 3.2",
 }
+# The variants of two decks, where a card names a face of which two copies may lie face up.
+TWO_DECK_VARIANTS = frozenset({"double-scorpion", "double-scorpion-3-2"})
 RED_SUITS = frozenset("HD")
 CELL = 5  # characters per column
 HIDDEN = "░░░"
@@ -211,7 +213,12 @@ def describe_event(event: Event) -> str:
     return "; ".join([what, *extras])
 
 
-def render_hints(hints: Hints, *, limit: int = 3) -> Text:
+def render_hints(hints: Hints, *, limit: int = 3, variant: str | None = None) -> Text:
+    """The first ``limit`` hints, each as the player would type it. In a two-deck ``variant``
+    each names the column its card is picked from ("2♦ → column 1 (from 4)": type ``2d 1 from
+    4``): the other copy of the card may lie face up elsewhere and make the move too, and a
+    move that does not say which is refused as ambiguous."""
+    two_decks = variant in TWO_DECK_VARIANTS
     text = Text()
     if not hints.moves and not hints.deal:
         text.append("No moves available: undo, restart or resign.", style="yellow")
@@ -222,6 +229,8 @@ def render_hints(hints: Hints, *, limit: int = 3) -> Text:
         if move.copy == "lower":
             # Two copies in its column: type "<card> from <column> lower" for this one.
             text.append(f" (the lower one, from {(move.from_ or 0) + 1} lower)", style="dim")
+        elif two_decks and move.from_ is not None:
+            text.append(f" (from {move.from_ + 1})", style="dim")
         if move.reason:
             text.append_text(cards_text(f"  ({player_text(move.reason)})", style="dim"))
         text.append("\n")

@@ -44,6 +44,7 @@ from games.services.commands import (
 from games.variants import (
     CERTIFIED_VARIANTS,
     DEFAULT_VARIANT,
+    Variant,
     deal_state,
     normalise_deal_code,
     offered_variant_choices,
@@ -90,16 +91,7 @@ def game_create(
         return prior
     chosen = variant_named(choice.variant)  # raises UnknownVariantError
     variant = chosen.name
-    if not chosen.offered:
-        # Kept so that the games begun in it replay and go on (a restart keeps its game's
-        # variant); a new game takes today's rules (docs/rules.md, "The Scorpion family").
-        offered = ", ".join(name for name, _ in offered_variant_choices())
-        raise VariantNotOfferedError(
-            gettext(
-                "%(variant)s is kept for the games begun in it; a new game is one of %(offered)s"
-            )
-            % {"variant": chosen.title, "offered": offered}
-        )
+    _refuse_kept_variant(chosen)
     if variant not in CERTIFIED_VARIANTS and choice.mode in (GameMode.DAILY, GameMode.WINNABLE):
         raise VariantNotOfferedError(
             gettext(
@@ -157,6 +149,19 @@ def game_create(
     )
 
 
+def _refuse_kept_variant(variant: Variant) -> None:
+    """VariantNotOfferedError for a variant kept only so that the games begun in it replay and
+    go on (a restart keeps its game's variant): a new game, created or opened from another
+    player's challenge, takes today's rules (docs/rules.md, "The Scorpion family")."""
+    if variant.offered:
+        return
+    offered = ", ".join(name for name, _ in offered_variant_choices())
+    raise VariantNotOfferedError(
+        gettext("%(variant)s is kept for the games begun in it; a new game is one of %(offered)s")
+        % {"variant": variant.title, "offered": offered}
+    )
+
+
 def game_restart(
     *,
     owner: User,
@@ -201,7 +206,7 @@ def game_create_shared(
     since the deal was chosen by a player who has seen it whole (who could open the link from
     a second account). No PySolFC number, which every answer shows and which names the deal.
     """
-    variant_named(variant)  # raises UnknownVariantError
+    _refuse_kept_variant(variant_named(variant))  # raises UnknownVariantError
     return _create_game(
         _Creation(owner, None, "", app),
         mode=GameMode.SEEDED,

@@ -14,6 +14,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game
 from games.services import PlayingApp
+from games.variants import variant_named
 from social import selectors
 from social.models import Challenge, ChallengeAttempt
 from social.services.limits import (
@@ -39,6 +40,17 @@ def challenge_create(*, creator: User, game_id: UUID) -> Challenge:
     if not game.is_finished:
         raise NotChallengeableError(
             gettext("finish the game first: a challenge is made from its result")
+        )
+    variant = variant_named(game.variant)
+    if not variant.offered:
+        # A challenge deals its players new games, and a variant kept only for the games begun
+        # in it begins none (docs/rules.md, "The Scorpion family").
+        raise NotChallengeableError(
+            gettext(
+                "%(variant)s is kept for the games begun in it: a challenge deals new games, "
+                "so challenge a friend from a game of a variant offered today"
+            )
+            % {"variant": variant.title}
         )
     if not game.reveals_deal:
         raise NotChallengeableError(

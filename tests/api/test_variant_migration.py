@@ -186,3 +186,21 @@ def test_the_statistics_list_a_variant_no_longer_offered_only_to_its_players(
     rows = {row["variant"]: row for row in player.get("/api/v1/stats/").json()["variants"]}
     assert set(rows) == {*offered_variant_names(), "double-scorpion-3-2"}
     assert rows["double-scorpion-3-2"]["in_play"] == 1
+
+
+def test_the_achievements_list_a_variant_no_longer_offered_only_to_its_players(
+    player: Player, make_player: Callable[[], Player]
+) -> None:
+    # Nobody begins a Double Scorpion 3.2 game now, so its achievement is one only a player
+    # who has such a game (or has earned it) can hold: as the statistics list the variants.
+    def codes(who: Player) -> list[str]:
+        response = who.get("/api/v1/achievements/")
+        assert response.status_code == 200, response.content
+        return [row["code"] for row in response.json()["achievements"]]
+
+    newcomer = make_player()
+    listed = [code for code in codes(newcomer) if code.startswith("win_")]
+    assert listed == [f"win_{name}" for name in offered_variant_names()]
+
+    double_scorpion_3_2_game(User.objects.get(email=player.email), seed=8)
+    assert "win_double-scorpion-3-2" in codes(player)

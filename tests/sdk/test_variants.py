@@ -150,3 +150,19 @@ def test_the_terminal_client_plays_a_reserve_card_from_the_prompt(terminal: Term
     assert "Stock: none" in out  # never "dealt": this game has no stock
     assert "Stock: dealt" not in out
     assert "Three Blind Mice has no stock to deal" in out
+
+
+def test_the_terminal_clients_hint_in_two_decks_says_where_to_pick_the_card_from(
+    terminal: Terminal,
+) -> None:
+    # Double Scorpion, seed 300: the first hint moves the 2D of column 4 onto column 1, where
+    # the 2D of column 6 could go too; typed as the hint was shown before ("2d 1"), the move
+    # was refused as ambiguous.
+    assert terminal("signup", "--email", new_email(), lines=[PASSWORD])[0] == 0
+    status, out = terminal(
+        "play", "--variant", "double-scorpion", "--seed", "300", lines=["h", "2d 1 from 4", "q"]
+    )
+    assert status == 0, out
+    assert "Hint: 2♦ → column 1 (from 4)" in out
+    assert "both copies" not in out
+    assert "2♦ and the 5 cards on it → column 1" in out  # typed as hinted: played

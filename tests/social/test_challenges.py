@@ -10,9 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import override_settings
 
+from games.models import Game
+from social.models import Challenge, ChallengeAttempt
 from stats.models import PlayerStats
 from tests.api.conftest import WON_DEAL, Player
 from tests.api.test_guests import guest_browser
+from tests.api.test_variant_migration import double_scorpion_3_2_game
 from tests.social.conftest import FeedSpy, finished_game, named, play_out
 
 pytestmark = pytest.mark.django_db
@@ -305,3 +308,38 @@ def test_opening_a_second_challenge_of_a_deal_while_playing_the_first_is_no_race
     play_out(bob, again["id"], win=True)
     board = ann.get(f"/api/v1/challenges/{second['id']}/").json()["board"]
     assert [entry["is_me"] for entry in board] == [True]
+
+
+def test_a_game_of_a_variant_no_longer_offered_makes_no_challenge(
+    two_players: tuple[Player, Player],
+) -> None:
+    # A challenge deals its players new games; Double Scorpion 3.2 is kept only for the games
+    # begun in it, so a finished one of them challenges nobody (docs/rules.md).
+    ann, _ = two_players
+    game = double_scorpion_3_2_game(User.objects.get(email=ann.email), seed=7)
+    assert ann.command(str(game.pk), {"type": "resign"}).status_code == 200
+    refused = ann.post("/api/v1/challenges/", {"game": str(game.pk)})
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["code"] == "not_challengeable"
+    assert "Double Scorpion 3.2" in refused.json()["detail"]
+    assert not Challenge.objects.exists()
+
+
+def test_a_challenge_made_before_its_variant_was_kept_begins_no_new_game_of_it(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = two_players
+    source = double_scorpion_3_2_game(User.objects.get(email=ann.email), seed=7)
+    assert ann.command(str(source.pk), {"type": "resign"}).status_code == 200
+    challenge = Challenge.objects.create(
+        creator=source.owner,
+        source_game=source,
+        variant=source.variant,
+        deal_code=source.deal_code,
+        seed=source.seed,
+    )
+    refused = bob.post(f"/api/v1/challenges/{challenge.pk}/play/")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["code"] == "variant_not_offered"
+    assert not Game.objects.filter(owner__email=bob.email).exists()
+    assert not ChallengeAttempt.objects.exists()

@@ -405,3 +405,35 @@ def test_the_lobby_counts_one_move_as_one_move(
     expect(page.locator("#lobby")).to_contain_text("Three Blind Mice, chosen deal · 1 move")
     expect(page.locator("#lobby")).not_to_contain_text("1 moves")
     page.context.close()
+
+
+def test_a_finished_game_of_a_variant_no_longer_offered_offers_no_challenge(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    # A challenge deals new games, and Double Scorpion 3.2 begins none: its finished game's
+    # page says so instead of a button the server would refuse.
+    game = game_begun_before_3_4(player)
+    assert player.command(game["id"], {"type": "resign"}).status_code == 200
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    expect(page.locator("#challenge-offer")).to_contain_text(
+        "Double Scorpion 3.2 is kept for the games begun in it"
+    )
+    expect(page.locator("#challenge-friend")).to_have_count(0)
+    page.context.close()
+
+
+def test_new_game_after_a_double_scorpion_3_2_game_deals_double_scorpion(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    # The game's own variant begins no new game (the server refused it: a dead button); the
+    # same game's deal of today does.
+    game = game_begun_before_3_4(player)
+    assert player.command(game["id"], {"type": "resign"}).status_code == 200
+    page = log_in(browser, live_server.url, player, (1366, 768))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    page.locator("#banner button", has_text="New game").click()
+    page.wait_for_url(re.compile(r".*/play/(?!" + game["id"] + r")[0-9a-f-]+/$"))
+    new_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert player.get(f"/api/v1/games/{new_id}/").json()["variant"] == "double-scorpion"
+    page.context.close()

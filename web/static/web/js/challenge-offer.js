@@ -4,7 +4,7 @@
 // the page opens and whenever the game's banner changes (shown when a game ends).
 
 import { request } from "scorpion/api.js";
-import { h, setBusy, toast } from "scorpion/ui.js";
+import { h, setBusy, toast, variantInfo, variantTitle } from "scorpion/ui.js";
 
 const root = document.getElementById("play");
 const banner = document.getElementById("banner");
@@ -32,6 +32,15 @@ async function look() {
     // The deal shown: finished, and not a daily still secret (the server refuses those too).
     if (!over || data.code === null) return;
     shown = true;
+    if (variantInfo(data.variant)?.offered === false) {
+      // A challenge deals new games, and a variant kept for the games begun in it begins
+      // none: said here rather than refused after a click (the server refuses it too).
+      box.replaceChildren(
+        h("span", { class: "muted" }, interpolate(gettext("%(variant)s is kept for the games begun in it: its deals make no challenge."), { variant: variantTitle(data.variant) }, true)),
+      );
+      box.hidden = false;
+      return;
+    }
     box.replaceChildren(
       h("button", { type: "button", id: "challenge-friend", onclick: (e) => make(e.currentTarget) }, gettext("Challenge a friend")),
       h("span", { class: "muted" }, ` ${gettext("on this deal: they play it afresh, and you compare.")}`),

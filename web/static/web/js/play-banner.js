@@ -15,6 +15,7 @@ import {
   MODE_LABELS,
   redraw,
   toast,
+  variantInfo,
   variantTitle,
 } from "scorpion/ui.js";
 import { showWinResult } from "scorpion/win.js";
@@ -176,8 +177,10 @@ export async function newGame() {
   if (!(await mayLeaveSuccessor("random"))) return;
   try {
     // Another deal of the same game of the family: after a Wasp game, a new Wasp game (the
-    // lobby picks another variant).
-    const variant = ctx.game?.variant && ctx.game.variant !== "scorpion" ? { variant: ctx.game.variant } : {};
+    // lobby picks another variant); after a game of a variant no longer offered, today's deal
+    // of it (Double Scorpion 3.2: Double Scorpion), which the server deals.
+    const next = variantInfo(ctx.game?.variant)?.new_game_variant || "scorpion";
+    const variant = next !== "scorpion" ? { variant: next } : {};
     const created = await games.create(variant);
     location.assign(`/play/${created.id}/`);
   } catch (error) {
