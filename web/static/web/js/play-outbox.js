@@ -61,8 +61,9 @@ function write(key, value) {
   }
 }
 
-// Entries: {key, body, expected}; `expected` is the version the command was first sent
-// against, kept so that a command sent again is the same request.
+// Entries: {key, body, held, expected}; `held`: made offline (play.js `post`); `expected`:
+// the version the command was first sent against, kept so that a command sent again is the
+// same request.
 export function loadOutbox(gameId) {
   const entries = read(OUTBOX + gameId);
   return Array.isArray(entries) ? entries.filter((e) => e && typeof e.key === "string" && e.body) : [];

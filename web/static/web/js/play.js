@@ -325,7 +325,7 @@ function command(body, { from = null } = {}) {
     toast(gettext("Offline: this waits until the command before it reaches the server."), { kind: "error" });
     return Promise.resolve(false);
   }
-  const entry = { key: newKey(), body };
+  const entry = { key: newKey(), body, held: isOffline() };
   outbox.push(entry);
   saveOutbox(gameId, outbox);
   if (allDrawn && game && predict(shown, body)) {
@@ -386,9 +386,15 @@ async function send(entry) {
 // same request with the same key, once the network is back (the server applies a key once).
 async function post(entry) {
   let wait = FIRST_RETRY_MS / 2; // doubled before the first retry
+  // Held for the network (made offline, or its request met none): a log-out in another tab
+  // meanwhile drops it. A command sent at once simply meets the log-out's 401.
+  let held = Boolean(entry.held) || isOffline();
   for (;;) {
-    if (isOffline()) await networkBack(wait);
-    if (keptGamesForgotten()) throw SESSION_ENDED;
+    if (isOffline()) {
+      held = true;
+      await networkBack(wait);
+    }
+    if (held && keptGamesForgotten()) throw SESSION_ENDED;
     if (entry.expected === undefined) {
       entry.expected = game.version;
       saveOutbox(gameId, outbox);
