@@ -636,3 +636,43 @@ def check_run_slots(page: Any, name: str, *, filled: int) -> None:
             assert not overlaps(slot["rect"], other["rect"]), (name, i, slot, other)
         if slot["filled"]:
             assert inside(slot["corner"], slot["rect"]), (name, i, slot)
+
+
+def test_taps_made_faster_than_a_slow_network_answers_end_on_the_servers_table(
+    browser: Any, live_server: Any, player: Player
+) -> None:
+    """With every request held 400 ms, the first 16 steps of a winning line are tapped one
+    after the other without waiting for an answer (a card a move turns up is tapped once it
+    shows): the moves are drawn at once, the answers come in behind them, and in the end the
+    table drawn is the server's game, card for card, with nothing left foreseen."""
+    deal = won_deal()
+    game = player.new_game(code=deal["code"])
+    page = log_in(browser, live_server.url, player, (390, 844))
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    steps = deal["line"][:16]
+    for action in steps:
+        if action["type"] == "deal":
+            page.click("#stock")
+        elif action["card"][0] == "K":
+            table.drag(action["card"], action["to"])
+        else:
+            table.tap(action["card"])
+    expect(table.board).to_have_attribute("data-version", str(len(steps)), timeout=30_000)
+    expect(table.board).to_have_attribute("aria-busy", "false")
+    server = player.get(f"/api/v1/games/{game['id']}/").json()
+    assert server["version"] == len(steps)
+    drawn = page.evaluate(
+        "[...document.querySelectorAll('#board .tableau .column')].map((c) =>"
+        " [c.querySelectorAll('.card.back').length,"
+        "  [...c.querySelectorAll('.card.face')].map((card) => card.dataset.card)])"
+    )
+    assert drawn == [[c["hidden"], c["cards"]] for c in server["columns"]]
+    page.context.close()

@@ -228,3 +228,55 @@ def test_the_app_is_installable_and_its_worker_keeps_the_shell(live_server: Any)
     assert "content-security-policy" in worker.headers
     home = httpx.get(f"{base}/").text
     assert 'rel="manifest"' in home
+
+
+def test_moves_held_offline_are_dropped_and_said_once_another_tab_logs_out(
+    browser: Any, live_server: Any
+) -> None:
+    """The moves a table held without a network were the session's: once another tab of the
+    browser logs out, none is sent when the network is back (a log-in of anyone since would
+    send them as that account), none is written back to the device the account has left, and
+    the page it goes to says how many were dropped. They were sent, met a 401, and the table
+    wrote the rest of them back to localStorage after the log-out had forgotten them."""
+    player: Player = sign_up(f"offline-out-{time.monotonic_ns()}@example.com")
+    game = player.new_game(seed=SEED)
+    # No service worker: the table's requests are the page's own, which its route cuts.
+    context = browser.new_context(
+        viewport={"width": PHONE[0], "height": PHONE[1]}, service_workers="block"
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    page.fill("#login-email", player.email)
+    page.fill("#login-password", "correct horse battery staple")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    page.goto(f"{live_server.url}/play/{game['id']}/")
+    table = Table(page)
+    table.wait_version(0)
+
+    page.route("**/api/**", _no_network)
+    for done, (card, _) in enumerate(TWENTY[:3], start=1):
+        table.tap(card)
+        expect(table.board).to_have_attribute("data-predicted", str(done))
+    expect(page.locator("#offline-banner")).to_contain_text("3 moves wait")
+
+    other = context.new_page()
+    other.goto(live_server.url + "/stats/")
+    other.click("#logout")
+    expect(other.locator("#login-form")).to_be_visible()
+    other.close()
+
+    page.unroute("**/api/**", _no_network)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#login-form")).to_be_visible(timeout=CATCH_UP_MS)
+    expect(page.locator("#toast, .toast").first).to_contain_text(
+        "the 3 moves made here without a network were not sent"
+    )
+    assert logged(game["id"]) == [], "nothing sent"
+    kept = page.evaluate(
+        "Object.keys(localStorage).filter((k) => k.startsWith('scorpion.outbox.')"
+        " || k.startsWith('scorpion.game.'))"
+    )
+    assert kept == [], kept
+    context.close()

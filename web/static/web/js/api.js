@@ -185,12 +185,16 @@ async function changeAccount(action) {
 // shared device finds none of it.
 export const KEPT_GAME_PREFIXES = ["scorpion.outbox.", "scorpion.game."];
 export const KEPT_PAGES_CACHE = "scorpion-pages";
+// Set when they are forgotten: a table open in another tab, offline meanwhile, must neither
+// write them back nor send the moves it holds to whoever is signed in next (play-outbox.js).
+export const KEPT_GAMES_FORGOTTEN_KEY = "scorpion.kept-games-forgotten";
 
 async function forgetKeptGames() {
   try {
     for (const key of Object.keys(localStorage)) {
       if (KEPT_GAME_PREFIXES.some((prefix) => key.startsWith(prefix))) localStorage.removeItem(key);
     }
+    localStorage.setItem(KEPT_GAMES_FORGOTTEN_KEY, String(Date.now()));
   } catch {
     // nothing kept (storage refused)
   }

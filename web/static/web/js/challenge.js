@@ -3,7 +3,7 @@
 // spoilers): this page never has it before.
 
 import { request } from "scorpion/api.js";
-import { difficultyLabel, formatDuration, h, redraw, setBusy, STATUS_LABELS, toast, variantTitle, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, redraw, scrollBox, setBusy, STATUS_LABELS, toast, variantTitle, wireHeader } from "scorpion/ui.js";
 import { followFeed } from "scorpion/live.js";
 
 wireHeader();
@@ -105,11 +105,14 @@ function showBoard(board) {
   );
   redraw(
     boardBox,
-    h(
-      "table",
-      { class: "board-table", id: "challenge-results" },
-      h("thead", {}, h("tr", {}, ...[gettext("Player"), gettext("Result"), gettext("Time"), gettext("Moves"), gettext("Undos")].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, ...rows),
+    scrollBox(
+      gettext("Results"),
+      h(
+        "table",
+        { class: "board-table", id: "challenge-results" },
+        h("thead", {}, h("tr", {}, ...[gettext("Player"), gettext("Result"), gettext("Time"), gettext("Moves"), gettext("Undos")].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, ...rows),
+      ),
     ),
   );
 }

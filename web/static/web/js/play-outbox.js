@@ -9,10 +9,28 @@
 // in localStorage, per game, so that a page reloaded offline (the service worker serves it:
 // sw.js) still shows the table and still sends the taps.
 
-import { KEPT_GAME_PREFIXES } from "scorpion/api.js";
+import { KEPT_GAME_PREFIXES, KEPT_GAMES_FORGOTTEN_KEY } from "scorpion/api.js";
 
 // Forgotten at log-out (api.js).
 const [OUTBOX, SNAPSHOT] = KEPT_GAME_PREFIXES;
+
+function forgottenMark() {
+  try {
+    return localStorage.getItem(KEPT_GAMES_FORGOTTEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+// The mark as this page found it: another tab that logs out or deletes the account changes it.
+const FORGOTTEN_AT_LOAD = forgottenMark();
+
+// True once another tab of this browser logged out or deleted the account since this page was
+// drawn: the commands still held here are that session's, which has ended, and are never sent
+// (a log-in since, of anyone, would send them as that account) nor kept.
+export function keptGamesForgotten() {
+  return forgottenMark() !== FORGOTTEN_AT_LOAD;
+}
 
 // A random key for one command: crypto.randomUUID exists only in secure contexts (https,
 // localhost); elsewhere 122 random bits written the same way.
@@ -34,6 +52,7 @@ function read(key) {
 }
 
 function write(key, value) {
+  if (keptGamesForgotten()) return; // not written back on a device its account has left
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, JSON.stringify(value));
@@ -42,8 +61,9 @@ function write(key, value) {
   }
 }
 
-// Entries: {key, body, expected}; `expected` is the version the command was first sent
-// against, kept so that a command sent again is the same request.
+// Entries: {key, body, held, expected}; `held`: made offline (play.js `post`); `expected`:
+// the version the command was first sent against, kept so that a command sent again is the
+// same request.
 export function loadOutbox(gameId) {
   const entries = read(OUTBOX + gameId);
   return Array.isArray(entries) ? entries.filter((e) => e && typeof e.key === "string" && e.body) : [];

@@ -32,11 +32,12 @@ import {
   networkWorked,
   newKey,
   onNetworkChange,
+  keptGamesForgotten,
   saveOutbox,
   saveSnapshot,
 } from "scorpion/play-outbox.js";
 import { finished, knownRefusal, playable, predict, refusalText, staleReason } from "scorpion/play-rules.js";
-import { announce, formatDuration, h, hideToast, showNoSuchGame, toast, variantRules, variantTitle, wireHeader } from "scorpion/ui.js";
+import { announce, formatDuration, h, hideToast, noticeOnNextPage, showNoSuchGame, toast, variantRules, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const page = document.getElementById("play");
 const gameId = page.dataset.gameId;
@@ -324,7 +325,7 @@ function command(body, { from = null } = {}) {
     toast(gettext("Offline: this waits until the command before it reaches the server."), { kind: "error" });
     return Promise.resolve(false);
   }
-  const entry = { key: newKey(), body };
+  const entry = { key: newKey(), body, held: isOffline() };
   outbox.push(entry);
   saveOutbox(gameId, outbox);
   if (allDrawn && game && predict(shown, body)) {
@@ -385,8 +386,15 @@ async function send(entry) {
 // same request with the same key, once the network is back (the server applies a key once).
 async function post(entry) {
   let wait = FIRST_RETRY_MS / 2; // doubled before the first retry
+  // Held for the network (made offline, or its request met none): a log-out in another tab
+  // meanwhile drops it. A command sent at once simply meets the log-out's 401.
+  let held = Boolean(entry.held) || isOffline();
   for (;;) {
-    if (isOffline()) await networkBack(wait);
+    if (isOffline()) {
+      held = true;
+      await networkBack(wait);
+    }
+    if (held && keptGamesForgotten()) throw SESSION_ENDED;
     if (entry.expected === undefined) {
       entry.expected = game.version;
       saveOutbox(gameId, outbox);
@@ -407,6 +415,30 @@ async function post(entry) {
   }
 }
 
+// Another tab of this browser logged out or deleted the account while commands waited here
+// (play-outbox.js `keptGamesForgotten`): they were that session's, so none is sent, whoever
+// is signed in by now. The page is drawn again for whoever that is (the log-in form, most
+// often), which says how many moves were dropped.
+const SESSION_ENDED = { code: "session_ended" };
+
+function dropOutbox() {
+  const count = outbox.length;
+  outbox = [];
+  if (!count) return;
+  noticeOnNextPage(
+    interpolate(
+      ngettext(
+        "Logged out in another tab: the move made here without a network was not sent.",
+        "Logged out in another tab: the %(n)s moves made here without a network were not sent.",
+        count,
+      ),
+      { n: count },
+      true,
+    ),
+  );
+  location.reload();
+}
+
 async function attempt(entry, mayReplay) {
   const body = entry.body;
   try {
@@ -417,7 +449,9 @@ async function attempt(entry, mayReplay) {
     if (said && game.status === "playing") announce(said);
     return true;
   } catch (error) {
-    if (error.code === "version_conflict" && error.problem.game) {
+    if (error === SESSION_ENDED) {
+      dropOutbox();
+    } else if (error.code === "version_conflict" && error.problem.game) {
       setGame(error.problem.game);
       board.dataset.remoteVersion = String(game.version);
       const why = mayReplay ? staleReason(body, game) : "";

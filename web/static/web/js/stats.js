@@ -6,7 +6,7 @@
 import { achievementList, badgeLine } from "scorpion/achievements.js";
 import { ApiError, games, stats } from "scorpion/api.js";
 import { followFeed } from "scorpion/live.js";
-import { difficultyLabel, formatDuration, h, MODE_LABELS, pageLanguage, redraw, variantTitle, wireHeader } from "scorpion/ui.js";
+import { difficultyLabel, formatDuration, h, MODE_LABELS, pageLanguage, redraw, scrollBox, variantTitle, wireHeader } from "scorpion/ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WON = "#2e9d57";
@@ -44,12 +44,6 @@ function figureList(figures) {
 }
 
 // The same table per variant of the family (`variants`: a list, Scorpion first).
-// A table wider than a phone scrolls sideways in its box: the box is a labelled region that
-// takes the keyboard focus, so the arrow keys can scroll it (axe: scrollable-region-focusable).
-function scrollBox(label, table) {
-  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(name)s: table"), { name: label }, true) }, table);
-}
-
 function variantTable(variants) {
   const rows = {};
   for (const row of variants || []) rows[row.variant] = row;

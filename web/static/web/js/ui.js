@@ -29,6 +29,13 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
+// A table wider than a phone (320 px) scrolls sideways in its box, never the page: the box is
+// a labelled region that takes the keyboard focus, so the arrow keys can scroll it (axe:
+// scrollable-region-focusable).
+export function scrollBox(label, table) {
+  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": interpolate(gettext("%(name)s: table"), { name: label }, true) }, table);
+}
+
 // Replaces what a box shows, keeping the keyboard focus in it: the lobby, the history, the daily
 // page and the statistics redraw whenever something happens on another device (the player's
 // feed), and a focused link or button thrown away with its box would send a keyboard or
