@@ -157,6 +157,16 @@ def _live_server_quiet_for_flush(request: pytest.FixtureRequest) -> Iterator[Non
 
 
 @pytest.fixture
+def steady_session_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test that counts a page's queries across a slow arrange step: without Redis a
+    session's user snapshot lives seconds (accounts/sessions.py), and its lapse would add the
+    session's and the user's reads to one count and not the other. The count is the page's."""
+    from accounts import sessions
+
+    monkeypatch.setattr(sessions, "LOCAL_USER_SNAPSHOT_TTL", sessions.USER_SNAPSHOT_TTL)
+
+
+@pytest.fixture
 def today(db: None) -> Any:
     """Today (UTC), its daily challenge dealt the first won deal of tests/data (its winning line
     is ``tests.stats.conftest.LINE``), so tests can play the daily through the API."""

@@ -88,6 +88,8 @@ def test_tokens_are_not_apps_and_are_the_players_own(player: Player, make_player
         {"scopes": ["games:play"], "days": "30"},
         {"scopes": ["games:play"], "name": 42},
         {"scopes": ["games:play"], "name": ""},
+        # 61 characters as sent, 60 once trimmed: the schema's maxLength counts them as sent.
+        {"scopes": ["games:play"], "name": "\f" + "*" * 60},
         {"scopes": ["games:play"], "extra": 1},
     ],
 )

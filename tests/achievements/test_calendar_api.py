@@ -209,6 +209,7 @@ def test_no_calendar_answer_shows_a_card(
                     assert not day["won"]
 
 
+@pytest.mark.usefixtures("steady_session_snapshots")
 def test_a_month_costs_the_same_queries_however_many_days_were_won(
     player: Player, clock: Clock
 ) -> None:

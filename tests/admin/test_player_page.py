@@ -131,6 +131,7 @@ def _confirmation_queries(admin_client: Client, player: User) -> tuple[int, str]
     return len(queries), response.content.decode()
 
 
+@pytest.mark.usefixtures("steady_session_snapshots")
 def test_the_deletion_confirmation_counts_instead_of_listing(admin_client: Client) -> None:
     small = _player_with_games("small@example.com", 1)
     big = _player_with_games("big@example.com", 4)

@@ -89,6 +89,7 @@ def test_the_board_is_for_staff_only(player_client: Client, client: Client) -> N
         assert "/login/" in response["Location"]
 
 
+@pytest.mark.usefixtures("steady_session_snapshots")
 def test_a_page_costs_the_same_queries_however_many_won(
     admin_client: Client, board: dict[str, tuple[User, Game]]
 ) -> None:
