@@ -4,7 +4,6 @@ request."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -28,6 +27,7 @@ from games.variants import (
 )
 from infrastructure import background
 from infrastructure.queues import ANALYSIS_TASK
+from infrastructure.transactions import on_commit_robust
 
 
 class AnalysisUnavailableError(Exception):
@@ -51,9 +51,7 @@ def game_analysis_enqueue_on_commit(*, game: Game) -> None:
     """Have a worker analyse the game once the transaction that finished it commits (without a
     broker nothing is sent: the analysis is computed when first asked for). Whatever ends a
     game (a winning move, resign, abandon) calls this in the transaction that ends it."""
-    transaction.on_commit(
-        partial(_analysis_enqueue_finished, str(game.pk), game.owner_id), robust=True
-    )
+    on_commit_robust(_analysis_enqueue_finished, str(game.pk), game.owner_id)
 
 
 def _analysis_enqueue_finished(game_id: str, owner_id: int) -> bool:

@@ -8,7 +8,6 @@ import datetime
 import logging
 import uuid
 from dataclasses import dataclass
-from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -17,6 +16,7 @@ from django.utils import timezone
 
 from games import archive
 from games.models import Game, GameEvent, GameSnapshot
+from infrastructure.transactions import on_commit_robust
 
 logger = logging.getLogger(__name__)
 
@@ -164,17 +164,15 @@ def owner_archives_delete_on_commit(*, user_id: int) -> int:
     )
     if archived:
         names = [name for name, _version in archived]
-        transaction.on_commit(partial(_files_delete, names), robust=True)
+        on_commit_robust(_files_delete, names)
     return sum(version for _name, version in archived)
 
 
 def _files_delete(names: list[str]) -> None:
     """Delete each file, going on past one the storage fails to delete (left for
     ``archive_sweep_orphans``). Never raises, whatever the storage raises (not only OSError:
-    botocore's errors are not): the data is deleted by then, and an exception from a robust
-    ``on_commit`` callback made of a ``partial`` is a 500 in Django 5.2 (its log line reads
-    the callback's ``__qualname__``, which a partial lacks), after the hooks behind it were
-    skipped."""
+    botocore's errors are not): the data is deleted by then, and the hooks behind it must run
+    (``infrastructure.transactions.on_commit_robust`` contains an exception too)."""
     storage = archive.archive_storage()
     for name in names:
         try:

@@ -9,7 +9,6 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, cast
 from uuid import UUID
 
@@ -35,6 +34,7 @@ from games.models import (
     daily_reveal_moment,
 )
 from games.services.analysis import game_analysis_enqueue_on_commit
+from infrastructure.transactions import on_commit_robust
 from infrastructure.wiring import wired_functions
 
 # How often a command without expected_version is retried after losing a race to another
@@ -224,9 +224,7 @@ def game_execute_command(
         # already, and on_commit runs at once.
         if app is not None and game.app_id == app.client.pk:
             game.app = app.client  # the answer names the app without reading it again
-        transaction.on_commit(
-            partial(publish.game_event_committed, game, new_state, event), robust=True
-        )
+        on_commit_robust(publish.game_event_committed, game, new_state, event)
         return CommandResult(game, new_state, event, replayed=False)
     current = selectors.game_get(owner=owner, game_id=game_id)
     raise VersionConflictError(current, expected_version)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -51,6 +50,7 @@ from games.variants import (
     variant_named,
 )
 from games.variants import deal_code_for_seed as variant_deal_code_for_seed
+from infrastructure.transactions import on_commit_robust
 
 
 class VariantNotOfferedError(Exception):
@@ -459,7 +459,7 @@ def _created(game: Game) -> None:
     the player's feed hears of the new game first, then of the games it left behind, in the
     order of their feed ids (created_at, then finished_at). A hook registered in a savepoint
     that rolls back is dropped with it."""
-    transaction.on_commit(partial(publish.game_created_committed, game), robust=True)
+    on_commit_robust(publish.game_created_committed, game)
 
 
 def _abandon_left_behind(*, owner: User, game: Game, restarted_from: Game | None) -> None:

@@ -3,11 +3,9 @@ beside the commands still in flight on another device; the streams open on them 
 
 from __future__ import annotations
 
-from functools import partial
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils import timezone
 
 from games.broadcast import publish
@@ -15,6 +13,7 @@ from games.models import Game, GameEvent, GameMode, RankedDailyClaim
 from games.selectors import ranked_identities
 from games.services.archiving import owner_archives_delete_on_commit
 from games.services.creation import RANKED_CLAIM_KEPT
+from infrastructure.transactions import on_commit_robust
 
 
 def owner_games_lock(*, user_id: int) -> list[UUID]:
@@ -40,7 +39,7 @@ def owner_games_delete(*, user_id: int) -> dict[str, int]:
     archived_events = owner_archives_delete_on_commit(user_id=user_id)
     owner_ranked_days_claim(user_id=user_id)
     _, counts = Game.objects.filter(owner_id=user_id).delete()
-    transaction.on_commit(partial(publish.games_deleted_committed, user_id, game_ids), robust=True)
+    on_commit_robust(publish.games_deleted_committed, user_id, game_ids)
     return with_archived_events(counts, archived_events)
 
 
